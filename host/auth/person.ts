@@ -1,0 +1,44 @@
+/** The person a request runs as, loaded fresh on every request so role changes apply at once. */
+import type { Queryable } from '../db/database.ts';
+
+export type ProductRole = 'viewer' | 'editor' | 'manager';
+
+export interface PersonRecord {
+  id: string;
+  organization_id: string;
+  organization_name: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  avatar_url: string | null;
+  site_administrator: boolean;
+  status: 'active' | 'inactive';
+  /** Role per product; a product missing here means no access. */
+  roles: Record<string, ProductRole>;
+}
+
+const PERSON_SQL = `
+  SELECT p.id::text, p.organization_id::text, o.name AS organization_name, p.first_name, p.last_name, p.email,
+         p.avatar_url, p.site_administrator, p.status,
+         COALESCE((SELECT json_object_agg(r.product, r.role) FROM person_product_roles r WHERE r.person_id = p.id), '{}'::json) AS roles
+  FROM people p JOIN organizations o ON o.id = p.organization_id`;
+
+/** Loads a person by id with their organization and roles. */
+export async function loadPerson(db: Queryable, personId: string | number): Promise<PersonRecord | undefined> {
+  const { rows } = await db.query<PersonRecord>(`${PERSON_SQL} WHERE p.id = $1`, [String(personId)]);
+  return rows[0];
+}
+
+/** Loads a person by e-mail (case-insensitive). */
+export async function loadPersonByEmail(db: Queryable, email: string): Promise<(PersonRecord & { password_hash: string | null }) | undefined> {
+  const { rows } = await db.query<PersonRecord & { password_hash: string | null }>(
+    `${PERSON_SQL.replace('p.status,', 'p.status, p.password_hash,')} WHERE lower(p.email) = lower($1)`,
+    [email],
+  );
+  return rows[0];
+}
+
+/** Full display name. */
+export function displayName(person: Pick<PersonRecord, 'first_name' | 'last_name'>): string {
+  return `${person.first_name} ${person.last_name}`.trim();
+}

@@ -1,0 +1,44 @@
+/**
+ * Personal access tokens: a client_id and a secret, sent by HTTP Basic. The secret is shown once and
+ * stored as a SHA-256 digest; checks run in constant time.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/database.ts';
+import { hashSecret, newSecret, secretMatches } from './secret-hash.ts';
+
+export interface CreatedPersonalAccessToken {
+  id: string;
+  name: string;
+  client_id: string;
+  /** Shown once; only its digest is stored. */
+  secret: string;
+}
+
+/** Creates a token for a person; returns the secret once. */
+export async function createPersonalAccessToken(db: Queryable, personId: string, name: string): Promise<CreatedPersonalAccessToken> {
+  const clientId = randomBytes(16).toString('hex');
+  const secret = newSecret(32);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO personal_access_tokens (person_id, organization_id, name, client_id, secret_hash)
+     SELECT id, organization_id, $2, $3, $4 FROM people WHERE id = $1 RETURNING id::text`,
+    [personId, name, clientId, hashSecret(secret)],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no person ${personId}`);
+  return { id: row.id, name, client_id: clientId, secret };
+}
+
+// A digest no secret has: unknown client ids still cost one comparison.
+const NO_MATCH = hashSecret(randomBytes(32).toString('hex'));
+
+/** The person id a client_id/secret pair authenticates, or undefined. */
+export async function verifyPersonalAccessToken(db: Queryable, clientId: string, secret: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ person_id: string; secret_hash: string; disabled_at: Date | null }>(
+    'SELECT person_id::text, secret_hash, disabled_at FROM personal_access_tokens WHERE client_id = $1',
+    [clientId],
+  );
+  const row = rows[0];
+  const matches = secretMatches(secret, row?.secret_hash ?? NO_MATCH);
+  if (!row || !matches || row.disabled_at) return undefined;
+  return row.person_id;
+}

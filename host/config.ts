@@ -1,0 +1,102 @@
+/**
+ * Host configuration: one typed defaults object, overridden by environment variables and then by
+ * explicit options (CLI flags, tests), validated at boot with every problem reported at once.
+ */
+import { z } from 'zod';
+
+const encryptionKey = z.object({
+  /** Stored beside every ciphertext so keys can rotate. */
+  id: z.string().min(1).max(32),
+  /** 32 bytes, base64 or base64url. */
+  key: z.string().refine((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes, base64-encoded'),
+});
+
+export const hostConfigSchema = z.object({
+  /** TCP port of the host. */
+  port: z.number().int().min(0).max(65535),
+  /** Interface the host binds to. */
+  bindAddress: z.string().min(1),
+  /** Public base URL of the host: links, issuer, redirects. No trailing slash. */
+  baseUrl: z.url().transform((u) => u.replace(/\/+$/, '')),
+  /** PGlite data directory (`memory://` for none). Also holds generated development secrets. */
+  dataDir: z.string().min(1),
+  /** `postgres://…` to use PostgreSQL instead of the embedded PGlite. */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  /** PostgreSQL schema to use (isolates several hosts or test runs on one server). */
+  databaseSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
+  /** pino log level. */
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /** Secret sealing the session cookies (iron-session); at least 32 characters. */
+  sessionSecret: z.string().min(32, 'must be at least 32 characters'),
+  /** AES-256-GCM keys for secrets that must be recovered; the first one encrypts, all decrypt. */
+  encryptionKeys: z.array(encryptionKey).min(1),
+  /** Largest accepted request body, in bytes. */
+  maxBodyBytes: z.number().int().positive(),
+});
+
+export type HostConfig = z.infer<typeof hostConfigSchema>;
+export type HostConfigInput = Partial<z.input<typeof hostConfigSchema>>;
+
+/** Defaults for a development machine. Secrets have no default: see `host/secrets.ts`. */
+export const hostConfigDefaults = {
+  port: 4000,
+  bindAddress: '127.0.0.1',
+  baseUrl: 'http://localhost:4000',
+  dataDir: './.addon-kit',
+  logLevel: 'info',
+  maxBodyBytes: 1_048_576,
+} as const satisfies HostConfigInput;
+
+/** Environment variables read, and the key each sets. */
+const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (v: string) => unknown }> = {
+  ADDON_KIT_PORT: { key: 'port', parse: Number },
+  ADDON_KIT_BIND_ADDRESS: { key: 'bindAddress' },
+  ADDON_KIT_BASE_URL: { key: 'baseUrl' },
+  ADDON_KIT_DATA_DIR: { key: 'dataDir' },
+  DATABASE_URL: { key: 'databaseUrl' },
+  ADDON_KIT_DATABASE_SCHEMA: { key: 'databaseSchema' },
+  ADDON_KIT_LOG_LEVEL: { key: 'logLevel' },
+  ADDON_KIT_SESSION_SECRET: { key: 'sessionSecret' },
+  ADDON_KIT_ENCRYPTION_KEYS: { key: 'encryptionKeys', parse: parseKeyList },
+  ADDON_KIT_MAX_BODY_BYTES: { key: 'maxBodyBytes', parse: Number },
+};
+
+/** `id:base64key,id2:base64key2` → [{id, key}, …]. */
+function parseKeyList(value: string): unknown {
+  return value
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf(':');
+      return { id: pair.slice(0, at), key: pair.slice(at + 1) };
+    });
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads the environment's overrides (empty values are ignored). */
+export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): HostConfigInput {
+  const out: Record<string, unknown> = {};
+  for (const [name, { key, parse }] of Object.entries(ENVIRONMENT)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    out[key] = parse ? parse(raw) : raw;
+  }
+  return out as HostConfigInput;
+}
+
+/** Defaults ← environment ← overrides, validated; throws ConfigError listing every problem. */
+export function resolveHostConfig(overrides: HostConfigInput = {}, env: NodeJS.ProcessEnv = process.env): HostConfig {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  const merged = { ...hostConfigDefaults, ...configFromEnvironment(env), ...defined };
+  const parsed = hostConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,123 @@
+/**
+ * One storage interface over two back-ends speaking the same SQL dialect:
+ * PGlite (embedded, default — a data directory or memory) and PostgreSQL (through `pg`).
+ */
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Pool, PoolClient } from 'pg';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** Something SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  /** One statement with `$1…$n` parameters. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` selects PostgreSQL; otherwise PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; `memory://` (or undefined) keeps it in memory. */
+  dataDir?: string | undefined;
+  /** PGlite: start from a dumped data directory (tarball) instead of an empty one. */
+  loadDataDir?: Blob | undefined;
+  /** PostgreSQL: the schema every connection uses (isolates test runs and tenants of one server). */
+  schema?: string | undefined;
+  /** PostgreSQL pool size. */
+  maxConnections?: number | undefined;
+}
+
+/** Opens the configured database; PostgreSQL when `databaseUrl` is a postgres URL, PGlite otherwise. */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
+    return openPostgres(options.databaseUrl, options.schema, options.maxConnections);
+  }
+  return openPglite(options.dataDir, options.loadDataDir);
+}
+
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database & { pglite: PGlite }> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = new PGlite({
+    ...(dataDir && dataDir !== 'memory://' ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
+  await pglite.waitReady;
+  const wrap = (q: PGlite | Transaction): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const r = await q.query<T>(sql, params as unknown[]);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  });
+  const base = wrap(pglite);
+  return {
+    kind: 'pglite',
+    pglite,
+    query: base.query,
+    exec: base.exec,
+    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    close: () => pglite.close(),
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined, max = 10): Promise<Database & { pool: Pool }> {
+  const { default: pg } = await import('pg');
+  // int8 (bigint, count(*)) as JS numbers: ids and counts here stay far below 2^53.
+  pg.types.setTypeParser(20, (v) => Number(v));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+  });
+  // An idle client's error (server restart) must not crash the process.
+  pool.on('error', () => {});
+  const wrap = (q: Pool | PoolClient): Queryable => ({
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const r = await q.query(sql, params as unknown[]);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+    },
+    async exec(sql: string) {
+      await q.query(sql);
+    },
+  });
+  const base = wrap(pool);
+  return {
+    kind: 'postgres',
+    pool,
+    query: base.query,
+    exec: base.exec,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Quotes an SQL identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,118 @@
+/**
+ * Envelopes exactly as the spec: single `{data, included?, meta: {parent}}`; collection
+ * `{data, included?, meta: {total_count, count, prev?, next?, parent, can_query_by?}, links: {self, prev?, next?}}`.
+ * Links are absolute and keep every query parameter, so following `links.next` verbatim pages on.
+ */
+import type { CollectionQuery, ResourceQuery } from './query.ts';
+import { renderResource, type ResourceDefinition, type ResourceObject, type Row } from './resource.ts';
+
+export interface Parent {
+  id: string;
+  type: string;
+}
+
+/** Rows of another type to put under `included`. */
+export interface IncludedGroup {
+  definition: ResourceDefinition;
+  rows: Row[];
+}
+
+export interface SingleDocument {
+  data: ResourceObject;
+  included?: ResourceObject[];
+  meta: { parent: Parent };
+}
+
+export interface CollectionDocument {
+  data: ResourceObject[];
+  included?: ResourceObject[];
+  meta: {
+    total_count: number;
+    count: number;
+    prev?: { offset: number };
+    next?: { offset: number };
+    parent: Parent;
+    can_query_by?: string[];
+  };
+  links: { self: string; prev?: string; next?: string };
+}
+
+function renderIncluded(groups: readonly IncludedGroup[] | undefined, query: ResourceQuery, baseUrl: string): ResourceObject[] | undefined {
+  if (!groups || query.include.length === 0) return undefined;
+  const seen = new Set<string>();
+  const out: ResourceObject[] = [];
+  for (const { definition, rows } of groups) {
+    for (const row of rows) {
+      const resource = renderResource(definition, row, baseUrl, query.fields.get(definition.type));
+      const key = `${resource.type}:${resource.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(resource);
+    }
+  }
+  return out;
+}
+
+export function singleDocument(input: {
+  definition: ResourceDefinition;
+  row: Row;
+  parent: Parent;
+  query: ResourceQuery;
+  baseUrl: string;
+  included?: readonly IncludedGroup[];
+}): SingleDocument {
+  const doc: SingleDocument = {
+    data: renderResource(input.definition, input.row, input.baseUrl, input.query.fields.get(input.definition.type)),
+    meta: { parent: input.parent },
+  };
+  const included = renderIncluded(input.included, input.query, input.baseUrl);
+  if (included) doc.included = included;
+  return doc;
+}
+
+export function collectionDocument(input: {
+  definition: ResourceDefinition;
+  rows: readonly Row[];
+  total: number;
+  parent: Parent;
+  query: CollectionQuery;
+  baseUrl: string;
+  /** The request's path and query string (`req.originalUrl`). */
+  requestUrl: string;
+  included?: readonly IncludedGroup[];
+}): CollectionDocument {
+  const { definition, rows, total, query, baseUrl } = input;
+  const fields = query.fields.get(definition.type);
+  const self = new URL(input.requestUrl, baseUrl + '/');
+  const pageLink = (offset: number) => {
+    const url = new URL(self);
+    url.searchParams.set('offset', String(offset));
+    return `${baseUrl}${url.pathname}${url.search}`;
+  };
+  const hasNext = query.offset + rows.length < total && rows.length > 0;
+  const hasPrev = query.offset > 0;
+  const prevOffset = Math.max(0, Math.min(query.offset, total) - query.perPage);
+  const nextOffset = query.offset + query.perPage;
+
+  const meta: CollectionDocument['meta'] = {
+    total_count: total,
+    count: rows.length,
+    ...(hasPrev ? { prev: { offset: prevOffset } } : {}),
+    ...(hasNext ? { next: { offset: nextOffset } } : {}),
+    parent: input.parent,
+    ...(definition.canQueryBy ? { can_query_by: [...definition.canQueryBy] } : {}),
+  };
+
+  const links: CollectionDocument['links'] = { self: `${baseUrl}${self.pathname}${self.search}` };
+  if (hasPrev) links.prev = pageLink(prevOffset);
+  if (hasNext) links.next = pageLink(nextOffset);
+
+  const doc: CollectionDocument = {
+    data: rows.map((row) => renderResource(definition, row, baseUrl, fields)),
+    meta,
+    links,
+  };
+  const included = renderIncluded(input.included, query, baseUrl);
+  if (included) doc.included = included;
+  return doc;
+}

@@ -1,0 +1,80 @@
+/**
+ * Route declaration from resource definitions: the handler loads rows for an already parsed query;
+ * parsing, envelopes and links are done here, the same way for every route.
+ */
+import type { Request, RequestHandler } from 'express';
+import { NotFoundError } from '../errors.ts';
+import { collectionDocument, singleDocument, type IncludedGroup, type Parent } from './document.ts';
+import { parseCollectionQuery, parseResourceQuery, type CollectionQuery, type ResourceQuery } from './query.ts';
+import type { ResourceDefinition, Row } from './resource.ts';
+
+export interface CollectionLoad {
+  rows: Row[];
+  total: number;
+  parent: Parent;
+  included?: IncludedGroup[];
+}
+
+export interface SingleLoad {
+  /** `undefined` → 404. */
+  row: Row | undefined;
+  parent: Parent;
+  included?: IncludedGroup[];
+}
+
+/** Options shared by both kinds of route. */
+export interface RouteOptions {
+  /** Types that may appear under `included` (so `fields[Type]` accepts them). */
+  related?: readonly ResourceDefinition[];
+  /** Status of the response (201 for a create). */
+  status?: number;
+}
+
+/** The query string of a request as ordered pairs, exactly as sent. */
+export function queryPairs(req: Request): URLSearchParams {
+  const at = req.originalUrl.indexOf('?');
+  return new URLSearchParams(at === -1 ? '' : req.originalUrl.slice(at + 1));
+}
+
+/** Public base URL of the host, set once by the app. */
+export function baseUrlOf(req: Request): string {
+  return req.app.locals.baseUrl as string;
+}
+
+/** A GET collection route for `definition`. */
+export function collectionRoute(
+  definition: ResourceDefinition,
+  load: (req: Request, query: CollectionQuery) => Promise<CollectionLoad>,
+  options: RouteOptions = {},
+): RequestHandler {
+  return async (req, res) => {
+    const query = parseCollectionQuery(queryPairs(req), definition, options.related);
+    const result = await load(req, query);
+    res.status(options.status ?? 200).json(
+      collectionDocument({ definition, ...result, query, baseUrl: baseUrlOf(req), requestUrl: req.originalUrl }),
+    );
+  };
+}
+
+/** A single-resource route for `definition` (GET, or the response of a write). */
+export function singleRoute(
+  definition: ResourceDefinition,
+  load: (req: Request, query: ResourceQuery) => Promise<SingleLoad>,
+  options: RouteOptions & { location?: boolean } = {},
+): RequestHandler {
+  return async (req, res) => {
+    const query = parseResourceQuery(queryPairs(req), definition, options.related);
+    const result = await load(req, query);
+    if (!result.row) throw new NotFoundError();
+    const doc = singleDocument({ definition, row: result.row, parent: result.parent, query, baseUrl: baseUrlOf(req), ...(result.included ? { included: result.included } : {}) });
+    if (options.location && doc.data.links.self) res.location(doc.data.links.self);
+    res.status(options.status ?? 200).json(doc);
+  };
+}
+
+/** A path id: digits only, else the resource cannot exist (404, never a 500 from the database). */
+export function pathId(req: Request, name: string): string {
+  const raw = req.params[name];
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,17}$/.test(raw)) throw new NotFoundError();
+  return raw;
+}

@@ -1,0 +1,13 @@
+/** The Person resource (people product), as rendered wherever a person appears. */
+import type { ResourceDefinition } from '../jsonapi/resource.ts';
+
+export const personResource: ResourceDefinition = {
+  type: 'Person',
+  attributes: { first_name: { type: 'string' }, last_name: { type: 'string' } },
+  fields: ['first_name', 'last_name'],
+  relationships: {
+    organization: { type: 'Organization', id: (row) => row.organization_id as string },
+  },
+  links: (row, base) => ({ self: `${base}/people/v2/people/${row.id}` }),
+  includes: ['organization'],
+};
