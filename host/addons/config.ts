@@ -1,0 +1,166 @@
+/**
+ * `addon.config.json`: the add-on's OAuth application, host scopes, UI extensions and, per
+ * environment, the integrator's OAuth endpoints and API allow-list. `${VAR}` placeholders are filled
+ * from the environment; every problem (missing variable or invalid value) is reported at once, each
+ * with its JSON path.
+ */
+import { z } from 'zod';
+import { SCOPES } from '../auth/require-scope.ts';
+
+/** The three environments an add-on version can be registered in. */
+export const ENVIRONMENTS = ['development', 'beta', 'production'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** A positive integer id; a whole-string `${VAR}` placeholder may supply it as digits. */
+const integerId = z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/, 'must be a positive integer').transform(Number)]);
+const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const insertionPoint = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be a dotted insertion point name such as people.list.send_message');
+/** `/api/messages/:id`: literal segments and `:name` parameters; no query, no wildcards. */
+const pathTemplate = z.string().regex(/^(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))+\/?$|^\/$/, 'must be a path template such as /api/messages/:id');
+
+const uiExtension = z.strictObject({
+  title: z.string().min(1).max(100),
+  icon_url: url,
+  /** Module path of the extension's entry inside the built bundle. */
+  entry: z.string().min(1),
+});
+
+const environmentSchema = z.strictObject({
+  integrator_oauth: z.strictObject({
+    authorize_url: url,
+    token_url: url,
+    redirect_url: url,
+    client_id: z.string().min(1),
+    client_secret: z.string().min(1),
+    scopes: z.array(z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be an RFC 6749 scope token')),
+  }),
+  integrator_api: z.strictObject({
+    base_url: url,
+    allow: z.array(z.strictObject({ method: z.enum(HTTP_METHODS), path: pathTemplate })).min(1),
+  }),
+  ui_extensions: z.array(insertionPoint),
+  organization_ids: z.array(integerId),
+});
+
+export const addonConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    /** The integer id of the add-on's OAuth application in the host (not its client_id). */
+    oauth_application_id: integerId,
+    scopes: z.array(z.enum(SCOPES)).min(1),
+    ui_extensions: z.record(insertionPoint, uiExtension),
+    environments: z
+      .strictObject({ development: environmentSchema.optional(), beta: environmentSchema.optional(), production: environmentSchema.optional() })
+      .refine((e) => ENVIRONMENTS.some((name) => e[name]), 'must define at least one of development, beta, production'),
+  })
+  .superRefine((config, ctx) => {
+    for (const name of ENVIRONMENTS) {
+      const env = config.environments[name];
+      if (!env) continue;
+      env.ui_extensions.forEach((point, i) => {
+        if (!(point in config.ui_extensions)) {
+          ctx.addIssue({ code: 'custom', path: ['environments', name, 'ui_extensions', i], message: `${point} is not declared under ui_extensions` });
+        }
+      });
+      // Outside development every URL the host talks to or sends a browser to is HTTPS.
+      if (name !== 'development') {
+        const urls: [string[], string][] = [
+          [['integrator_oauth', 'authorize_url'], env.integrator_oauth.authorize_url],
+          [['integrator_oauth', 'token_url'], env.integrator_oauth.token_url],
+          [['integrator_oauth', 'redirect_url'], env.integrator_oauth.redirect_url],
+          [['integrator_api', 'base_url'], env.integrator_api.base_url],
+        ];
+        for (const [path, value] of urls) {
+          if (!value.startsWith('https:')) ctx.addIssue({ code: 'custom', path: ['environments', name, ...path], message: 'must be an https URL outside development' });
+        }
+      }
+      if (name === 'development' && env.organization_ids.length > 0) {
+        ctx.addIssue({ code: 'custom', path: ['environments', name, 'organization_ids'], message: 'must be empty: development is visible to the owning organization only' });
+      }
+    }
+  });
+
+export type AddonConfig = z.infer<typeof addonConfigSchema>;
+export type AddonEnvironmentConfig = z.infer<typeof environmentSchema>;
+
+/** Thrown with every problem found, each as `path: message`. */
+export class AddonConfigError extends Error {
+  readonly code = 'invalid_addon_config';
+  constructor(readonly problems: string[]) {
+    super(`invalid add-on config:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export interface LoadAddonConfigOptions {
+  /** Variables for `${VAR}` placeholders (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Keep, fill and validate this environment only (the others are dropped from the result): a
+   * developer pushing to development need not hold the production secrets.
+   */
+  only?: Environment;
+}
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Parses, fills placeholders and validates a config; throws AddonConfigError listing every problem. */
+export function parseAddonConfig(raw: unknown, options: LoadAddonConfigOptions = {}): AddonConfig {
+  const env = options.env ?? process.env;
+  const problems: string[] = [];
+  const fill = (value: unknown, path: (string | number)[]): unknown => {
+    if (typeof value === 'string') {
+      return value.replace(PLACEHOLDER, (whole, name: string) => {
+        const found = env[name];
+        if (found === undefined || found === '') {
+          problems.push(`${formatPath(path)}: environment variable ${name} is not set`);
+          return whole;
+        }
+        return found;
+      });
+    }
+    if (Array.isArray(value)) return value.map((v, i) => fill(v, [...path, i]));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, [...path, k])]));
+    }
+    return value;
+  };
+  if (options.only && !hasEnvironment(raw, options.only)) problems.push(`environments.${options.only}: is not defined`);
+  const filled = fill(options.only ? onlyEnvironment(raw, options.only) : raw, []);
+  const parsed = addonConfigSchema.safeParse(filled);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path as (string | number)[])}: ${issue.message}`);
+  }
+  if (problems.length > 0 || !parsed.success) throw new AddonConfigError(problems);
+  return parsed.data;
+}
+
+/** Parses JSON text as a config (a JSON syntax error is one problem). */
+export function parseAddonConfigText(text: string, options: LoadAddonConfigOptions = {}): AddonConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new AddonConfigError([`(file): not valid JSON: ${(error as Error).message}`]);
+  }
+  return parseAddonConfig(raw, options);
+}
+
+function hasEnvironment(raw: unknown, name: Environment): boolean {
+  const environments = (raw as { environments?: unknown } | null)?.environments;
+  return !!environments && typeof environments === 'object' && (environments as Record<string, unknown>)[name] !== undefined;
+}
+
+function onlyEnvironment(raw: unknown, only: Environment): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const config = raw as Record<string, unknown>;
+  const environments = config.environments;
+  if (!environments || typeof environments !== 'object' || Array.isArray(environments)) return raw;
+  const selected = (environments as Record<string, unknown>)[only];
+  return { ...config, environments: selected === undefined ? {} : { [only]: selected } };
+}
+
+function formatPath(path: readonly (string | number | symbol)[]): string {
+  return path.length === 0 ? '(config)' : path.map(String).join('.');
+}
