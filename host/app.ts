@@ -2,6 +2,7 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { authenticate, noBearerTokens, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
+import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import type { HostConfig } from './config.ts';
 import { currentRouter } from './current/me.ts';
@@ -9,6 +10,7 @@ import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { loginRouter } from './pages/login.tsx';
 
 export interface HostDeps {
   config: HostConfig;
@@ -51,6 +53,9 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     router,
   ];
   app.use('/current/v2', ...api(undefined, currentRouter()));
+
+  configureHostSession(app, { config, db });
+  app.use(loginRouter({ db }));
 
   app.use(notFound);
   app.use(errorHandler(logger));
