@@ -11,6 +11,7 @@ import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
+import { createAddonRuntime } from './addons/addon-runtime.ts';
 
 export interface HostDeps {
   config: HostConfig;
@@ -56,9 +57,12 @@ export async function createHost(deps: HostDeps): Promise<Host> {
 
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
+  const addons = createAddonRuntime({ app, config, db, logger, bearer });
+  app.use('/addons/v1', ...addons.registry);
+  app.use('/addons', addons.router);
 
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  return { app, config, db, logger, close: async () => {} };
+  return { app, config, db, logger, close: () => addons.close() };
 }

@@ -23,7 +23,8 @@ export type AddonErrorCode =
   | 'upstream_redirect'
   | 'upstream_response_too_large'
   | 'token_endpoint_unavailable'
-  | 'token_request_refused';
+  | 'token_request_refused'
+  | 'internal_error';
 
 export class AddonError extends Error {
   constructor(

@@ -14,7 +14,7 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** A positive integer id; a whole-string `${VAR}` placeholder may supply it as digits. */
-const integerId = z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/, 'must be a positive integer').transform(Number)]);
+const integerId = z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/).transform(Number)], { error: 'must be a positive integer' });
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const insertionPoint = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be a dotted insertion point name such as people.list.send_message');
 /** `/api/messages/:id`: literal segments and `:name` parameters; no query, no wildcards. */
@@ -54,32 +54,6 @@ export const addonConfigSchema = z
     environments: z
       .strictObject({ development: environmentSchema.optional(), beta: environmentSchema.optional(), production: environmentSchema.optional() })
       .refine((e) => ENVIRONMENTS.some((name) => e[name]), 'must define at least one of development, beta, production'),
-  })
-  .superRefine((config, ctx) => {
-    for (const name of ENVIRONMENTS) {
-      const env = config.environments[name];
-      if (!env) continue;
-      env.ui_extensions.forEach((point, i) => {
-        if (!(point in config.ui_extensions)) {
-          ctx.addIssue({ code: 'custom', path: ['environments', name, 'ui_extensions', i], message: `${point} is not declared under ui_extensions` });
-        }
-      });
-      // Outside development every URL the host talks to or sends a browser to is HTTPS.
-      if (name !== 'development') {
-        const urls: [string[], string][] = [
-          [['integrator_oauth', 'authorize_url'], env.integrator_oauth.authorize_url],
-          [['integrator_oauth', 'token_url'], env.integrator_oauth.token_url],
-          [['integrator_oauth', 'redirect_url'], env.integrator_oauth.redirect_url],
-          [['integrator_api', 'base_url'], env.integrator_api.base_url],
-        ];
-        for (const [path, value] of urls) {
-          if (!value.startsWith('https:')) ctx.addIssue({ code: 'custom', path: ['environments', name, ...path], message: 'must be an https URL outside development' });
-        }
-      }
-      if (name === 'development' && env.organization_ids.length > 0) {
-        ctx.addIssue({ code: 'custom', path: ['environments', name, 'organization_ids'], message: 'must be empty: development is visible to the owning organization only' });
-      }
-    }
   });
 
 export type AddonConfig = z.infer<typeof addonConfigSchema>;
@@ -132,6 +106,8 @@ export function parseAddonConfig(raw: unknown, options: LoadAddonConfigOptions =
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path as (string | number)[])}: ${issue.message}`);
   }
+  // Checked on the raw value so they are reported together with the schema's problems.
+  problems.push(...crossFieldProblems(filled));
   if (problems.length > 0 || !parsed.success) throw new AddonConfigError(problems);
   return parsed.data;
 }
@@ -145,6 +121,40 @@ export function parseAddonConfigText(text: string, options: LoadAddonConfigOptio
     throw new AddonConfigError([`(file): not valid JSON: ${(error as Error).message}`]);
   }
   return parseAddonConfig(raw, options);
+}
+
+/** Rules spanning several fields; tolerant of a malformed value (the schema reports that). */
+function crossFieldProblems(raw: unknown): string[] {
+  const problems: string[] = [];
+  const config = (raw ?? {}) as { ui_extensions?: unknown; environments?: unknown };
+  const declared = config.ui_extensions && typeof config.ui_extensions === 'object' ? (config.ui_extensions as Record<string, unknown>) : {};
+  const environments = config.environments && typeof config.environments === 'object' ? (config.environments as Record<string, unknown>) : {};
+  for (const name of ENVIRONMENTS) {
+    const env = environments[name] as { ui_extensions?: unknown; organization_ids?: unknown; integrator_oauth?: Record<string, unknown>; integrator_api?: Record<string, unknown> } | undefined;
+    if (!env || typeof env !== 'object') continue;
+    const at = `environments.${name}`;
+    if (Array.isArray(env.ui_extensions)) {
+      env.ui_extensions.forEach((point, i) => {
+        if (typeof point === 'string' && !(point in declared)) problems.push(`${at}.ui_extensions.${i}: ${point} is not declared under ui_extensions`);
+      });
+    }
+    if (name === 'development' && Array.isArray(env.organization_ids) && env.organization_ids.length > 0) {
+      problems.push(`${at}.organization_ids: must be empty: development is visible to the owning organization only`);
+    }
+    // Outside development every URL the host talks to or sends a browser to is HTTPS.
+    if (name !== 'development') {
+      const urls: [string, unknown][] = [
+        ['integrator_oauth.authorize_url', env.integrator_oauth?.authorize_url],
+        ['integrator_oauth.token_url', env.integrator_oauth?.token_url],
+        ['integrator_oauth.redirect_url', env.integrator_oauth?.redirect_url],
+        ['integrator_api.base_url', env.integrator_api?.base_url],
+      ];
+      for (const [path, value] of urls) {
+        if (typeof value === 'string' && value.startsWith('http:')) problems.push(`${at}.${path}: must be an https URL outside development`);
+      }
+    }
+  }
+  return problems;
 }
 
 function hasEnvironment(raw: unknown, name: Environment): boolean {
