@@ -165,6 +165,8 @@ export interface TestIntegrator {
   ttlSeconds: number | undefined;
   /** Access tokens the API accepts. */
   validAccess: Set<string>;
+  /** Milliseconds the token endpoint takes to answer (widens the window in which refreshes could race). */
+  tokenDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -185,6 +187,7 @@ export async function startTestIntegrator(): Promise<TestIntegrator> {
     mode: 'ok',
     ttlSeconds: 3600,
     validAccess: new Set(),
+    tokenDelayMs: 0,
     issue() {
       counter += 1;
       const pair = { accessToken: `access-${counter}`, refreshToken: `refresh-${counter}` };
@@ -197,7 +200,8 @@ export async function startTestIntegrator(): Promise<TestIntegrator> {
       await new Promise<void>((resolve) => state.server.close(() => resolve()));
     },
   };
-  app.post('/oauth/token', express.urlencoded({ extended: false }), (req, res) => {
+  app.post('/oauth/token', express.urlencoded({ extended: false }), (req, _res, next) => void setTimeout(next, state.tokenDelayMs));
+  app.post('/oauth/token', (req, res) => {
     const body = req.body as Record<string, string>;
     if (body.grant_type !== 'refresh_token') return void res.status(400).json({ error: 'unsupported_grant_type' });
     state.refreshCount += 1;
