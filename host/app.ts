@@ -1,6 +1,6 @@
 /** createHost: wiring only — middleware order, routers, error handling. Logic lives in the domain folders. */
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import { authenticate, noBearerTokens, type BearerVerifier } from './auth/authenticate.ts';
+import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
@@ -12,12 +12,16 @@ import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
 import { createAddonRuntime } from './addons/addon-runtime.ts';
+import { oauthBearerVerifier } from './oauth/bearer.ts';
+import { createOAuthProvider } from './oauth/provider.ts';
+import { oauthRouter } from './oauth/router.ts';
+import type Provider from 'oidc-provider';
 
 export interface HostDeps {
   config: HostConfig;
   db: Database;
   logger?: Logger;
-  /** Bearer token checks (the OAuth provider); none by default. */
+  /** Bearer token checks; the host's OAuth provider by default. */
   bearer?: BearerVerifier;
 }
 
@@ -26,6 +30,8 @@ export interface Host {
   config: HostConfig;
   db: Database;
   logger: Logger;
+  /** The OAuth 2.0 / OpenID Connect provider (host/oauth/provider.ts). */
+  oauthProvider: Provider;
   /** Stops background work (the database is the caller's to close). */
   close(): Promise<void>;
 }
@@ -33,7 +39,8 @@ export interface Host {
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const bearer = deps.bearer ?? noBearerTokens;
+  const oauthProvider = await createOAuthProvider({ config, db, logger });
+  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -57,6 +64,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
 
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
+  app.use(oauthRouter({ provider: oauthProvider, db }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
@@ -64,5 +72,5 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  return { app, config, db, logger, close: () => addons.close() };
+  return { app, config, db, logger, oauthProvider, close: () => addons.close() };
 }
