@@ -11,8 +11,8 @@ export interface User {
 /** Creates each user whose username is not taken yet; existing passwords are left alone. */
 export async function seedUsers(db: Queryable, users: { username: string; password: string; name: string }[], now: Date): Promise<void> {
   for (const user of users) {
-    const { rowCount } = await db.query('SELECT 1 FROM users WHERE username = $1', [user.username]);
-    if (rowCount > 0) continue;
+    const { rows } = await db.query('SELECT 1 FROM users WHERE username = $1', [user.username]);
+    if (rows.length > 0) continue;
     await db.query('INSERT INTO users (username, name, password_hash, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (username) DO NOTHING', [
       user.username,
       user.name,

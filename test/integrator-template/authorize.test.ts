@@ -166,7 +166,7 @@ describe('POST /oauth/authorize', () => {
     );
     expect(rows).toEqual([{ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, code_challenge: CHALLENGE, scope: 'messages', username: 'alice', used_at: null, ttl: 60 }]);
     const plain = await t.db.query("SELECT 1 FROM authorization_codes WHERE code_hash = $1 OR redirect_uri LIKE '%' || $1 || '%'", [code]);
-    expect(plain.rowCount).toBe(0);
+    expect(plain.rows).toEqual([]);
   });
 
   it('redirects back with access_denied and the state [deny]', async () => {
