@@ -97,7 +97,7 @@ describe('GET /addon/complete (exchangeHostCode)', () => {
     const grant = new provider.Grant({ accountId: 'person-1', clientId: HOST_CLIENT.clientId });
     grant.addOIDCScope('openid');
     const grantId = await grant.save();
-    const code = new provider.AuthorizationCode({ accountId: 'person-1', client: client!, grantId, scope: 'openid', redirectUri: `${exchanging.url}/addon/complete` });
+    const code = new provider.AuthorizationCode({ accountId: 'person-1', client: client!, grantId, gty: 'authorization_code', scope: 'openid', redirectUri: `${exchanging.url}/addon/complete` });
     return code.save();
   }
 
