@@ -65,7 +65,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));
-  const addons = createAddonRuntime({ app, config, db, logger, bearer });
+  const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
 

@@ -10,6 +10,7 @@
  * - `GET  /addons/installations/{id}/state` → `{state}`
  * - `POST /addons/installations/{id}/fetch/{service|integrator}` → see fetch-proxy.ts
  */
+import type Provider from 'oidc-provider';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { authenticate, type BearerVerifier } from '../auth/authenticate.ts';
 import { ensureCsrfToken, getHostSession } from '../auth/session.ts';
@@ -35,6 +36,8 @@ export interface AddonRuntimeDeps {
   db: Database;
   logger: Logger;
   bearer: BearerVerifier;
+  /** The host's OAuth provider: step 1 of the handshake and the host's own grant. */
+  provider: Provider;
   clock?: Clock;
 }
 
@@ -110,7 +113,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   };
   router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, refresher, serviceTokens, loopback, baseUrl: config.baseUrl, limits }));
   router.use('/installations', addonErrorHandler(logger));
-  router.use(handshakeRouter({ db, box, vault, config, clock, loopback, logger }));
+  router.use(handshakeRouter({ db, box, vault, config, clock, logger, provider: deps.provider, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds }));
 
   return {
     registry,

@@ -11,7 +11,7 @@
  */
 import * as oidc from 'openid-client';
 import type { SecretBox } from '../crypto/secret-box.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { AddonError, HandshakeRequiredError, ReauthorizationRequiredError } from './addon-error.ts';
 import type { Clock } from './clock.ts';
@@ -45,6 +45,18 @@ export interface Refresher {
   stop(): Promise<void>;
 }
 
+/**
+ * Runs a refresh holding the vault row's lock: on PostgreSQL in a transaction (`fn` locks the row
+ * with `SELECT … FOR UPDATE`), so host processes sharing the database refresh one at a time. PGlite is
+ * embedded — one process, one connection — so the in-process single flight already makes the refresh
+ * unique, and holding its only connection across an HTTP call would stall every other query (and
+ * deadlock a refresh at the host's own token endpoint).
+ */
+export function underRefreshLock<T>(db: Database, fn: (q: Queryable, lock: boolean) => Promise<T>): Promise<T> {
+  if (db.kind === 'pglite') return fn(db, false);
+  return db.transaction((tx) => fn(tx, true));
+}
+
 /** True when a token with this expiry should be refreshed now. */
 export function dueForRefresh(expiresAt: Date | undefined, now: number, leadMs: number): boolean {
   return expiresAt !== undefined && expiresAt.getTime() - leadMs <= now;
@@ -64,8 +76,8 @@ export function createRefresher(options: RefresherOptions): Refresher {
 
   /** Refreshes under the row lock unless another process already did; returns the token to use. */
   async function refreshLocked(recordId: string, installation: Installation, stale: string): Promise<string> {
-    const outcome = await db.transaction(async (tx) => {
-      const current = await vault.findById(recordId, { q: tx, forUpdate: true });
+    const outcome = await underRefreshLock(db, async (tx, lock) => {
+      const current = await vault.findById(recordId, { q: tx, forUpdate: lock });
       if (!current) throw new HandshakeRequiredError();
       const token = ensureReady(current);
       const integrator = current.integrator!;

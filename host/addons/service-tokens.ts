@@ -14,7 +14,7 @@ import { AddonError, HandshakeRequiredError } from './addon-error.ts';
 import type { Clock } from './clock.ts';
 import type { Installation } from './installations.ts';
 import type { Loopback } from './loopback.ts';
-import { dueForRefresh } from './refresher.ts';
+import { dueForRefresh, underRefreshLock } from './refresher.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 
 export interface ServiceTokensOptions {
@@ -64,8 +64,8 @@ export function createServiceTokens(options: ServiceTokensOptions): ServiceToken
   const inFlight = new Map<string, Promise<string>>();
 
   async function refreshLocked(recordId: string, installation: Installation, stale: string): Promise<string> {
-    const outcome = await db.transaction(async (tx) => {
-      const current = await vault.findById(recordId, { q: tx, forUpdate: true });
+    const outcome = await underRefreshLock(db, async (tx, lock) => {
+      const current = await vault.findById(recordId, { q: tx, forUpdate: lock });
       const service = current?.service;
       if (!current || !service || current.state === 'uninitialized') throw new HandshakeRequiredError('host_auth');
       if (service.accessToken !== stale) return { token: service.accessToken };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BearerVerifier } from '../../../host/auth/authenticate.ts';
+import { issueTokensForPerson } from '../../../host/oauth/issue-tokens.ts';
 import type { TokenVault } from '../../../host/addons/token-vault.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { personId } from '../../support/host.ts';
@@ -16,10 +16,6 @@ import {
   type TestIntegrator,
 } from './fixtures.ts';
 
-/** Host access tokens the test's Bearer verifier accepts (the OAuth provider's stand-in for the service side). */
-const hostTokens = new Map<string, { personId: string; scopes: string[]; clientId: string }>();
-const bearer: BearerVerifier = { verify: async (token) => hostTokens.get(token) };
-
 let t: HttpTestHost;
 let integrator: TestIntegrator;
 let addon: AddonFixture;
@@ -30,18 +26,19 @@ let adminId: string;
 let recordId: string;
 
 /** Gives the admin a finished handshake with a fresh integrator pair expiring in `ttl` seconds (negative: expired). */
-async function freshTokens(ttlSeconds: number | undefined = 3600): Promise<{ accessToken: string; refreshToken: string }> {
+async function freshTokens(ttlSeconds: number | undefined = 3600, hostTtlSeconds = 3600): Promise<{ accessToken: string; refreshToken: string; host: { access: string; refresh: string } }> {
   const pair = integrator.issue();
   const record = await vault.ensure(installation, adminId);
   recordId = record.id;
-  hostTokens.set('host-access-1', { personId: adminId, scopes: ['people'], clientId: addon.clientId });
-  await vault.saveServiceTokens(record.id, { accessToken: 'host-access-1', refreshToken: 'host-refresh-1', expiresAt: new Date(Date.now() + 3600_000), scope: 'people' }, ['people']);
+  // The host's own grant, issued by its OAuth provider as step 3 of the handshake does.
+  const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: addon.clientId, personId: adminId, scopes: ['people'] });
+  await vault.saveServiceTokens(record.id, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + hostTtlSeconds * 1000), scope: 'people' }, ['people']);
   await vault.saveIntegratorTokens(
     record.id,
     { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: ttlSeconds === undefined ? undefined : new Date(Date.now() + ttlSeconds * 1000), scope: 'messages' },
     { state: 'ready' },
   );
-  return pair;
+  return { ...pair, host: { access: issued.access_token, refresh: issued.refresh_token } };
 }
 
 const call = (c: Parameters<typeof proxyFetch>[4], overrides?: Record<string, string | undefined>, side: 'service' | 'integrator' = 'integrator', inst = installation) =>
@@ -51,7 +48,6 @@ beforeAll(async () => {
   integrator = await startTestIntegrator();
   t = await startHttpTestHost({
     config: { addonSweepIntervalSeconds: 0, addonFetchTimeoutMs: 500, addonMaxResponseBytes: 32_768, addonTokenTimeoutSeconds: 1, maxBodyBytes: 65_536 },
-    deps: { bearer },
   });
   vault = testVault(t.db);
   addon = await registerAddon(t.db, { integratorUrl: integrator.url });
@@ -365,13 +361,36 @@ describe('POST /addons/installations/{id}/fetch/service', () => {
     }
   });
 
-  it('answers a retryable 503 when the host API refuses the token and the host cannot refresh it [token endpoint unavailable]', async () => {
-    await freshTokens();
-    hostTokens.delete('host-access-1');
+  it('refreshes an expired host token at the host token endpoint before the call [expired]', async () => {
+    const { host } = await freshTokens(3600, -60);
     const res = await call({ url: '/current/v2/me' }, undefined, 'service');
-    // This host has no OAuth provider mounted, so its own token endpoint cannot refresh.
-    expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ error: { side: 'host_auth', code: 'token_endpoint_unavailable', message: 'The host could not refresh its add-on token', retryable: true } });
+    expect(res.status).toBe(200);
+    expect(upstreamOf(res).status).toBe(200);
+    const stored = (await vault.findById(recordId))!.service!;
+    expect(stored.accessToken).not.toBe(host.access);
+    expect(stored.refreshToken).not.toBe(host.refresh);
+    expect(stored.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 7000_000);
+  });
+
+  it('refreshes once and retries when the host API refuses a revoked access token [401]', async () => {
+    const { host } = await freshTokens();
+    await (await t.host.oauthProvider.AccessToken.find(host.access))!.destroy();
+    const res = await call({ url: '/current/v2/me' }, undefined, 'service');
+    expect(res.status).toBe(200);
+    expect(upstreamOf(res).status).toBe(200);
+    expect((await vault.findById(recordId))!.service!.accessToken).not.toBe(host.access);
+  });
+
+  it('moves to reauthorization_required when the host grant is gone [invalid_grant]', async () => {
+    const { host } = await freshTokens();
+    await (await t.host.oauthProvider.AccessToken.find(host.access))!.destroy();
+    await (await t.host.oauthProvider.RefreshToken.find(host.refresh))!.destroy();
+    const res = await call({ url: '/current/v2/me' }, undefined, 'service');
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      error: { side: 'host_auth', code: 'reauthorization_required', message: 'The host no longer accepts this add-on authorization; authorize the add-on again', retryable: false },
+    });
+    expect((await vault.findById(recordId))!.state).toBe('reauthorization_required');
   });
 });
 
