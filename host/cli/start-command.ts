@@ -23,6 +23,13 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   }
   const baseUrl = values['base-url'] ?? process.env.ADDON_KIT_BASE_URL ?? `http://localhost:${port}`;
 
+  // Listen for the stop signals before anything is printed: whoever reads "listening" may stop us at once.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
   const started = Date.now();
   const storage = await openStorage(values, io);
   const running = await startHost({
@@ -38,12 +45,7 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   io.out('demo logins (email / password):');
   for (const login of running.logins) io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
+  await stopped;
   io.err('addon-kit: shutting down…');
   await running.close();
   await storage.db.close();
