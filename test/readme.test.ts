@@ -27,7 +27,7 @@ function shellLines(heading: string): string[] {
 describe('README', () => {
   it('quick start has exactly two set-up commands: one starts the host, one runs the tests', () => {
     expect(shellLines('Quick start')).toEqual(['npm install && npm start', 'npm install && npm test']);
-    expect(pkg.scripts.start).toBe('addon-kit start');
+    expect(pkg.scripts.start).toBe('node bin/addon-kit.js start');
     expect(pkg.scripts.test).toBe('tsc --noEmit && vitest run');
     expect(pkg.bin['addon-kit']).toBe('bin/addon-kit.js');
   });
