@@ -1,4 +1,5 @@
 /** The `addon-kit` command line: dispatches to one command per file. */
+import { ADDON_USAGE, addonCommand } from './addon-command.ts';
 import { UsageError } from './args.ts';
 import { processIo, type CommandIo } from './io.ts';
 import { oauthAppCommand } from './oauth-app-command.ts';
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   start: { run: startCommand, usage: START_USAGE },
   seed: { run: seedCommand, usage: 'addon-kit seed [--people N] [--data-dir D] [--database-url U]' },
   pat: { run: patCommand, usage: 'addon-kit pat create --email E --name N [--json]' },
+  addon: { run: addonCommand, usage: ADDON_USAGE },
   'oauth-app': { run: oauthAppCommand, usage: 'addon-kit oauth-app create --name N --redirect-uri U [--public] [--scopes "people api"] [--json]' },
 };
 
