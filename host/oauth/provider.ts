@@ -43,9 +43,15 @@ export interface OAuthProviderDeps {
   logger: Logger;
 }
 
-/** Refuses scopes outside the spec's list. oidc-provider alone would silently drop them. @see RFC 6749 §4.1.2.1 */
-async function rejectUnknownScopes(_ctx: KoaContextWithOIDC, value: string | undefined): Promise<void> {
-  const unknown = (value ?? '').split(' ').filter((s) => s && !isKnownScope(s));
+/**
+ * Refuses scopes outside the spec's list with invalid_scope. oidc-provider silently drops unknown
+ * scopes before extra-parameter checks run, so the scope as the client sent it is read here.
+ * Runs after client and redirect_uri checks, so the error goes back to the client.
+ * @see RFC 6749 §4.1.2.1
+ */
+async function rejectUnknownScopes(ctx: KoaContextWithOIDC): Promise<void> {
+  const sent = ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown> | undefined)?.scope : ctx.query.scope;
+  const unknown = (typeof sent === 'string' ? sent : '').split(' ').filter((s) => s && !isKnownScope(s));
   if (unknown.length) throw new errors.InvalidScope(`unknown scope: ${unknown.join(' ')}`, unknown.join(' '));
 }
 
