@@ -5,7 +5,9 @@
  * host database. The spec-shaped responses are in `response-shapes.ts`; the pages in `interactions.tsx`.
  */
 import { createHmac } from 'node:crypto';
+import { getIronSession, type SessionOptions } from 'iron-session';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { hostSessionOptions, type HostSessionData } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
@@ -55,10 +57,26 @@ async function rejectUnknownScopes(ctx: KoaContextWithOIDC): Promise<void> {
   if (unknown.length) throw new errors.InvalidScope(`unknown scope: ${unknown.join(' ')}`, unknown.join(' '));
 }
 
-/** The interaction policy: oidc-provider's login and consent, plus `prompt=select_account`. */
-function buildPolicy() {
+/** Why the provider asks for a login when the host login and its own session disagree. */
+export const HOST_SESSION_REASON = 'host_session';
+
+/**
+ * The interaction policy: oidc-provider's login and consent, plus `prompt=select_account`, plus one
+ * login check: the provider's session must belong to the person logged in to the host. The host
+ * login is the one login of the site, so logging out of the host, or in as someone else, is seen
+ * by the next authorization.
+ */
+function buildPolicy(sessionOptions: SessionOptions) {
   const policy = interactionPolicy.base();
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
+  policy.get('login')!.checks.push(
+    new interactionPolicy.Check(HOST_SESSION_REASON, 'the host login does not match the authorization session', async (ctx) => {
+      const accountId = ctx.oidc.session?.accountId;
+      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      const host = await getIronSession<HostSessionData>(ctx.req, ctx.res, sessionOptions);
+      return host.personId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
   return policy;
 }
 
@@ -115,7 +133,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     // Tokens outlive the browser session at the provider: the user stays connected until revoked.
     expiresWithSession: async () => false,
     routes: OAUTH_ROUTES,
-    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy() },
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy(hostSessionOptions(config)) },
     // Browsers may call the token endpoints only from the origins of the client's own redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => safeOrigin(uri) === origin) ?? false,
     renderError: renderProviderError,

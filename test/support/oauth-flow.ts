@@ -64,7 +64,7 @@ export async function runAuthorization(browser: TestBrowser, authorizationUrl: U
   for (let steps = 0; steps < 10; steps++) {
     if (response.location && new URL(response.location).origin !== new URL(browser.baseUrl).origin) return new URL(response.location);
     const kind = pageKind(response);
-    if (!kind) throw new Error(`unexpected page (${response.status}) at ${response.url}: ${response.body.slice(0, 500)}`);
+    if (!kind) throw new Error(`unexpected page (${response.status}) at ${response.url}: ${response.body.slice(0, 3000)}`);
     await options.onPage?.(response, kind);
     if (kind === 'login') {
       response = await browser.submit(response, { email: options.email ?? 'admin@demo.test', password: options.password ?? TEST_PASSWORD });
