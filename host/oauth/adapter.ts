@@ -13,6 +13,14 @@ export function recordDigest(id: string): string {
   return createHash('sha256').update(id, 'utf8').digest('hex');
 }
 
+/**
+ * A refresh token presented again within this many seconds of its rotation is taken for a concurrent
+ * duplicate of the request that rotated it (two tabs, a retried request): it is refused with
+ * invalid_grant, but the grant is not revoked. Later reuse revokes the whole grant.
+ * @see RFC 9700 §4.14.2
+ */
+export const REFRESH_CONCURRENCY_GRACE_SECONDS = 10;
+
 interface RecordRow {
   payload: AdapterPayload;
   consumed_at: Date | null;
@@ -81,11 +89,11 @@ export class DatabaseAdapter implements Adapter {
   }
 
   private toPayload(row: RecordRow, id: string): AdapterPayload {
-    return {
-      ...row.payload,
-      jti: id,
-      ...(row.consumed_at ? { consumed: Math.floor(row.consumed_at.getTime() / 1000) } : {}),
-    };
+    const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
+    // Within the grace period the token is reported unconsumed: oidc-provider then tries `consume`,
+    // which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the grant.
+    const concurrent = this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS;
+    return { ...row.payload, jti: id, ...(consumed !== undefined && !concurrent ? { consumed } : {}) };
   }
 }
 

@@ -14,6 +14,8 @@ import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session
 import type { Queryable } from '../db/database.ts';
 import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
 import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
+import { DatabaseAdapter } from './adapter.ts';
+import { HOST_SESSION_REASON } from './provider.ts';
 import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -99,7 +101,18 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
 
   const finishLogin = async (req: Request, res: Response, details: Details, personId: string) => {
     const result = { login: { accountId: personId }, ...(details.prompt.name === 'select_account' ? { select_account: {} } : {}) };
-    await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+    const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+    // Someone else is logging in: end the provider's session of the previous person here (and detach
+    // the interaction from it), rather than through oidc-provider's script-driven logout confirmation.
+    if (details.session?.accountId && details.session.accountId !== personId) {
+      const interaction = await provider.Interaction.find(details.uid);
+      if (interaction) {
+        delete interaction.session;
+        await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 1));
+      }
+      await new DatabaseAdapter(db, 'Session').destroy(details.session.cookie);
+    }
+    res.redirect(303, returnTo);
   };
 
   const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string) => {
@@ -131,8 +144,8 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
           if (!loggedIn) return showLogin(res, details, csrfToken);
           return sendPage(res, 200, <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />);
         case 'login':
-          // Single sign-on from the host session, unless the client asked for a fresh login (or max_age etc.).
-          if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session')) return finishLogin(req, res, details, loggedIn.id);
+          // Single sign-on from the host login, unless the client asked for a fresh login (or max_age etc.).
+          if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session' || r === HOST_SESSION_REASON)) return finishLogin(req, res, details, loggedIn.id);
           return showLogin(res, details, csrfToken);
         case 'consent': {
           const person = details.session?.accountId ? await loadPerson(db, details.session.accountId) : undefined;

@@ -5,7 +5,9 @@
  * host database. The spec-shaped responses are in `response-shapes.ts`; the pages in `interactions.tsx`.
  */
 import { createHmac } from 'node:crypto';
+import { getIronSession, type SessionOptions } from 'iron-session';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { hostSessionOptions, type HostSessionData } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
@@ -43,16 +45,38 @@ export interface OAuthProviderDeps {
   logger: Logger;
 }
 
-/** Refuses scopes outside the spec's list. oidc-provider alone would silently drop them. @see RFC 6749 §4.1.2.1 */
-async function rejectUnknownScopes(_ctx: KoaContextWithOIDC, value: string | undefined): Promise<void> {
-  const unknown = (value ?? '').split(' ').filter((s) => s && !isKnownScope(s));
+/**
+ * Refuses scopes outside the spec's list with invalid_scope. oidc-provider silently drops unknown
+ * scopes before extra-parameter checks run, so the scope as the client sent it is read here.
+ * Runs after client and redirect_uri checks, so the error goes back to the client.
+ * @see RFC 6749 §4.1.2.1
+ */
+async function rejectUnknownScopes(ctx: KoaContextWithOIDC): Promise<void> {
+  const sent = ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown> | undefined)?.scope : ctx.query.scope;
+  const unknown = (typeof sent === 'string' ? sent : '').split(' ').filter((s) => s && !isKnownScope(s));
   if (unknown.length) throw new errors.InvalidScope(`unknown scope: ${unknown.join(' ')}`, unknown.join(' '));
 }
 
-/** The interaction policy: oidc-provider's login and consent, plus `prompt=select_account`. */
-function buildPolicy() {
+/** Why the provider asks for a login when the host login and its own session disagree. */
+export const HOST_SESSION_REASON = 'host_session';
+
+/**
+ * The interaction policy: oidc-provider's login and consent, plus `prompt=select_account`, plus one
+ * login check: the provider's session must belong to the person logged in to the host. The host
+ * login is the one login of the site, so logging out of the host, or in as someone else, is seen
+ * by the next authorization.
+ */
+function buildPolicy(sessionOptions: SessionOptions) {
   const policy = interactionPolicy.base();
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
+  policy.get('login')!.checks.push(
+    new interactionPolicy.Check(HOST_SESSION_REASON, 'the host login does not match the authorization session', async (ctx) => {
+      const accountId = ctx.oidc.session?.accountId;
+      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      const host = await getIronSession<HostSessionData>(ctx.req, ctx.res, sessionOptions);
+      return host.personId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
   return policy;
 }
 
@@ -109,7 +133,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     // Tokens outlive the browser session at the provider: the user stays connected until revoked.
     expiresWithSession: async () => false,
     routes: OAUTH_ROUTES,
-    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy() },
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy(hostSessionOptions(config)) },
     // Browsers may call the token endpoints only from the origins of the client's own redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => safeOrigin(uri) === origin) ?? false,
     renderError: renderProviderError,

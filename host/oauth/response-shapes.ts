@@ -30,6 +30,8 @@ export function shapeResponses(db: Queryable): Middleware {
       ctx.body = {};
     } else if (route === 'discovery' && ctx.status === 200 && body) {
       delete body.token_endpoint_auth_signing_alg_values_supported;
+      // Session ids (sid) go into no token: front- and back-channel logout are not offered.
+      if (Array.isArray(body.claims_supported)) body.claims_supported = body.claims_supported.filter((c) => c !== 'sid');
     }
   };
 }

@@ -64,7 +64,7 @@ export async function runAuthorization(browser: TestBrowser, authorizationUrl: U
   for (let steps = 0; steps < 10; steps++) {
     if (response.location && new URL(response.location).origin !== new URL(browser.baseUrl).origin) return new URL(response.location);
     const kind = pageKind(response);
-    if (!kind) throw new Error(`unexpected page (${response.status}) at ${response.url}: ${response.body.slice(0, 500)}`);
+    if (!kind) throw new Error(`unexpected page (${response.status}) at ${response.url}: ${response.body.slice(0, 3000)}`);
     await options.onPage?.(response, kind);
     if (kind === 'login') {
       response = await browser.submit(response, { email: options.email ?? 'admin@demo.test', password: options.password ?? TEST_PASSWORD });
@@ -106,4 +106,54 @@ export async function obtainTokens(
     ...(options.nonce ? { expectedNonce: options.nonce } : {}),
     idTokenExpected: (options.scope ?? 'openid people').split(' ').includes('openid'),
   });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** A raw POST to an OAuth endpoint (exact statuses, headers and bodies), as a form or as JSON. */
+export async function postOAuth(
+  baseUrl: string,
+  path: string,
+  params: Record<string, string>,
+  options: { json?: boolean; basic?: { id: string; secret: string } } = {},
+): Promise<RawResponse> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(options.basic.id)}:${encodeURIComponent(options.basic.secret)}`).toString('base64')}`;
+  headers['content-type'] = options.json ? 'application/json' : 'application/x-www-form-urlencoded';
+  const body = options.json ? JSON.stringify(params) : new URLSearchParams(params).toString();
+  const response = await fetch(new URL(path, baseUrl), { method: 'POST', headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** Client credentials as body fields. */
+export function credentials(app: TestApplication): Record<string, string> {
+  return { client_id: app.clientId, ...(app.clientSecret ? { client_secret: app.clientSecret } : {}) };
+}
+
+/** Runs the browser part of a code flow and returns the code and the verifier used. */
+export async function obtainCode(
+  browser: TestBrowser,
+  app: TestApplication,
+  options: FlowOptions & { scope?: string; pkce?: boolean; redirectUri?: string; extra?: Record<string, string> } = {},
+): Promise<{ code: string; verifier: string; callback: URL }> {
+  const verifier = client.randomPKCECodeVerifier();
+  const url = new URL('/oauth/authorize', browser.baseUrl);
+  url.search = new URLSearchParams({
+    client_id: app.clientId,
+    redirect_uri: options.redirectUri ?? REDIRECT_URI,
+    response_type: 'code',
+    scope: options.scope ?? 'openid people',
+    state: 'state-1',
+    ...((options.pkce ?? true) ? { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' } : {}),
+    ...options.extra,
+  }).toString();
+  const callback = await runAuthorization(browser, url, options);
+  const code = callback.searchParams.get('code');
+  if (!code) throw new Error(`no code: ${callback.href}`);
+  return { code, verifier, callback };
 }
