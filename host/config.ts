@@ -42,6 +42,8 @@ export const hostConfigSchema = z.object({
   addonFetchTimeoutMs: z.number().int().positive(),
   /** Largest response body the add-on fetch proxy streams back, in bytes. */
   addonMaxResponseBytes: z.number().int().positive(),
+  /** Largest proxied request body kept in memory so a call refused with 401 can be retried once, in bytes. */
+  addonReplayBytes: z.number().int().min(0),
   /** Largest add-on bundle accepted by `addon push`, in bytes. */
   addonMaxBundleBytes: z.number().int().positive(),
 });
@@ -62,6 +64,7 @@ export const hostConfigDefaults = {
   addonTokenTimeoutSeconds: 10,
   addonFetchTimeoutMs: 15_000,
   addonMaxResponseBytes: 10_485_760,
+  addonReplayBytes: 65_536,
   addonMaxBundleBytes: 5_242_880,
 } as const satisfies HostConfigInput;
 

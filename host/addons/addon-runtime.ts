@@ -106,7 +106,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   router.get('/installations/:id/state', session, installationState({ db, vault }));
   const limits = {
     maxRequestBytes: config.maxBodyBytes,
-    replayBytes: Math.min(config.maxBodyBytes, 262_144),
+    replayBytes: Math.min(config.maxBodyBytes, config.addonReplayBytes),
     maxResponseBytes: config.addonMaxResponseBytes,
     headersTimeoutMs: config.addonFetchTimeoutMs,
     totalTimeoutMs: config.addonFetchTimeoutMs * 4,

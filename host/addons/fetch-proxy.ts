@@ -159,6 +159,9 @@ async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attem
         upstream.resume();
         token = await attempt.token(token);
         upstream = await send(token, envelope.method === 'GET' || envelope.method === 'HEAD' ? undefined : replay);
+      } else {
+        // The body is gone: relay this 401, but refresh now so the add-on's own retry can succeed.
+        await attempt.token(token).catch(() => undefined);
       }
     }
     relay(res, upstream, attempt.url, limits, deadline);

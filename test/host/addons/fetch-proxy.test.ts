@@ -47,7 +47,7 @@ const call = (c: Parameters<typeof proxyFetch>[4], overrides?: Record<string, st
 beforeAll(async () => {
   integrator = await startTestIntegrator();
   t = await startHttpTestHost({
-    config: { addonSweepIntervalSeconds: 0, addonFetchTimeoutMs: 500, addonMaxResponseBytes: 32_768, addonTokenTimeoutSeconds: 1, maxBodyBytes: 65_536 },
+    config: { addonSweepIntervalSeconds: 0, addonFetchTimeoutMs: 500, addonMaxResponseBytes: 32_768, addonTokenTimeoutSeconds: 1, maxBodyBytes: 65_536, addonReplayBytes: 1024 },
   });
   vault = testVault(t.db);
   addon = await registerAddon(t.db, { integratorUrl: integrator.url });
@@ -206,6 +206,19 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     expect(await res.json()).toEqual({ received: 'again' });
     expect(integrator.refreshCount).toBe(1);
     expect(integrator.apiRequests.map((r) => r.body)).toEqual(['again', 'again']);
+  });
+
+  it('relays the 401 without a retry when the body was too large to keep, but refreshes for the next call [not replayable]', async () => {
+    const old = await freshTokens();
+    integrator.validAccess.delete(old.accessToken);
+    const big = 'x'.repeat(2000);
+    const res = await call({ method: 'POST', url: '/api/messages', headers: [['Content-Type', 'text/plain']], body: big });
+    expect(res.status).toBe(200);
+    expect(upstreamOf(res).status).toBe(401);
+    expect(integrator.apiRequests).toHaveLength(1);
+    expect(integrator.refreshCount).toBe(1);
+    const retry = await call({ method: 'POST', url: '/api/messages', headers: [['Content-Type', 'text/plain']], body: big });
+    expect(upstreamOf(retry).status).toBe(201);
   });
 
   it('relays the second 401 when the refreshed token is refused too [one retry only]', async () => {
