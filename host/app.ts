@@ -11,7 +11,7 @@ import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
-import { createAddonRuntime } from './addons/addon-runtime.ts';
+import { createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';

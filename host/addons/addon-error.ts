@@ -26,6 +26,7 @@ export type AddonErrorCode =
   | 'token_request_refused'
   | 'internal_error';
 
+/** A proxy failure: status, side, stable code and whether retrying can help. */
 export class AddonError extends Error {
   constructor(
     readonly status: number,

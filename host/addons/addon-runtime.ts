@@ -30,6 +30,7 @@ import { createServiceTokens } from './service-tokens.ts';
 import { addonErrorHandler, addonPersonOf, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
 import { createTokenVault, type TokenVault } from './token-vault.ts';
 
+/** What the runtime needs from createHost. */
 export interface AddonRuntimeDeps {
   app: Express;
   config: HostConfig;
@@ -41,6 +42,7 @@ export interface AddonRuntimeDeps {
   clock?: Clock;
 }
 
+/** The runtime's routers and the parts tests reach into. */
 export interface AddonRuntime {
   /** Handlers for `/addons/v1` (the registry API). */
   registry: RequestHandler[];
@@ -53,6 +55,7 @@ export interface AddonRuntime {
   close(): Promise<void>;
 }
 
+/** Builds the add-on runtime of a host (registry, proxy, handshake, sweeper). */
 export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   const { config, db, logger } = deps;
   const clock = deps.clock ?? systemClock;

@@ -9,8 +9,10 @@ import { SCOPES } from '../auth/require-scope.ts';
 
 /** The three environments an add-on version can be registered in. */
 export const ENVIRONMENTS = ['development', 'beta', 'production'] as const;
+/** development, beta or production. */
 export type Environment = (typeof ENVIRONMENTS)[number];
 
+/** Methods an integrator_api allow-list entry (and a proxied call) may use. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** A positive integer id; a whole-string `${VAR}` placeholder may supply it as digits. */
@@ -44,6 +46,7 @@ const environmentSchema = z.strictObject({
   organization_ids: z.array(integerId),
 });
 
+/** The zod schema of `addon.config.json` after placeholders are filled. */
 export const addonConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -56,7 +59,9 @@ export const addonConfigSchema = z
       .refine((e) => ENVIRONMENTS.some((name) => e[name]), 'must define at least one of development, beta, production'),
   });
 
+/** A validated add-on config. */
 export type AddonConfig = z.infer<typeof addonConfigSchema>;
+/** One environment's section of the config. */
 export type AddonEnvironmentConfig = z.infer<typeof environmentSchema>;
 
 /** Thrown with every problem found, each as `path: message`. */
@@ -67,6 +72,7 @@ export class AddonConfigError extends Error {
   }
 }
 
+/** Where placeholders come from, and which environment to keep. */
 export interface LoadAddonConfigOptions {
   /** Variables for `${VAR}` placeholders (default: process.env). */
   env?: NodeJS.ProcessEnv;

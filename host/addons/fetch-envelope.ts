@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { HTTP_METHODS } from './config.ts';
 import { PolicyError } from './addon-error.ts';
 
+/** Request header carrying the call the add-on wants made (lower case, as Node reads it). */
 export const FETCH_HEADER = 'x-addon-fetch';
+/** Response header carrying the upstream's status line and headers. */
 export const UPSTREAM_HEADER = 'X-Addon-Upstream';
 
 const fetchEnvelope = z.strictObject({
@@ -18,6 +20,7 @@ const fetchEnvelope = z.strictObject({
   url: z.string().min(1).max(8192),
   headers: z.array(z.tuple([z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n\0]*$/)])).max(100).default([]),
 });
+/** The decoded X-Addon-Fetch value. */
 export type FetchEnvelope = z.infer<typeof fetchEnvelope>;
 
 /** Parses the X-Addon-Fetch header; a malformed one is a policy error, never a 500. */

@@ -23,6 +23,7 @@ import { addonPersonOf } from './session-gate.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 import { sendUpstream } from './upstream-request.ts';
 
+/** Size and time limits of proxied calls. */
 export interface FetchProxyLimits {
   /** Largest request body passed upstream. */
   maxRequestBytes: number;
@@ -36,6 +37,7 @@ export interface FetchProxyLimits {
   totalTimeoutMs: number;
 }
 
+/** What the proxy handler needs. */
 export interface FetchProxyDeps {
   db: Queryable;
   vault: TokenVault;

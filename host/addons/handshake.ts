@@ -35,6 +35,7 @@ import { findInstallation, integratorClientSecret, type Installation } from './i
 import { integratorOAuthClient, tokenRequestError, tokenSetOf } from './integrator-client.ts';
 import type { AuthorizationState, TokenVault } from './token-vault.ts';
 
+/** What the handshake routes need. */
 export interface HandshakeDeps {
   db: Database;
   box: SecretBox;
@@ -85,6 +86,7 @@ class StepFailure extends Error {
   }
 }
 
+/** The routes of steps 0, 3 and 5 (mounted under `/addons`). */
 export function handshakeRouter(deps: HandshakeDeps): Router {
   const { db, vault, config, clock } = deps;
   const hostOrigin = new URL(config.baseUrl).origin;

@@ -8,6 +8,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Environment } from './config.ts';
 
+/** A version's integrator_oauth without its secret. */
 export interface IntegratorOAuthSettings {
   authorize_url: string;
   token_url: string;
@@ -16,11 +17,13 @@ export interface IntegratorOAuthSettings {
   scopes: string[];
 }
 
+/** A version's integrator_api. */
 export interface IntegratorApiSettings {
   base_url: string;
   allow: { method: string; path: string }[];
 }
 
+/** One UI extension of an insertion point. */
 export interface UiExtension {
   title: string;
   icon_url: string;
@@ -121,20 +124,6 @@ export async function listInstallations(db: Queryable, organizationId: string): 
   );
   const { rows } = await db.query<InstallationRow>(`${SELECT} WHERE i.organization_id = $1 AND ${VISIBLE} ORDER BY i.id`, [organizationId]);
   return rows.map(toInstallation);
-}
-
-/** The installation of an add-on environment in an organization, the add-on picked by OAuth application. */
-export async function findInstallationByApplication(
-  db: Queryable,
-  oauthApplicationId: string,
-  organizationId: string,
-  environment: Environment,
-): Promise<Installation | undefined> {
-  const { rows } = await db.query<InstallationRow>(
-    `${SELECT} WHERE a.oauth_application_id = $2 AND i.organization_id = $1 AND i.environment = $3 AND ${VISIBLE}`,
-    [organizationId, oauthApplicationId, environment],
-  );
-  return rows[0] && toInstallation(rows[0]);
 }
 
 /** Additional authenticated data binding a sealed integrator client secret to its version row. */

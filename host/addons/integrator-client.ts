@@ -8,6 +8,7 @@ import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError
 import type { Installation } from './installations.ts';
 import type { TokenSet } from './token-vault.ts';
 
+/** Options of the integrator OAuth client. */
 export interface IntegratorClientOptions {
   /** Seconds before a token request is abandoned. */
   timeoutSeconds: number;

@@ -7,12 +7,14 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The host app on a loopback port. */
 export interface Loopback {
   /** `http://127.0.0.1:<port>`. */
   origin(): Promise<string>;
   close(): Promise<void>;
 }
 
+/** Serves `app` on 127.0.0.1 from the first call of `origin()`. */
 export function createLoopback(app: RequestListener): Loopback {
   let server: Server | undefined;
   let listening: Promise<string> | undefined;

@@ -19,6 +19,7 @@ import { integratorClientSecret, loadInstallation, type Installation } from './i
 import { integratorOAuthClient, tokenRequestError, tokenSetOf } from './integrator-client.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 
+/** What the refresher needs. */
 export interface RefresherOptions {
   db: Database;
   box: SecretBox;
@@ -31,6 +32,7 @@ export interface RefresherOptions {
   tokenTimeoutSeconds: number;
 }
 
+/** On-demand and background refresh of integrator tokens. */
 export interface Refresher {
   /**
    * A usable integrator access token of a vault record: the stored one, or a refreshed one when it is
@@ -62,6 +64,7 @@ export function dueForRefresh(expiresAt: Date | undefined, now: number, leadMs: 
   return expiresAt !== undefined && expiresAt.getTime() - leadMs <= now;
 }
 
+/** Creates the refresher (its sweeper is started separately with `start`). */
 export function createRefresher(options: RefresherOptions): Refresher {
   const { db, box, vault, clock, logger, leadMs } = options;
   const inFlight = new Map<string, Promise<string>>();

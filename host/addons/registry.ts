@@ -22,6 +22,7 @@ import { ForbiddenError, InvalidResourcePayloadError, NotFoundError, ValidationE
 import { AddonConfigError, ENVIRONMENTS, parseAddonConfig, type AddonConfig, type Environment } from './config.ts';
 import { integratorSecretAad } from './installations.ts';
 
+/** What the registry routes need. */
 export interface RegistryDeps {
   db: Database;
   box: SecretBox;

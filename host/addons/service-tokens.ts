@@ -17,6 +17,7 @@ import type { Loopback } from './loopback.ts';
 import { dueForRefresh, underRefreshLock } from './refresher.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 
+/** What the host-token source needs. */
 export interface ServiceTokensOptions {
   db: Database;
   box: SecretBox;
@@ -29,6 +30,7 @@ export interface ServiceTokensOptions {
   timeoutSeconds: number;
 }
 
+/** The host's own add-on tokens, refreshed when due. */
 export interface ServiceTokens {
   /** A usable host access token of the record (refreshed when due or when `rejected` by the API). */
   accessToken(record: VaultRecord, installation: Installation, options?: { rejected?: string }): Promise<string>;
@@ -59,6 +61,7 @@ export async function serviceOAuthClient(q: Queryable, box: SecretBox, oauthAppl
   return config;
 }
 
+/** Creates the host-token source. */
 export function createServiceTokens(options: ServiceTokensOptions): ServiceTokens {
   const { db, box, vault, clock } = options;
   const inFlight = new Map<string, Promise<string>>();

@@ -11,6 +11,7 @@ import type { Queryable } from '../db/database.ts';
 
 /** The handshake and token state of one person's authorization of one installation. */
 export const AUTHORIZATION_STATES = ['uninitialized', 'service_authorized', 'integrator_pending', 'ready', 'reauthorization_required'] as const;
+/** One of AUTHORIZATION_STATES. */
 export type AuthorizationState = (typeof AUTHORIZATION_STATES)[number];
 
 /** A token set as the vault hands it out (plaintext, in memory only). */
@@ -22,6 +23,7 @@ export interface TokenSet {
   scope: string | undefined;
 }
 
+/** One person's authorization of one installation, decrypted. */
 export interface VaultRecord {
   id: string;
   installationId: string;
@@ -64,6 +66,7 @@ function aad(id: string, column: SealedColumn): string {
   return `addon_authorizations:${id}:${column}`;
 }
 
+/** Reads and writes vault records; every token sealed at rest. */
 export interface TokenVault {
   /** The record of a person's authorization, created as `uninitialized` when missing. */
   ensure(installationId: string, personId: string, q?: Queryable): Promise<VaultRecord>;
@@ -85,6 +88,7 @@ export interface TokenVault {
   open(id: string, column: SealedColumn, sealed: string): string;
 }
 
+/** A vault over the database, sealing with `box` (the first key encrypts). */
 export function createTokenVault(db: Queryable, box: SecretBox): TokenVault {
   const seal = (id: string, column: SealedColumn, value: string | undefined) => (value === undefined ? null : box.seal(value, aad(id, column)));
 

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { PolicyError, UpstreamError } from './addon-error.ts';
 import { isNonPublicAddress } from './address-policy.ts';
 
+/** One request toward an upstream. */
 export interface UpstreamRequest {
   url: URL;
   method: string;

@@ -15,8 +15,8 @@ const COMMANDS: Record<string, { run: Command; usage: string }> = {
   start: { run: startCommand, usage: START_USAGE },
   seed: { run: seedCommand, usage: 'addon-kit seed [--people N] [--data-dir D] [--database-url U]' },
   pat: { run: patCommand, usage: 'addon-kit pat create --email E --name N [--json]' },
-  addon: { run: addonCommand, usage: ADDON_USAGE },
   'oauth-app': { run: oauthAppCommand, usage: 'addon-kit oauth-app create --name N --redirect-uri U [--public] [--scopes "people api"] [--json]' },
+  addon: { run: addonCommand, usage: ADDON_USAGE },
 };
 
 export function usage(): string {
