@@ -14,6 +14,8 @@ import { loginRouter } from './pages/login.tsx';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
+import { developerRouter } from './developer/router.tsx';
+import { createSecretBox } from './crypto/secret-box.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -64,6 +66,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));
+  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
 
   app.use(notFound);
   app.use(errorHandler(logger));
