@@ -14,6 +14,7 @@ import { loginRouter } from './pages/login.tsx';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
+import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
 import { developerRouter } from './developer/router.tsx';
 import { createSecretBox } from './crypto/secret-box.ts';
 import type Provider from 'oidc-provider';
@@ -66,10 +67,11 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));
+  const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
 
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  return { app, config, db, logger, oauthProvider, close: async () => {} };
+  return { app, config, db, logger, oauthProvider, close: async () => housekeeping.stop() };
 }
