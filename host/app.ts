@@ -15,6 +15,9 @@ import { createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
+import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
+import { developerRouter } from './developer/router.tsx';
+import { createSecretBox } from './crypto/secret-box.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -65,6 +68,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));
+  const housekeeping = startOAuthHousekeeping(db, logger);
+  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
@@ -72,5 +77,15 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  return { app, config, db, logger, oauthProvider, close: () => addons.close() };
+  return {
+    app,
+    config,
+    db,
+    logger,
+    oauthProvider,
+    close: async () => {
+      await housekeeping.stop();
+      await addons.close();
+    },
+  };
 }

@@ -38,7 +38,8 @@ export function sendPage(res: Response, status: number, page: VNode): void {
     .set('Cache-Control', 'no-store')
     .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
     .set('X-Frame-Options', 'DENY')
-    .set('Referrer-Policy', 'no-referrer')
+    // Not no-referrer: browsers then send `Origin: null` on the page's own form posts, which requireCsrf refuses.
+    .set('Referrer-Policy', 'same-origin')
     .send(`<!doctype html>${renderToString(page)}`);
 }
 

@@ -133,6 +133,10 @@ export function parseForms(html: string): ParsedForm[] {
       if ((type === 'checkbox' || type === 'radio') && !/\schecked/.test(input[0])) continue;
       fields[name] = attr(input[0], 'value') ?? '';
     }
+    for (const area of m[2]!.matchAll(/<textarea\b([^>]*)>([\s\S]*?)<\/textarea>/g)) {
+      const name = attr(area[0], 'name');
+      if (name) fields[name] = decode(area[2]!);
+    }
     const buttons = [...m[2]!.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/g)].map((b) => ({
       ...(attr(b[0], 'name') !== undefined ? { name: attr(b[0], 'name')! } : {}),
       ...(attr(b[0], 'value') !== undefined ? { value: attr(b[0], 'value')! } : {}),
