@@ -26,6 +26,8 @@ export interface ContractServers {
   /** Handshake state per installation (default `uninitialized`). */
   states: Map<string, string>;
   proxyLog: ProxyLogEntry[];
+  /** Every request the host origin received, as `METHOD /path`. */
+  hostLog: string[];
   serviceLog: UpstreamLogEntry[];
   integratorLog: UpstreamLogEntry[];
   /** Makes the next proxy call for `target` fail with this status and error body. */
@@ -141,6 +143,11 @@ export async function startContractServers(options: { bundleDir: string; addons:
   const failures = new Map<string, { status: number; error: ErrorBody }>();
   const host = express();
   host.disable('x-powered-by');
+  const hostLog: string[] = [];
+  host.use((req, _res, next) => {
+    hostLog.push(`${req.method} ${req.path}`);
+    next();
+  });
   let sandboxOrigin = '';
   const sessionOf = (req: Request) => /(?:^|;\s*)sid=([a-f0-9]+)/.exec(req.get('cookie') ?? '')?.[1];
 
@@ -282,6 +289,7 @@ document.title = 'spoofed';
     integratorUrl: int.url,
     states,
     proxyLog,
+    hostLog,
     serviceLog,
     integratorLog,
     failNext(target, status, error) {
