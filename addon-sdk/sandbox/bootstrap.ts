@@ -7,8 +7,6 @@ import { PROTOCOL_VERSION, parseBootMessage, type SandboxReadyMessage, type Sand
 
 /** The host page's origin, given in the frame URL, so our messages go to nobody else. */
 const hostOrigin = new URL(location.href).searchParams.get('host') ?? '';
-/** The sandbox's real origin (location.origin is "null" here); add-on scripts must come from it. */
-const sandboxOrigin = new URL(location.href).origin;
 let started = false;
 
 function tellHost(message: SandboxReadyMessage | SandboxWorkerErrorMessage): void {
@@ -27,7 +25,8 @@ window.addEventListener('message', (event) => {
   } catch {
     return tellHost({ type: 'addon-kit:worker-error', message: 'Invalid add-on URL' });
   }
-  if (addonUrl.origin !== sandboxOrigin) return tellHost({ type: 'addon-kit:worker-error', message: 'Add-on script must be served from the sandbox origin' });
+  // Which origins may serve add-on code is the frame's CSP script-src (the sandbox router's scriptOrigins).
+  if (addonUrl.protocol !== 'https:' && addonUrl.protocol !== 'http:') return tellHost({ type: 'addon-kit:worker-error', message: 'Add-on script URL must be http(s)' });
   started = true;
   // A blob worker inherits this document's CSP (connect-src 'none'), and a blob URL is the only worker URL an
   // opaque origin may start; the add-on script is loaded with importScripts (script-src: the sandbox origin).

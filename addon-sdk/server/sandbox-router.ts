@@ -15,18 +15,29 @@ export interface SandboxRouterOptions {
   sandboxOrigin?: string;
   /** Directory with the built bundles (`npm run build:addon-sdk`); default `dist/addon-sdk`. */
   bundleDir?: string;
-  /** Add-on worker scripts by name, served at `/addons/<name>.js`: a map to files, or a lookup. */
-  addons?: Record<string, string> | ((name: string) => string | undefined | Promise<string | undefined>);
+  /**
+   * Other origins allowed to serve add-on scripts (CSP script-src), e.g. a CDN. Add-on code is fetched by
+   * an opaque-origin worker, so such a route gets no cookies: it must not need a session.
+   */
+  scriptOrigins?: string[];
+  /**
+   * Add-on worker scripts by name (`[a-z0-9][a-z0-9_-]*`), served at `/addons/<name>.js`: a map to files,
+   * or a lookup returning a file or the script source (e.g. a bundle stored in the database).
+   */
+  addons?: Record<string, string> | ((name: string) => AddonScript | undefined | Promise<AddonScript | undefined>);
 }
+
+/** Where a looked-up add-on script comes from. */
+export type AddonScript = { file: string } | { source: string | Uint8Array };
 
 /**
  * The frame's policy: scripts only from the sandbox origin, workers only from blob: (which inherit this
  * policy), no network at all (connect-src 'none'), and sandboxed even when opened directly.
  */
-export function sandboxFramePolicy(sandboxOrigin: string, hostOrigins: string[]): string {
+export function sandboxFramePolicy(sandboxOrigin: string, hostOrigins: string[], scriptOrigins: string[] = []): string {
   return [
     "default-src 'none'",
-    `script-src ${sandboxOrigin}`,
+    `script-src ${[sandboxOrigin, ...scriptOrigins].join(' ')}`,
     'worker-src blob:',
     "connect-src 'none'",
     "base-uri 'none'",
@@ -47,34 +58,38 @@ export function createSandboxRouter(options: SandboxRouterOptions): Router {
   const common = (res: Response) => {
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-cache' });
   };
-  const sendScript = async (res: Response, file: string) => {
-    let source: Buffer;
+  const sendScript = async (res: Response, script: AddonScript) => {
+    let source: string | Uint8Array;
     try {
-      source = await readFile(file);
+      source = 'source' in script ? script.source : await readFile(script.file);
     } catch {
       res.status(404).type('text/plain').send('Not found');
       return;
     }
     common(res);
-    res.type('text/javascript').send(source);
+    res.type('text/javascript').send(typeof source === 'string' ? source : Buffer.from(source));
   };
 
   router.get('/frame.html', (req, res) => {
     common(res);
-    res.set('Content-Security-Policy', sandboxFramePolicy(originOf(req), options.hostOrigins));
+    res.set('Content-Security-Policy', sandboxFramePolicy(originOf(req), options.hostOrigins, options.scriptOrigins));
     res.type('html').send(FRAME_HTML);
   });
-  router.get('/sandbox-bootstrap.js', (_req, res) => sendScript(res, join(bundleDir, 'sandbox-bootstrap.js')));
+  router.get('/sandbox-bootstrap.js', (_req, res) => sendScript(res, { file: join(bundleDir, 'sandbox-bootstrap.js') }));
   router.get('/addons/:file', async (req, res) => {
     const match = /^([a-z0-9][a-z0-9_-]{0,63})\.js$/.exec(String(req.params.file));
     const addons = options.addons ?? {};
     const name = match?.[1];
-    const file = name === undefined ? undefined : typeof addons === 'function' ? await addons(name) : Object.hasOwn(addons, name) ? addons[name] : undefined;
-    if (!file) {
+    let script: AddonScript | undefined;
+    if (name !== undefined) {
+      if (typeof addons === 'function') script = await addons(name);
+      else if (Object.hasOwn(addons, name)) script = { file: addons[name]! };
+    }
+    if (!script) {
       res.status(404).type('text/plain').send('Not found');
       return;
     }
-    await sendScript(res, file);
+    await sendScript(res, script);
   });
   return router;
 }

@@ -71,7 +71,7 @@ describe('mountAddon() boot handshake', () => {
     const before = loads();
     const { code, page } = await bootFailure('b4', `${harness.servers.hostUrl}/assets/addon-sdk/host.js`);
     expect(code).toBe('worker_failed');
-    // Only the host page's own import: the frame refused the foreign script before any worker fetched it.
+    // Only the host page's own import: the frame's CSP (script-src) blocked the foreign script before any request.
     expect(loads() - before).toBe(1);
     await page.close();
   });

@@ -18,6 +18,13 @@ beforeAll(async () => {
   app = express();
   app.use('/sandbox', createSandboxRouter({ hostOrigins: ['http://localhost:4000'], sandboxOrigin: 'http://localhost:4001', bundleDir: dir, addons: { sample: join(dir, 'addons', 'sample.js') } }));
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: dir }));
+  app.use('/cdn', createSandboxRouter({
+    hostOrigins: ['http://localhost:4000', 'https://host.example'],
+    sandboxOrigin: 'https://sandbox.example',
+    scriptOrigins: ['https://cdn.example'],
+    bundleDir: dir,
+    addons: async (name) => (name === '12' ? { source: 'stored();' } : undefined),
+  }));
 });
 
 afterAll(async () => {
@@ -36,7 +43,21 @@ describe('GET /frame.html (sandbox router)', () => {
   });
 });
 
+describe('GET /frame.html (sandbox router with script origins)', () => {
+  it('adds the script origins to script-src and lists every host in frame-ancestors', async () => {
+    const res = await supertest(app).get('/cdn/frame.html').expect(200);
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src https://sandbox.example https://cdn.example; worker-src blob:; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors http://localhost:4000 https://host.example; sandbox allow-scripts",
+    );
+  });
+});
+
 describe('GET /addons/:file (sandbox router)', () => {
+  it('serves a script source returned by the lookup, and 404 when it returns nothing [lookup]', async () => {
+    expect((await supertest(app).get('/cdn/addons/12.js').expect(200)).text).toBe('stored();');
+    expect((await supertest(app).get('/cdn/addons/13.js').expect(404)).text).toBe('Not found');
+  });
+
   it('serves a configured add-on as JavaScript', async () => {
     const res = await supertest(app).get('/sandbox/addons/sample.js').expect(200);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
