@@ -7,8 +7,13 @@ const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, im
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ silent: fixture('silent-addon.ts'), future: fixture('future-addon.ts'), throwing: fixture('throwing-addon.ts') });
-  for (const id of ['b1', 'b2', 'b3', 'b4']) harness.servers.states.set(id, 'ready');
+  harness = await startHarness({
+    silent: fixture('silent-addon.ts'),
+    future: fixture('future-addon.ts'),
+    throwing: fixture('throwing-addon.ts'),
+    fidelity: fixture('fidelity-addon.tsx'),
+  });
+  for (const id of ['b1', 'b2', 'b3', 'b4', 't1']) harness.servers.states.set(id, 'ready');
 });
 
 afterAll(async () => {
@@ -76,3 +81,29 @@ describe('mountAddon() boot handshake', () => {
     await page.close();
   });
 });
+
+describe('mountAddon() fetch timeout', () => {
+  it('rejects with code timeout and closes the upstream request when no response head arrives within fetchTimeoutMs', async () => {
+    const page = await harness.openHostPage();
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
+    await page.evaluate(() => (window as any).mountTestAddon({ installationId: 't1', extension: 'people.list.send_message', addonUrl: 'addons/fidelity.js', fetchTimeoutMs: 5_000 }));
+    await page.waitForFunction(() => (window as any).addonReady === true);
+    const closed = harness.servers.upstreamClosed('/fidelity/hang');
+    await page.getByRole('button', { name: 'run pending', exact: true }).click();
+    await expect.poll(() => harness.servers.serviceLog.filter((e) => e.path === '/fidelity/hang').length).toBe(1);
+    await page.clock.runFor(4_999);
+    expect(await page.locator('p.addon-kit-text').textContent()).toBe('pending => running');
+    await page.clock.runFor(2);
+    expect(await runScenarioResult(page, 'pending')).toEqual({ thrown: { name: 'SdkFetchError', isTypeError: true, code: 'timeout', detail: null } });
+    expect(await closed).toEqual({ finished: false });
+    await page.close();
+  });
+});
+
+/** The rendered result of a scenario already started. */
+async function runScenarioResult(page: Page, name: string): Promise<unknown> {
+  const content = (await page.locator('p.addon-kit-text', { hasText: new RegExp(`^${name} => (?!running)`) }).textContent()) ?? '';
+  const value = content.slice(`${name} => `.length);
+  return value.startsWith('error ') ? { thrown: JSON.parse(value.slice(6)) } : JSON.parse(value);
+}

@@ -10,14 +10,17 @@ export function Heading({ level, children }: { level?: string } & Children) {
   return <Tag class="addon-kit-heading">{children}</Tag>;
 }
 
+/** A paragraph; tone is a class, never a style from the add-on. */
 export function Text({ tone, strong, children }: { tone?: string; strong?: boolean } & Children) {
   return <p class={`addon-kit-text addon-kit-tone-${tone ?? 'default'}`}>{strong ? <strong>{children}</strong> : children}</p>;
 }
 
+/** A bulleted or numbered list. */
 export function List({ ordered, children }: { ordered?: boolean } & Children) {
   return ordered ? <ol class="addon-kit-list">{children}</ol> : <ul class="addon-kit-list">{children}</ul>;
 }
 
+/** One list item. */
 export function ListItem({ children }: Children) {
   return <li>{children}</li>;
 }
@@ -28,16 +31,19 @@ export function Link({ href, children }: { href?: string } & Children) {
   return <a class="addon-kit-link" href={href} target="_blank" rel="noopener noreferrer">{children}</a>;
 }
 
+/** An image, https only, sent without a referrer. */
 export function Image({ src, alt, width, height }: { src?: string; alt?: string; width?: number; height?: number }) {
   if (!isHttpsUrl(src)) return null;
   return <img class="addon-kit-image" src={src} alt={alt ?? ''} width={width} height={height} referrerpolicy="no-referrer" />;
 }
 
+/** Flex layout with a few fixed gaps. */
 export function Stack({ direction, gap, children }: { direction?: string; gap?: string } & Children) {
   const style = { display: 'flex', flexDirection: direction === 'horizontal' ? 'row' : 'column', gap: { none: '0', small: '4px', large: '16px' }[gap ?? ''] ?? '8px' };
   return <div class="addon-kit-stack" style={style}>{children}</div>;
 }
 
+/** A highlighted message; critical ones are alerts. */
 export function Banner({ tone, title, children }: { tone?: string; title?: string } & Children) {
   return (
     <div class={`addon-kit-banner addon-kit-tone-${tone ?? 'info'}`} role={tone === 'critical' ? 'alert' : 'status'}>
@@ -47,6 +53,7 @@ export function Banner({ tone, title, children }: { tone?: string; title?: strin
   );
 }
 
+/** A loading indicator with an accessible label. */
 export function Spinner({ label }: { label?: string }) {
   return <span class="addon-kit-spinner" role="progressbar" aria-label={label ?? 'Loading'}>{label ?? 'Loading…'}</span>;
 }

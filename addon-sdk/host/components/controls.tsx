@@ -9,6 +9,7 @@ import type { SelectOption } from '../../protocol/components.ts';
 type Children = { children?: ComponentChildren };
 type Callback<T> = ((value: T) => void) | undefined;
 
+/** A button; a click calls the add-on's onPress with no arguments. */
 export function Button({ variant, disabled, onPress, children }: { variant?: string; disabled?: boolean; onPress?: () => void } & Children) {
   return (
     <button type="button" class={`addon-kit-button addon-kit-button-${variant ?? 'secondary'}`} disabled={disabled} onClick={() => onPress?.()}>
@@ -26,6 +27,7 @@ interface FieldProps {
   onChange?: Callback<string>;
 }
 
+/** A labelled one-line input; onInput/onChange get the value. */
 export function TextField({ label, type, onInput, onChange, ...rest }: FieldProps & { type?: string }) {
   const id = useId();
   return (
@@ -44,6 +46,7 @@ export function TextField({ label, type, onInput, onChange, ...rest }: FieldProp
   );
 }
 
+/** A labelled multi-line input; onInput/onChange get the value. */
 export function TextArea({ label, rows, onInput, onChange, ...rest }: FieldProps & { rows?: number }) {
   const id = useId();
   return (
@@ -62,6 +65,7 @@ export function TextArea({ label, rows, onInput, onChange, ...rest }: FieldProps
   );
 }
 
+/** A labelled choice; onChange gets the chosen value. */
 export function Select({ label, value, options, disabled, onChange }: { label?: string; value?: string; options?: SelectOption[]; disabled?: boolean; onChange?: Callback<string> }) {
   const id = useId();
   return (
@@ -74,6 +78,7 @@ export function Select({ label, value, options, disabled, onChange }: { label?: 
   );
 }
 
+/** A labelled checkbox; onChange gets the checked state. */
 export function Checkbox({ label, checked, disabled, onChange }: { label?: string; checked?: boolean; disabled?: boolean; onChange?: Callback<boolean> }) {
   return (
     <label class="addon-kit-checkbox">
