@@ -42,7 +42,7 @@ interface AttributeSpec {
   choices?: readonly string[];
 }
 
-/** Person attributes a rule may test. `age` is whole years on `today`. */
+/** Person attributes a rule may test. `age` is whole years on `today`, from the birthdate. */
 export const RULE_ATTRIBUTES: Record<string, AttributeSpec> = {
   first_name: { kind: 'text', column: 'p.first_name' },
   last_name: { kind: 'text', column: 'p.last_name' },
@@ -51,7 +51,7 @@ export const RULE_ATTRIBUTES: Record<string, AttributeSpec> = {
   gender: { kind: 'choice', column: 'p.gender', choices: ['M', 'F'] },
   status: { kind: 'choice', column: 'p.status', choices: ['active', 'inactive'] },
   campus_id: { kind: 'id', column: 'p.campus_id' },
-  age: { kind: 'number', column: 'AGE' },
+  age: { kind: 'number', column: 'p.birthdate' },
   birthdate: { kind: 'date', column: 'p.birthdate' },
   created_at: { kind: 'date', column: "(p.created_at AT TIME ZONE 'UTC')::date" },
   note_category: { kind: 'note_category', column: '' },
@@ -113,7 +113,7 @@ export function checkRule(rule: RuleInput, position: number): void {
 
 function compileRule(rule: RuleInput, params: SqlParams, settings: RuleSettings, organizationParam: string): string {
   const spec = RULE_ATTRIBUTES[rule.attribute]!;
-  const column = spec.kind === 'number' ? ageSql(params, settings) : spec.column;
+  const column = spec.kind === 'number' ? 'p.birthdate' : spec.column;
   const op = rule.operator;
   if (op === 'is_blank') return spec.kind === 'text' ? `COALESCE(${column}, '') = ''` : `${column} IS NULL`;
   if (op === 'is_not_blank') return spec.kind === 'text' ? `COALESCE(${column}, '') <> ''` : `${column} IS NOT NULL`;
@@ -141,7 +141,7 @@ function compileRule(rule: RuleInput, params: SqlParams, settings: RuleSettings,
     case 'id':
       return op === 'is' ? `${column} = ${params.add(rule.value)}::bigint` : `${column} IS DISTINCT FROM ${params.add(rule.value)}::bigint`;
     case 'number':
-      return op === 'is_not' ? `${column} IS DISTINCT FROM ${params.add(Number(rule.value))}::int` : `${column} ${COMPARE[op]} ${params.add(Number(rule.value))}::int`;
+      return ageCondition(op, Number(rule.value), params, settings);
     case 'date':
       return op === 'is_not' ? `${column} IS DISTINCT FROM ${params.add(rule.value)}::date` : `${column} ${COMPARE[op]} ${params.add(rule.value)}::date`;
     case 'note_category': {
@@ -152,8 +152,27 @@ function compileRule(rule: RuleInput, params: SqlParams, settings: RuleSettings,
   }
 }
 
-function ageSql(params: SqlParams, settings: RuleSettings): string {
-  return `date_part('year', age(${params.add(settings.today)}::date, p.birthdate))::int`;
+/**
+ * `age <op> n` as a range of birthdates (the birthday n years before today), so no age is computed
+ * per person: age >= n ⇔ birthdate <= today − n years. People without a birthdate match only is_not.
+ */
+function ageCondition(op: string, n: number, params: SqlParams, settings: RuleSettings): string {
+  const today = params.add(settings.today);
+  const bornBy = (years: number) => `(${today}::date - make_interval(years => ${params.add(years)}::int))::date`;
+  switch (op) {
+    case 'greater_than_or_equal':
+      return `p.birthdate <= ${bornBy(n)}`;
+    case 'greater_than':
+      return `p.birthdate <= ${bornBy(n + 1)}`;
+    case 'less_than_or_equal':
+      return `p.birthdate > ${bornBy(n + 1)}`;
+    case 'less_than':
+      return `p.birthdate > ${bornBy(n)}`;
+    case 'is':
+      return `(p.birthdate > ${bornBy(n + 1)} AND p.birthdate <= ${bornBy(n)})`;
+    default:
+      return `(p.birthdate IS NULL OR NOT (p.birthdate > ${bornBy(n + 1)} AND p.birthdate <= ${bornBy(n)}))`;
+  }
 }
 
 /**
@@ -167,8 +186,8 @@ export function compileListCondition(rules: readonly RuleInput[], settings: Rule
   const organization = params.add(organizationId);
   const parts = [`p.organization_id = ${organization}::bigint`];
   if (!settings.includeInactive) parts.push(`p.status = 'active'`);
-  if (settings.returns === 'adults') parts.push(`${ageSql(params, settings)} >= 18`);
-  if (settings.returns === 'children') parts.push(`${ageSql(params, settings)} < 18`);
+  if (settings.returns === 'adults') parts.push(ageCondition('greater_than_or_equal', 18, params, settings));
+  if (settings.returns === 'children') parts.push(ageCondition('less_than', 18, params, settings));
   if (rules.length === 0) {
     parts.push('false');
   } else {
