@@ -3,19 +3,18 @@
  * and the belongs-to collection `/people/{person_id}/notes`.
  */
 import { Router } from 'express';
-import type { Database } from '../db/database.ts';
+import { organizationResource } from '../api/organization-resource.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import { queryCollection } from '../jsonapi/collection-sql.ts';
 import type { Row } from '../jsonapi/resource.ts';
 import { collectionRoute, pathId, singleRoute } from '../jsonapi/routes.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
-import type { Queryable } from '../db/database.ts';
 import { NOTE_CATEGORY_SELECT, noteCategoryResource } from './note-category-resource.ts';
 import { noteIncludes } from './note-includes.ts';
 import { NOTE_SELECT, noteResource } from './note-resource.ts';
 import { personResource } from './person-resource.ts';
 import { loadPersonRow, personIncludes } from './person-sql.ts';
-import { organizationResource } from '../api/organization-resource.ts';
 import { organizationParent, scopeOf } from './request-scope.ts';
 
 const related = [noteCategoryResource, personResource];
