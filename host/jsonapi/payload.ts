@@ -92,6 +92,8 @@ function readValue(name: string, attribute: PayloadAttribute, raw: unknown): Pay
   switch (attribute.type) {
     case 'string':
       if (typeof raw !== 'string') throw new InvalidPayloadError(`${name} must be a string`, name);
+      // PostgreSQL text cannot hold NUL.
+      if (raw.includes('\u0000')) throw new InvalidPayloadError(`${name} must not contain NUL characters`, name);
       if (attribute.enum && !attribute.enum.includes(raw)) throw new InvalidEnumValueError(name, attribute.enum);
       return raw;
     case 'boolean':

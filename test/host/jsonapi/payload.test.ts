@@ -80,3 +80,13 @@ describe('parseResourcePayload()', () => {
     expect(errorOf({ data: { type: 'Thing', relationships: { keeper: { data: null } } } })).toMatchObject({ status: '422', code: 'invalid_payload', detail: 'keeper cannot be removed' });
   });
 });
+
+describe('parseResourcePayload() [values the database cannot store]', () => {
+  it('answers 422 invalid_payload for text with NUL and for dates outside years 1000–9999', () => {
+    expect(errorOf({ data: { type: 'Thing', attributes: { title: 'a\u0000b' } } })).toMatchObject({ status: '422', code: 'invalid_payload', detail: 'title must not contain NUL characters' });
+    for (const due of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0999-12-31']) {
+      expect(errorOf({ data: { type: 'Thing', attributes: { due } } })).toMatchObject({ status: '422', code: 'invalid_payload', detail: 'due must be an ISO 8601 date-time' });
+    }
+    expect(parseResourcePayload({ data: { type: 'Thing', attributes: { due: '1000-01-01' } } }, shape)).toEqual({ due: new Date('1000-01-01T00:00:00Z') });
+  });
+});

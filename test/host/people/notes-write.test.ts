@@ -118,6 +118,11 @@ describe('POST /people/v2/people/{person_id}/notes', () => {
     const number = await post(person, note({ note: 42 }));
     expect(number.status).toBe(422);
     expect(number.body.errors[0]).toMatchObject({ code: 'invalid_payload', detail: 'note must be a string' });
+    const nul = await post(person, note({ note: 'a\u0000b' }));
+    expect(nul.status).toBe(422);
+    expect(nul.body.errors[0]).toMatchObject({ code: 'invalid_payload', detail: 'note must not contain NUL characters' });
+    const year0 = await post(person, note({ note: 'x', created_at: '0000-01-01T00:00:00Z' }));
+    expect(year0.body.errors[0]).toMatchObject({ code: 'invalid_payload', source: { parameter: 'created_at' } });
   });
 
   it('answers 404 for a person of another organization and leaves nothing behind [tenant isolation]', async () => {
