@@ -47,11 +47,6 @@ export const LIST_SELECT =
   'l.status, l.invalid, l.total_people, l.has_inactive_results, l.refreshed_at, l.batch_completed_at, l.created_at, l.updated_at, ' +
   'l.automations_count, l.active_automations_count, l.paused_automations_count, l.starred, l.recently_viewed';
 
-/** SQL condition: person `$2` (with manager flag `manager`) may manage list `l`. */
-export function canManageSql(manager: string): string {
-  return `(${manager} OR l.created_by_id = $2 OR EXISTS (SELECT 1 FROM list_shares sh WHERE sh.list_id = l.id AND sh.person_id = $2 AND sh.permission = 'edit'))`;
-}
-
 export const listResource: ResourceDefinition = {
   type: 'List',
   attributes: {

@@ -399,6 +399,9 @@ describe('GET /people/v2/lists/{list_id}/<association>', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
     expect(res.body.data[0]).toMatchObject({ type: 'ListShare', attributes: { permission: 'view' }, relationships: { person: { data: { type: 'Person', id: f.memberId } } } });
+    const share = res.body.data[0];
+    expect((await get(`/people/v2/lists/${L.L4}/shares/${share.id}`)).body.data).toEqual(share);
+    expect((await get(`/people/v2/lists/${L.L3}/shares/${share.id}`)).status).toBe(404);
   });
 
   it('returns the requester star, or 404 when the requester has not starred the list [star]', async () => {
