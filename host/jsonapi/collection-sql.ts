@@ -7,6 +7,7 @@ import type { CollectionQuery } from './query.ts';
 import type { ResourceDefinition, Row } from './resource.ts';
 import { orderClause, pageClause, queryConditions, type SqlParams } from './sql.ts';
 
+/** The route-specific parts of a collection query. */
 export interface CollectionSql {
   /** SELECT list, e.g. `n.id::text AS id, n.note`. */
   select: string;

@@ -14,6 +14,7 @@ import {
 } from '../errors.ts';
 import { parseIsoDateTime } from './query.ts';
 
+/** A value read from a write body. */
 export type PayloadValue = string | number | boolean | Date | null;
 
 /** One assignable attribute: its kind and whether null may be assigned. */
@@ -31,6 +32,7 @@ export interface PayloadRelationship {
   nullable?: boolean;
 }
 
+/** What a write body of one type may carry. */
 export interface PayloadShape {
   type: string;
   assignable: Record<string, PayloadAttribute>;

@@ -11,12 +11,14 @@ export interface BulkmailPerson {
   email: string | null;
 }
 
+/** What a provider is asked to deliver: one list and its current people. */
 export interface BulkmailSyncRequest {
   organizationId: string;
   list: { id: string; name: string | null };
   people: readonly BulkmailPerson[];
 }
 
+/** The provider's verdict: accepted (with the count) or failed (with a short reason, never a secret). */
 export type BulkmailSyncOutcome = { ok: true; syncedCount: number } | { ok: false; error: string };
 
 /** What every provider implements. */

@@ -1,6 +1,7 @@
 /** The BulkmailSyncStatus resource: the outcome of a list's last bulk-mail synchronisation. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of BulkmailSyncStatus (one per list, created by the first sync). */
 export const bulkmailSyncStatusResource: ResourceDefinition = {
   type: 'BulkmailSyncStatus',
   attributes: {

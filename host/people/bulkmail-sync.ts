@@ -16,6 +16,7 @@ export class BulkmailNotConfiguredError extends HostError {
   }
 }
 
+/** A stored provider configuration (`bulkmail_providers` row). */
 export interface BulkmailProviderConfig {
   provider: 'http_json';
   endpointUrl: string;
@@ -24,6 +25,7 @@ export interface BulkmailProviderConfig {
 /** Builds the adapter for a stored configuration. */
 export type BulkmailProviderFactory = (config: BulkmailProviderConfig) => BulkmailProvider;
 
+/** The factory used unless another is injected: every configuration is an http_json endpoint. */
 export const defaultBulkmailProviderFactory: BulkmailProviderFactory = (config) => createHttpJsonBulkmailProvider({ endpointUrl: config.endpointUrl });
 
 /** Sets (or replaces) the organization's provider; refuses endpoints that are not http(s). */
@@ -36,6 +38,7 @@ export async function configureBulkmailProvider(db: Queryable, organizationId: s
   );
 }
 
+/** One sync: which list, at what time, with which adapters. */
 export interface SyncListInput {
   organizationId: string;
   listId: string;

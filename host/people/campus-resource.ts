@@ -1,6 +1,7 @@
 /** The Campus resource: a location of an organization that people and lists belong to. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of Campus. */
 export const campusResource: ResourceDefinition = {
   type: 'Campus',
   attributes: { name: { type: 'string' }, created_at: { type: 'date_time' } },

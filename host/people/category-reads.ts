@@ -14,6 +14,7 @@ const ROUTES: [string, string, string, ResourceDefinition][] = [
   ['/note_categories/:id', 'note_categories', NOTE_CATEGORY_SELECT, noteCategoryResource],
 ];
 
+/** `GET /campuses/{id}`, `/list_categories/{id}`, `/note_categories/{id}`. */
 export function categoryReadRoutes(db: Database): Router {
   const router = Router();
   for (const [path, table, select, definition] of ROUTES) {

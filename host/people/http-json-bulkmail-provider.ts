@@ -5,6 +5,7 @@
  */
 import { isHttpEndpoint, type BulkmailProvider } from './bulkmail-provider.ts';
 
+/** Where and how the http_json provider delivers. */
 export interface HttpJsonProviderOptions {
   endpointUrl: string;
   /** Milliseconds before the request is abandoned. */

@@ -1,6 +1,7 @@
 /** The ListCategory resource: a named group of lists. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of ListCategory. */
 export const listCategoryResource: ResourceDefinition = {
   type: 'ListCategory',
   attributes: { name: { type: 'string' }, created_at: { type: 'date_time' }, updated_at: { type: 'date_time' } },

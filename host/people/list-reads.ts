@@ -37,6 +37,7 @@ async function loadOwned(db: Queryable, table: 'campuses' | 'list_categories', s
   return (await db.query<Row>(`SELECT ${select} FROM ${table} c WHERE c.organization_id = $1 AND c.id = $2`, [organizationId, String(id)])).rows[0];
 }
 
+/** The List read routes (collections, single list, associations). */
 export function listReadRoutes(db: Database): Router {
   const router = Router();
 

@@ -47,6 +47,7 @@ export const LIST_SELECT =
   'l.status, l.invalid, l.total_people, l.has_inactive_results, l.refreshed_at, l.batch_completed_at, l.created_at, l.updated_at, ' +
   'l.automations_count, l.active_automations_count, l.paused_automations_count, l.starred, l.recently_viewed';
 
+/** Definition of List: attributes, relationships, includes, order values, where[] and named filters. */
 export const listResource: ResourceDefinition = {
   type: 'List',
   attributes: {

@@ -1,6 +1,7 @@
 /** The ListResult resource: one person a list found, and since when. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of ListResult. */
 export const listResultResource: ResourceDefinition = {
   type: 'ListResult',
   attributes: { created_at: { type: 'date_time' } },

@@ -1,6 +1,7 @@
 /** The ListShare resource: a list shared with a person, to view or to edit (manage) it. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of ListShare. */
 export const listShareResource: ResourceDefinition = {
   type: 'ListShare',
   attributes: { permission: { type: 'string' }, created_at: { type: 'date_time' } },

@@ -1,6 +1,7 @@
 /** The ListStar resource: the requesting person's star on a list. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of ListStar. */
 export const listStarResource: ResourceDefinition = {
   type: 'ListStar',
   attributes: { created_at: { type: 'date_time' } },

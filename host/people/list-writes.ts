@@ -18,6 +18,7 @@ import { requireOrganizationRecord } from './org-records.ts';
 import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
 import { runList } from './run-list.ts';
 
+/** Clock and bulk-mail adapters of the List write routes. */
 export interface ListWriteOptions {
   /** The clock of runs and syncs. */
   now: () => Date;
@@ -44,6 +45,7 @@ async function generatedName(db: Database, listId: string, subset: string): Prom
 const CRITERIA = ['include_inactive', 'return_original_if_none', 'returns', 'subset'] as const;
 const COLUMNS = ['description', 'auto_refresh', 'auto_refresh_frequency', ...CRITERIA, 'campus_id', 'list_category_id'] as const;
 
+/** `PATCH /lists/{id}`, `POST /lists/{list_id}/run`, `POST /lists/{list_id}/bulkmail_sync`. */
 export function listWriteRoutes(db: Database, options: ListWriteOptions): Router {
   const router = Router();
 

@@ -1,6 +1,7 @@
 /** The NoteCategory resource: a named category of notes in an organization. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of NoteCategory. */
 export const noteCategoryResource: ResourceDefinition = {
   type: 'NoteCategory',
   attributes: { name: { type: 'string' }, created_at: { type: 'date_time' }, updated_at: { type: 'date_time' } },

@@ -25,6 +25,7 @@ export async function loadNote(db: Queryable, organizationId: string, id: string
   return rows[0];
 }
 
+/** The Note read routes. */
 export function noteReadRoutes(db: Database): Router {
   const router = Router();
 

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
 const noteLink = (base: string, id: unknown) => `${base}/people/v2/notes/${id}`;
 
+/** Definition of Note, exactly the spec's attributes, relationships, includes, order values and where[]. */
 export const noteResource: ResourceDefinition = {
   type: 'Note',
   attributes: {

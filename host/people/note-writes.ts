@@ -33,6 +33,7 @@ async function checkReferences(db: Database, organizationId: string, values: Rec
   if (typeof values.person_id === 'string') await requireOrganizationRecord(db, 'people', organizationId, values.person_id, 'person');
 }
 
+/** The Note write routes (create, update, delete). */
 export function noteWriteRoutes(db: Database): Router {
   const router = Router();
 

@@ -13,6 +13,7 @@ import { noteReadRoutes } from './note-reads.ts';
 import { noteWriteRoutes } from './note-writes.ts';
 import { personReadRoutes } from './person-reads.ts';
 
+/** What the people router needs from the host. */
 export interface PeopleRouterOptions {
   db: Database;
   /** Clock of list runs and bulk-mail syncs; default: the system clock. */
@@ -25,6 +26,7 @@ const viewer = requireRole('people', 'viewer');
 const editor = requireRole('people', 'editor');
 const readOrWrite: RequestHandler = (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? viewer : editor)(req, res, next);
 
+/** The `/people/v2` router: role check first, then every people route. */
 export function peopleRouter(options: PeopleRouterOptions): Router {
   const { db } = options;
   const router = Router();

@@ -9,6 +9,7 @@ import { personResource } from './person-resource.ts';
 import { PERSON_SELECT, loadPersonRow, personIncludes } from './person-sql.ts';
 import { organizationParent, scopeOf } from './request-scope.ts';
 
+/** `GET /people/v2/people` and `GET /people/v2/people/{id}`. */
 export function personReadRoutes(db: Database): Router {
   const router = Router();
   router.get(

@@ -1,6 +1,7 @@
 /** The Person resource (people product), as rendered wherever a person appears. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of Person (also rendered by `/current/v2/me`). */
 export const personResource: ResourceDefinition = {
   type: 'Person',
   attributes: { first_name: { type: 'string' }, last_name: { type: 'string' } },

@@ -9,6 +9,7 @@ import { runList } from './run-list.ts';
 /** How long a list's results stay fresh, by auto_refresh_frequency. */
 export const REFRESH_INTERVALS = { hourly: '1 hour', daily: '1 day', weekly: '7 days', monthly: '1 month' } as const;
 
+/** One list an auto-refresh pass ran, and whether its rules could be run. */
 export interface RefreshedList {
   listId: string;
   ok: boolean;

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { authOf } from '../auth/authenticate.ts';
 import { hasRole } from '../auth/permissions.ts';
 
+/** The requester and their organization, as every people query is scoped. */
 export interface RequestScope {
   organizationId: string;
   personId: string;

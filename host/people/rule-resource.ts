@@ -1,6 +1,7 @@
 /** The Rule resource: one condition of a list, `<attribute> <operator> <value>`. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of Rule. */
 export const ruleResource: ResourceDefinition = {
   type: 'Rule',
   attributes: {

@@ -7,6 +7,7 @@ import type { Database } from '../db/database.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
 
+/** Which list to run, and the moment of the run. */
 export interface RunListInput {
   organizationId: string;
   listId: string;
@@ -14,6 +15,7 @@ export interface RunListInput {
   now: Date;
 }
 
+/** Counts of a successful run, or the rule error of a failed one. */
 export type RunListOutcome =
   | { ok: true; matched: number; added: number; removed: number; kept: boolean }
   | { ok: false; error: RuleCompileError };
