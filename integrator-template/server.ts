@@ -63,7 +63,14 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use((_req, res, next) => {
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
+    // The consent page must not be framed (clickjacking); no `form-action`, which would block the
+    // redirect to the host after Allow in some browsers.
+    res.set({
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      'Referrer-Policy': 'no-referrer',
+    });
     next();
   });
   app.get('/', (_req, res) => {

@@ -65,6 +65,8 @@ describe('GET /oauth/authorize', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
     const html = await res.text();
     expect(html).toContain('Allow Test Host to access your account?');
     expect(html).toContain('Signed in as Alice Integrator.');
@@ -148,6 +150,28 @@ describe('POST /login', () => {
     expect(cookie).toMatch(/^integrator_session=/);
     expect(cookie).toMatch(/; HttpOnly/);
     expect(cookie).toMatch(/; SameSite=Lax/);
+  });
+});
+
+describe('POST /logout', () => {
+  it('ends the session so authorize asks for a login again [signed in]', async () => {
+    const browser = new Browser();
+    await signIn(browser, t.url, USER);
+    const consent = await browser.fetch(authorizeUrl());
+    const { csrf_token } = hiddenInputs(await consent.text());
+    const out = await browser.post(`${t.url}/logout`, { csrf_token: csrf_token! });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/login');
+    const again = await browser.fetch(authorizeUrl());
+    expect(again.status).toBe(302);
+    expect(new URL(again.headers.get('location')!, t.url).pathname).toBe('/login');
+  });
+
+  it('refuses a logout without the CSRF token [cross-site post]', async () => {
+    const browser = new Browser();
+    await signIn(browser, t.url, USER);
+    expect((await browser.post(`${t.url}/logout`, {})).status).toBe(403);
+    expect((await browser.fetch(authorizeUrl())).status).toBe(200);
   });
 });
 

@@ -357,3 +357,20 @@ describe('access token lifetime', () => {
     expect(await apiStatus(tokens.access_token)).toBe(401);
   });
 });
+
+describe('POST /oauth/token (configured lifetime)', () => {
+  it('issues expires_in from accessTokenTtlSeconds and expires the token then [ttl 120]', async () => {
+    const short = await startTestIntegrator(store.db, { accessTokenTtlSeconds: 120 });
+    try {
+      const tokens = await codeFlow(integratorClient(short.url));
+      expect(tokens.expires_in).toBe(120);
+      const call = () => fetch(`${short.url}/api/messages`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      short.clock.advance(119);
+      expect((await call()).status).toBe(200);
+      short.clock.advance(1);
+      expect((await call()).status).toBe(401);
+    } finally {
+      await short.close();
+    }
+  });
+});
