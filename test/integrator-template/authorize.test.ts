@@ -193,6 +193,12 @@ describe('POST /oauth/authorize', () => {
     expect(plain.rows).toEqual([]);
   });
 
+  it('returns the state byte for byte [state with markup and quotes]', async () => {
+    const state = `a"b'<script>&x=1 é`;
+    const back = await authorizeInBrowser(new Browser(), authorizeUrl({ state }));
+    expect(back.searchParams.get('state')).toBe(state);
+  });
+
   it('redirects back with access_denied and the state [deny]', async () => {
     const back = await authorizeInBrowser(new Browser(), authorizeUrl(), USER, 'deny');
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
