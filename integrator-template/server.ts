@@ -20,6 +20,7 @@ import { migrateIntegrator, openIntegratorDatabase } from './store/database.ts';
 import { createTokenDeriver } from './store/tokens.ts';
 import { seedUsers } from './store/users.ts';
 
+/** Inputs of `createIntegrator`. */
 export interface CreateIntegratorOptions {
   /** Resolved configuration (see `resolveIntegratorConfig`). */
   config: IntegratorConfig;
@@ -32,6 +33,7 @@ export interface CreateIntegratorOptions {
   onHostTokens?: HostTokensHandler;
 }
 
+/** A built integrator app. */
 export interface Integrator {
   app: Express;
   config: IntegratorConfig;
@@ -106,6 +108,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   };
 }
 
+/** Configuration overrides plus the runtime hooks of `startIntegrator`. */
 export interface StartIntegratorOptions extends IntegratorConfigInput {
   /** Environment to read INTEGRATOR_* variables from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
@@ -114,6 +117,7 @@ export interface StartIntegratorOptions extends IntegratorConfigInput {
   onHostTokens?: HostTokensHandler;
 }
 
+/** A listening integrator. */
 export interface RunningIntegrator extends Integrator {
   server: Server;
   /** The address actually listened on, e.g. `http://127.0.0.1:4100`. */
