@@ -6,6 +6,7 @@ import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import type { HostConfig } from './config.ts';
 import { currentRouter } from './current/me.ts';
+import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
@@ -64,6 +65,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     router,
   ];
   app.use('/current/v2', ...api(undefined, currentRouter()));
+  app.use('/people/v2', ...api('people', peopleRouter({ db })));
 
   configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));

@@ -31,6 +31,7 @@ const seededUser = z.object({
   name: z.string().min(1),
 });
 
+/** The validated shape of the configuration; each key documents itself. */
 export const integratorConfigSchema = z
   .object({
     /** `development` allows the built-in demo credentials; `production` refuses them. */
@@ -105,7 +106,9 @@ export const integratorConfigSchema = z
     );
   });
 
+/** Resolved, validated configuration. */
 export type IntegratorConfig = z.infer<typeof integratorConfigSchema>;
+/** One registered OAuth client. */
 export type RegisteredClient = IntegratorConfig['clients'][number];
 
 /** What callers may pass: every key optional (clients may omit name/scopes). */
@@ -149,6 +152,7 @@ const ENVIRONMENT: Record<string, { key: keyof IntegratorConfigInput; parse?: (v
   INTEGRATOR_LOG_LEVEL: { key: 'logLevel' },
 };
 
+/** Every configuration problem, each with its path. */
 export class IntegratorConfigError extends Error {
   readonly code = 'invalid_config';
   constructor(readonly problems: string[]) {

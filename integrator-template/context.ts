@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import type { IntegratorConfig } from './config.ts';
 import type { SessionSettings } from './session.ts';
 
+/** Configuration, storage, logger, clock and secrets shared by the routes. */
 export interface IntegratorContext {
   config: IntegratorConfig;
   db: Database;

@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 
+/** What the doctor needs to know, read from the add-on config by the CLI. */
 export interface DoctorOptions {
   /** The add-on config's `integrator_oauth.authorize_url`. */
   authorizeUrl: string;
@@ -25,8 +26,10 @@ export interface DoctorOptions {
   timeoutMs?: number;
 }
 
+/** The outcome of one check. */
 export type DoctorStatus = 'pass' | 'fail' | 'skip';
 
+/** One row of the doctor's table. */
 export interface DoctorCheck {
   name: string;
   status: DoctorStatus;

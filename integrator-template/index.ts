@@ -3,5 +3,5 @@ export { createIntegrator, startIntegrator, type CreateIntegratorOptions, type I
 export { resolveIntegratorConfig, integratorConfigDefaults, DEVELOPMENT_DEFAULTS, IntegratorConfigError, type IntegratorConfig, type IntegratorConfigInput } from './config.ts';
 export { openIntegratorDatabase } from './store/database.ts';
 export { COMPLETION_PATH, advanceUrl, type HostTokens, type HostTokensHandler } from './oauth/complete.ts';
-export { runDoctor, type DoctorOptions, type DoctorCheck } from './doctor.ts';
+export { runDoctor, collectChecks, formatTable, type DoctorOptions, type DoctorCheck, type DoctorStatus } from './doctor.ts';
 export { systemClock, type Clock } from './clock.ts';

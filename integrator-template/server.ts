@@ -20,6 +20,7 @@ import { migrateIntegrator, openIntegratorDatabase } from './store/database.ts';
 import { createTokenDeriver } from './store/tokens.ts';
 import { seedUsers } from './store/users.ts';
 
+/** Inputs of `createIntegrator`. */
 export interface CreateIntegratorOptions {
   /** Resolved configuration (see `resolveIntegratorConfig`). */
   config: IntegratorConfig;
@@ -32,6 +33,7 @@ export interface CreateIntegratorOptions {
   onHostTokens?: HostTokensHandler;
 }
 
+/** A built integrator app. */
 export interface Integrator {
   app: Express;
   config: IntegratorConfig;
@@ -63,7 +65,14 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use((_req, res, next) => {
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' });
+    // The consent page must not be framed (clickjacking); no `form-action`, which would block the
+    // redirect to the host after Allow in some browsers.
+    res.set({
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      'Referrer-Policy': 'no-referrer',
+    });
     next();
   });
   app.get('/', (_req, res) => {
@@ -99,6 +108,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   };
 }
 
+/** Configuration overrides plus the runtime hooks of `startIntegrator`. */
 export interface StartIntegratorOptions extends IntegratorConfigInput {
   /** Environment to read INTEGRATOR_* variables from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
@@ -107,6 +117,7 @@ export interface StartIntegratorOptions extends IntegratorConfigInput {
   onHostTokens?: HostTokensHandler;
 }
 
+/** A listening integrator. */
 export interface RunningIntegrator extends Integrator {
   server: Server;
   /** The address actually listened on, e.g. `http://127.0.0.1:4100`. */

@@ -3,6 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { getIronSession, type IronSession } from 'iron-session';
 
+/** What the session cookie holds. */
 export interface SessionData {
   /** The signed-in user's id. */
   userId?: string;
@@ -10,8 +11,10 @@ export interface SessionData {
   csrf?: string;
 }
 
+/** An open session. */
 export type Session = IronSession<SessionData>;
 
+/** Cookie name, sealing secret and Secure flag. */
 export interface SessionSettings {
   cookieName: string;
   secret: string;

@@ -4,6 +4,7 @@ import { findClient, redirectUriRegistered } from './clients.ts';
 import type { OAuthErrorCode } from './oauth-error.ts';
 import { CODE_CHALLENGE } from './pkce.ts';
 
+/** A checked authorization request. */
 export interface AuthorizationRequest {
   client: RegisteredClient;
   redirectUri: string;

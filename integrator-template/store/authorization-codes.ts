@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../../host/auth/secret-hash.ts';
 import type { Queryable } from '../../host/db/database.ts';
 
+/** What a code is bound to. */
 export interface CodeGrant {
   clientId: string;
   userId: string;
@@ -11,6 +12,7 @@ export interface CodeGrant {
   scope: string;
 }
 
+/** A code row as the token endpoint sees it. */
 export interface StoredCode extends CodeGrant {
   expiresAt: Date;
   usedAt: Date | null;

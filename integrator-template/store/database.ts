@@ -11,6 +11,7 @@ import { loadMigrations, migrate } from '../../host/db/migrate.ts';
 /** Folder of the integrator's plain SQL migrations. */
 export const INTEGRATOR_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 
+/** Where the integrator keeps its data. */
 export interface OpenIntegratorDatabaseOptions {
   /** `postgres://…` selects PostgreSQL; otherwise PGlite. */
   databaseUrl?: string | undefined;

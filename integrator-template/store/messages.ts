@@ -1,6 +1,7 @@
 /** The sample API's records: one message, delivered to each listed person. */
 import type { Database } from '../../host/db/database.ts';
 
+/** A message as the API returns it. */
 export interface StoredMessage {
   id: string;
   list_id: string;

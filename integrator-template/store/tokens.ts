@@ -6,6 +6,7 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { hashSecret } from '../../host/auth/secret-hash.ts';
 import type { Queryable } from '../../host/db/database.ts';
 
+/** A token response's content. */
 export interface TokenPair {
   accessToken: string;
   refreshToken: string;
@@ -14,6 +15,7 @@ export interface TokenPair {
   scope: string;
 }
 
+/** Lifetimes and the grace window, from the configuration. */
 export interface TokenSettings {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
@@ -136,6 +138,7 @@ export async function rotateRefreshToken(
   return { kind: 'reused', familyId: row.family_id };
 }
 
+/** Who an access token speaks for. */
 export interface AccessGrant {
   userId: string;
   clientId: string;

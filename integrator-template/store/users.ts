@@ -2,6 +2,7 @@
 import { hashPassword, verifyPassword } from '../../host/auth/passwords.ts';
 import type { Queryable } from '../../host/db/database.ts';
 
+/** An integrator account (never with its password hash). */
 export interface User {
   id: string;
   username: string;

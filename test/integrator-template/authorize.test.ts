@@ -65,6 +65,8 @@ describe('GET /oauth/authorize', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
     const html = await res.text();
     expect(html).toContain('Allow Test Host to access your account?');
     expect(html).toContain('Signed in as Alice Integrator.');
@@ -151,6 +153,28 @@ describe('POST /login', () => {
   });
 });
 
+describe('POST /logout', () => {
+  it('ends the session so authorize asks for a login again [signed in]', async () => {
+    const browser = new Browser();
+    await signIn(browser, t.url, USER);
+    const consent = await browser.fetch(authorizeUrl());
+    const { csrf_token } = hiddenInputs(await consent.text());
+    const out = await browser.post(`${t.url}/logout`, { csrf_token: csrf_token! });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/login');
+    const again = await browser.fetch(authorizeUrl());
+    expect(again.status).toBe(302);
+    expect(new URL(again.headers.get('location')!, t.url).pathname).toBe('/login');
+  });
+
+  it('refuses a logout without the CSRF token [cross-site post]', async () => {
+    const browser = new Browser();
+    await signIn(browser, t.url, USER);
+    expect((await browser.post(`${t.url}/logout`, {})).status).toBe(403);
+    expect((await browser.fetch(authorizeUrl())).status).toBe(200);
+  });
+});
+
 describe('POST /oauth/authorize', () => {
   it('redirects back with a single code and the state, storing only its digest [allow]', async () => {
     const back = await authorizeInBrowser(new Browser(), authorizeUrl());
@@ -167,6 +191,12 @@ describe('POST /oauth/authorize', () => {
     expect(rows).toEqual([{ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, code_challenge: CHALLENGE, scope: 'messages', username: 'alice', used_at: null, ttl: 60 }]);
     const plain = await t.db.query("SELECT 1 FROM authorization_codes WHERE code_hash = $1 OR redirect_uri LIKE '%' || $1 || '%'", [code]);
     expect(plain.rows).toEqual([]);
+  });
+
+  it('returns the state byte for byte [state with markup and quotes]', async () => {
+    const state = `a"b'<script>&x=1 é`;
+    const back = await authorizeInBrowser(new Browser(), authorizeUrl({ state }));
+    expect(back.searchParams.get('state')).toBe(state);
   });
 
   it('redirects back with access_denied and the state [deny]', async () => {

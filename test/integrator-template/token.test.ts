@@ -265,6 +265,20 @@ describe('POST /oauth/token (refresh_token)', () => {
     expect(await apiStatus(rotated.access_token)).toBe(200);
   });
 
+  it('gives two concurrent refreshes of one token the same pair [race]', async () => {
+    const config = integratorClient(t.url);
+    const first = await codeFlow(config);
+    const [a, b] = await Promise.all([
+      postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic()),
+      postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic()),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const [pa, pb] = (await Promise.all([a.json(), b.json()])) as { access_token: string; refresh_token: string }[];
+    expect(pa!.refresh_token).toBe(pb!.refresh_token);
+    expect(pa!.access_token).toBe(pb!.access_token);
+    expect(await apiStatus(pa!.access_token)).toBe(200);
+  });
+
   it('revokes the family on a second replay inside the grace window [replayed twice]', async () => {
     const config = integratorClient(t.url);
     const first = await codeFlow(config);
@@ -341,5 +355,22 @@ describe('access token lifetime', () => {
     expect(await apiStatus(tokens.access_token)).toBe(200);
     t.clock.advance(1);
     expect(await apiStatus(tokens.access_token)).toBe(401);
+  });
+});
+
+describe('POST /oauth/token (configured lifetime)', () => {
+  it('issues expires_in from accessTokenTtlSeconds and expires the token then [ttl 120]', async () => {
+    const short = await startTestIntegrator(store.db, { accessTokenTtlSeconds: 120 });
+    try {
+      const tokens = await codeFlow(integratorClient(short.url));
+      expect(tokens.expires_in).toBe(120);
+      const call = () => fetch(`${short.url}/api/messages`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      short.clock.advance(119);
+      expect((await call()).status).toBe(200);
+      short.clock.advance(1);
+      expect((await call()).status).toBe(401);
+    } finally {
+      await short.close();
+    }
   });
 });
