@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Queryable } from '../db/database.ts';
 import type { PersonRecord } from '../auth/person.ts';
@@ -103,14 +104,18 @@ function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits:
     upstream.destroy();
     throw new UpstreamError('upstream_response_too_large', `The upstream response exceeds ${limits.maxResponseBytes} bytes`);
   }
-  const headers = stripHeaders(headerPairs(upstream.rawHeaders));
+  // Bytes are relayed decoded: the browser never sees this response's Content-Encoding (the contract).
+  const encoding = String(upstream.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const headers = stripHeaders(headerPairs(upstream.rawHeaders)).filter(([name]) => !(decoder && name === 'content-encoding'));
   res.status(200);
   res.set(UPSTREAM_HEADER, encodeUpstream(upstream.statusCode ?? 502, upstream.statusMessage ?? '', publicUrl.toString(), headers));
   res.set('Content-Type', 'application/octet-stream');
   res.set('Cache-Control', 'no-store');
   res.set('X-Content-Type-Options', 'nosniff');
+  const body: Readable = decoder ? upstream.pipe(decoder) : upstream;
   let total = 0;
-  upstream.on('data', (chunk: Buffer) => {
+  body.on('data', (chunk: Buffer) => {
     total += chunk.length;
     // Past the limit the 200 is already sent: cutting the connection is the only honest signal.
     if (total > limits.maxResponseBytes) {
@@ -119,11 +124,12 @@ function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits:
     }
   });
   upstream.on('error', () => res.destroy());
+  body.on('error', () => res.destroy());
   res.on('close', () => {
     clearTimeout(deadline);
     upstream.destroy();
   });
-  upstream.pipe(res);
+  body.pipe(res);
 }
 
 interface Attempt {
@@ -140,10 +146,16 @@ async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attem
     req.destroy();
     res.destroy();
   }, limits.totalTimeoutMs);
+  // The browser aborting its request (the add-on aborted its fetch) aborts the upstream one.
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   try {
     const body = bodyOf(req, envelope.method, limits);
     const send = (token: string, payload: Readable | Buffer | undefined) =>
       sendUpstream({
+        signal: abort.signal,
         url: attempt.target,
         method: envelope.method,
         headers: [...attempt.headers, ['authorization', `Bearer ${token}`]],

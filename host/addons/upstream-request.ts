@@ -23,6 +23,8 @@ export interface UpstreamRequest {
   allowNonPublic: boolean;
   /** Milliseconds until the response head must have arrived. */
   timeoutMs: number;
+  /** Aborts the exchange (the browser went away). */
+  signal?: AbortSignal;
 }
 
 class RefusedAddress extends Error {
@@ -61,6 +63,7 @@ export function sendUpstream(request: UpstreamRequest): Promise<IncomingMessage>
       }, {}),
       lookup: checkedLookup(request.allowNonPublic) as never,
       agent: false,
+      ...(request.signal ? { signal: request.signal } : {}),
     });
     const timer = setTimeout(() => outgoing.destroy(new UpstreamError('upstream_timeout', `${url.origin} did not answer in time`)), request.timeoutMs);
     outgoing.on('response', (response) => {

@@ -293,6 +293,14 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     });
   });
 
+  it('relays a compressed body decoded, without Content-Encoding [content-encoding]', async () => {
+    await freshTokens();
+    const res = await call({ url: '/api/gzip' });
+    expect(res.status).toBe(200);
+    expect(upstreamOf(res).headers.map(([n]) => n)).not.toContain('content-encoding');
+    expect(await res.json()).toEqual({ zipped: true });
+  });
+
   it('answers 504 when the API does not answer in time [upstream_timeout]', async () => {
     await freshTokens();
     const res = await call({ url: '/api/slow' });

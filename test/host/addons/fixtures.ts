@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { expect } from 'vitest';
 import { integratorSecretAad } from '../../../host/addons/installations.ts';
@@ -82,6 +83,7 @@ export async function addVersion(
           { method: 'GET', path: '/api/redirect' },
           { method: 'GET', path: '/api/slow' },
           { method: 'GET', path: '/api/big' },
+          { method: 'GET', path: '/api/gzip' },
         ],
       }),
       options.organizationIds ?? [],
@@ -129,6 +131,7 @@ export function proxyFetch(
   side: 'service' | 'integrator',
   call: ProxyCall,
   overrides: Record<string, string | undefined> = {},
+  signal?: AbortSignal,
 ): Promise<Response> {
   const headers: Record<string, string> = {
     cookie: session.cookie,
@@ -140,7 +143,7 @@ export function proxyFetch(
     if (value === undefined) delete headers[name];
     else headers[name] = value;
   }
-  return fetch(`${baseUrl}/addons/installations/${installation}/fetch/${side}`, { method: 'POST', headers, ...(call.body !== undefined ? { body: typeof call.body === 'string' ? call.body : new Uint8Array(call.body) } : {}) });
+  return fetch(`${baseUrl}/addons/installations/${installation}/fetch/${side}`, { method: 'POST', headers, ...(signal ? { signal } : {}), ...(call.body !== undefined ? { body: typeof call.body === 'string' ? call.body : new Uint8Array(call.body) } : {}) });
 }
 
 /** The decoded X-Addon-Upstream header. */
@@ -165,6 +168,8 @@ export interface TestIntegrator {
   ttlSeconds: number | undefined;
   /** Access tokens the API accepts. */
   validAccess: Set<string>;
+  /** Paths of held /api/slow requests whose connection the proxy closed. */
+  slowClosed: string[];
   /** Milliseconds the token endpoint takes to answer (widens the window in which refreshes could race). */
   tokenDelayMs: number;
   close(): Promise<void>;
@@ -188,6 +193,7 @@ export async function startTestIntegrator(): Promise<TestIntegrator> {
     ttlSeconds: 3600,
     validAccess: new Set(),
     tokenDelayMs: 0,
+    slowClosed: [],
     issue() {
       counter += 1;
       const pair = { accessToken: `access-${counter}`, refreshToken: `refresh-${counter}` };
@@ -228,7 +234,10 @@ export async function startTestIntegrator(): Promise<TestIntegrator> {
     res.json({ id: req.params.id });
   });
   app.get('/api/redirect', (_req, res) => void res.redirect(302, 'http://evil.example/steal'));
-  app.get('/api/slow', () => {});
+  app.get('/api/slow', (req) => {
+    req.on('close', () => state.slowClosed.push(req.originalUrl));
+  });
+  app.get('/api/gzip', (_req, res) => void res.set({ 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' }).send(gzipSync(JSON.stringify({ zipped: true }))));
   app.get('/api/big', (_req, res) => void res.type('application/octet-stream').send(Buffer.alloc(64 * 1024, 1)));
   await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`;
