@@ -360,6 +360,22 @@ describe('POST /addons/installations/{id}/fetch/service', () => {
     expect(body.data).toMatchObject({ id: adminId, type: 'Person', attributes: { first_name: 'Alex' } });
   });
 
+  it("applies the person's current roles to every call [permissions at request time]", async () => {
+    await freshTokens();
+    const allowed = await call({ url: '/people/v2/lists?per_page=1' }, undefined, 'service');
+    expect(upstreamOf(allowed).status).toBe(200);
+    expect((await allowed.json()).data).toHaveLength(1);
+    const { rows } = await t.db.query<{ role: string }>("DELETE FROM person_product_roles WHERE person_id = $1 AND product = 'people' RETURNING role", [adminId]);
+    try {
+      const refused = await call({ url: '/people/v2/lists?per_page=1' }, undefined, 'service');
+      expect(refused.status).toBe(200);
+      expect(upstreamOf(refused).status).toBe(403);
+      expect((await refused.json()).errors[0]).toMatchObject({ status: '403', title: 'Forbidden' });
+    } finally {
+      await t.db.query("INSERT INTO person_product_roles (person_id, product, role) VALUES ($1, 'people', $2)", [adminId, rows[0]!.role]);
+    }
+  });
+
   it('accepts an absolute URL on the host base URL [absolute]', async () => {
     await freshTokens();
     const res = await call({ url: `${t.baseUrl}/current/v2/me` }, undefined, 'service');
