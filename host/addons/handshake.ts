@@ -193,6 +193,12 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
         throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, (await vault.findById(recordId))!.state);
       }
       const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
+      // A restarted handshake replaces the host grant: the previous tokens are revoked, not left behind.
+      const previous = (await vault.findById(recordId))?.service;
+      if (previous) {
+        await (await deps.provider.AccessToken.find(previous.accessToken))?.destroy();
+        if (previous.refreshToken) await (await deps.provider.RefreshToken.find(previous.refreshToken))?.destroy();
+      }
       const issued = await issueTokensForPerson(deps.provider, db, { clientId: rows[0]!.client_id, personId: person.id, scopes: installation.scopes });
       const now = clock.now();
       await vault.saveServiceTokens(recordId, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(now + issued.expires_in * 1000), scope: issued.scope }, installation.scopes);

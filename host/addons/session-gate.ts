@@ -51,7 +51,7 @@ export function addonPersonOf(req: Request): PersonRecord {
 
 /** Renders AddonErrors (and anything unexpected) as the typed `{error}` envelope. */
 export function addonErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, next) => {
+  return (error, req, res, _next) => {
     if (res.headersSent) {
       res.destroy();
       return;
@@ -66,7 +66,6 @@ export function addonErrorHandler(logger: Logger): ErrorRequestHandler {
       res.status(typed.status).json(typed.toJSON());
       return;
     }
-    void next;
     res.status(error.status).json(error.toJSON());
   };
 }

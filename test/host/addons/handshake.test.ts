@@ -168,6 +168,24 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect((await listed.json()).data).toHaveLength(1);
   });
 
+  it('revokes the previous host grant when a finished handshake is run again [restart after ready]', async () => {
+    const session = await loggedIn(t.baseUrl);
+    const vault = testVault(t.db);
+    const admin = await personId(t.db, 'admin@demo.test');
+    const before = (await vault.find(installation, admin))!.service!;
+    expect(await t.host.oauthProvider.AccessToken.find(before.accessToken)).toBeDefined();
+    const completion = await runAuthorization(session.browser, await startPopup(session.browser));
+    const toAdvance = await new Browser().fetch(completion.toString());
+    const advanced = await session.browser.request(toAdvance.headers.get('location')!);
+    expect(advanced.status).toBe(303);
+    const after = (await vault.find(installation, admin))!;
+    expect(after.state).toBe('integrator_pending');
+    expect(after.service!.accessToken).not.toBe(before.accessToken);
+    expect(await t.host.oauthProvider.AccessToken.find(before.accessToken)).toBeUndefined();
+    expect(await t.host.oauthProvider.RefreshToken.find(before.refreshToken!)).toBeUndefined();
+    expect(await t.host.oauthProvider.AccessToken.find(after.service!.accessToken)).toBeDefined();
+  });
+
   it('refuses advance without a started handshake, without state, and with a wrong state [state checks]', async () => {
     const { browser } = await loggedIn(t.baseUrl, 'editor@demo.test');
     const none = await browser.request(`/addons/authorizations/${appId}/advance?state=abc`);
