@@ -25,9 +25,15 @@ export function integratorOAuthClient(installation: Installation, clientSecret: 
     oidc.ClientSecretPost(clientSecret),
   );
   config.timeout = options.timeoutSeconds;
-  // Plain HTTP only for a development environment's integrator (the template on localhost).
-  if (installation.environment === 'development') oidc.allowInsecureRequests(config);
+  // Plain HTTP only for a development environment's integrator on this machine (the template).
+  if (installation.environment === 'development' && isLoopbackUrl(settings.token_url)) oidc.allowInsecureRequests(config);
   return config;
+}
+
+/** True for URLs on this machine: localhost names and loopback addresses. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** A token endpoint response as the vault stores it; `now` anchors expires_in. */
