@@ -47,6 +47,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.locals.baseUrl = config.baseUrl;
+  configureHostSession(app, { config, db });
   app.use(requestContext(logger));
 
   app.get('/health', async (_req, res) => {
@@ -64,7 +65,6 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   ];
   app.use('/current/v2', ...api(undefined, currentRouter()));
 
-  configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));
   const housekeeping = startOAuthHousekeeping(db, logger);
