@@ -49,6 +49,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.locals.baseUrl = config.baseUrl;
+  configureHostSession(app, { config, db });
   app.use(requestContext(logger));
 
   app.get('/health', async (_req, res) => {
@@ -67,7 +68,6 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use('/current/v2', ...api(undefined, currentRouter()));
   app.use('/people/v2', ...api('people', peopleRouter({ db })));
 
-  configureHostSession(app, { config, db });
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));
   const housekeeping = startOAuthHousekeeping(db, logger);

@@ -15,6 +15,7 @@ export const HOST_SESSION_COOKIE = 'addon_kit_session';
 /** A login lasts 12 hours. */
 const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
+/** What the sealed session cookie holds. */
 export interface HostSessionData {
   /** The logged-in person; absent before login. */
   personId?: string;
@@ -24,6 +25,7 @@ export interface HostSessionData {
   authenticatedAt?: number;
 }
 
+/** A loaded host session: its data plus `save()` and `destroy()`. */
 export type HostSession = IronSession<HostSessionData>;
 
 declare global {

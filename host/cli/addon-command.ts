@@ -7,17 +7,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AddonConfigError, ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/index.ts';
+import { AddonConfigError, ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/config.ts';
+import { ADDON_USAGE } from './addon-usage.ts';
 import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
 import { parse, UsageError } from './args.ts';
 import type { CommandIo } from './io.ts';
 
-/** The usage lines of `addon-kit addon`. */
-export const ADDON_USAGE = [
-  'addon-kit addon push --env development|beta|production [--config addon.config.json] [--bundle dist/addon.js] [--host URL]',
-  'addon-kit addon promote <from> <to> [--config addon.config.json] [--host URL]',
-  '  credentials: ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET (a personal access token of an organization administrator)',
-].join('\n  ');
+export { ADDON_USAGE } from './addon-usage.ts';
 
 const OPTIONS = {
   env: { type: 'string' },

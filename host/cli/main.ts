@@ -1,22 +1,25 @@
 /** The `addon-kit` command line: dispatches to one command per file. */
-import { ADDON_USAGE, addonCommand } from './addon-command.ts';
+import { ADDON_USAGE } from './addon-usage.ts';
 import { UsageError } from './args.ts';
 import { processIo, type CommandIo } from './io.ts';
-import { oauthAppCommand } from './oauth-app-command.ts';
-import { patCommand } from './pat-command.ts';
-import { seedCommand } from './seed-command.ts';
-import { START_USAGE, startCommand } from './start-command.ts';
 import { ConfigError } from '../config.ts';
 import { DataDirInUseError } from '../db/database.ts';
 
 type Command = (argv: string[], io: CommandIo) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; usage: string }> = {
-  start: { run: startCommand, usage: START_USAGE },
-  seed: { run: seedCommand, usage: 'addon-kit seed [--people N] [--data-dir D] [--database-url U]' },
-  pat: { run: patCommand, usage: 'addon-kit pat create --email E --name N [--json]' },
-  'oauth-app': { run: oauthAppCommand, usage: 'addon-kit oauth-app create --name N --redirect-uri U [--public] [--scopes "people api"] [--json]' },
-  addon: { run: addonCommand, usage: ADDON_USAGE },
+// Commands load on demand: a usage mistake or `pat create` never loads the host's OAuth server.
+const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> = {
+  start: {
+    load: async () => (await import('./start-command.ts')).startCommand,
+    usage: 'addon-kit start [--port 4000] [--integrator-port 4100] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]',
+  },
+  seed: { load: async () => (await import('./seed-command.ts')).seedCommand, usage: 'addon-kit seed [--people N] [--data-dir D] [--database-url U]' },
+  pat: { load: async () => (await import('./pat-command.ts')).patCommand, usage: 'addon-kit pat create --email E --name N [--json]' },
+  'oauth-app': {
+    load: async () => (await import('./oauth-app-command.ts')).oauthAppCommand,
+    usage: 'addon-kit oauth-app create --name N --redirect-uri U [--public] [--scopes "people api"] [--json]',
+  },
+  addon: { load: async () => (await import('./addon-command.ts')).addonCommand, usage: ADDON_USAGE },
 };
 
 export function usage(): string {
@@ -36,7 +39,7 @@ export async function main(argv: string[], io: CommandIo = processIo): Promise<n
     return 2;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`addon-kit ${name}: ${error.message}`);

@@ -4,8 +4,6 @@ import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
 import { startHost } from '../main.ts';
 
-export const START_USAGE = 'addon-kit start [--port 4000] [--integrator-port 4001] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]';
-
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, {

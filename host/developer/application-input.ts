@@ -1,6 +1,7 @@
 /** Validation of the OAuth application form of the developer account. */
 import { isKnownScope } from '../oauth/scopes.ts';
 
+/** The OAuth application form, read. */
 export interface ApplicationInput {
   name: string;
   description: string;
@@ -10,6 +11,7 @@ export interface ApplicationInput {
   addOnScopes: string;
 }
 
+/** One message per form field in error. */
 export type ApplicationProblems = Partial<Record<'name' | 'description' | 'url' | 'redirect_uris' | 'add_on_scopes', string>>;
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');

@@ -2,6 +2,7 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { CsrfField, Layout } from '../pages/render.tsx';
 
+/** Layout of every developer-account page. */
 export function DeveloperLayout(props: { title: string; csrfToken: string; children: ComponentChildren }): VNode {
   return (
     <Layout title={`${props.title} · Developer account`}>

@@ -16,6 +16,7 @@ interface TokenRow {
   disabled_at: Date | null;
 }
 
+/** The token list, the create form, and (right after creation only) the new secret. */
 export function TokensPage(props: { tokens: TokenRow[]; csrfToken: string; created?: { name: string; client_id: string; secret: string }; error?: string }): VNode {
   return (
     <DeveloperLayout title="Personal access tokens" csrfToken={props.csrfToken}>

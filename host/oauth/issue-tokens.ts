@@ -8,6 +8,7 @@ import type { Queryable } from '../db/database.ts';
 import { recordTokenIssued } from './mau.ts';
 import { isKnownScope } from './scopes.ts';
 
+/** The token pair, shaped like a token endpoint response, plus the grant it belongs to. */
 export interface IssuedTokens {
   access_token: string;
   refresh_token: string;

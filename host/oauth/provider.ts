@@ -39,6 +39,7 @@ export function interactionPath(uid: string): string {
   return `/oauth/interaction/${uid}`;
 }
 
+/** What the provider is built from. */
 export interface OAuthProviderDeps {
   config: HostConfig;
   db: Database;

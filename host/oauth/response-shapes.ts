@@ -14,6 +14,7 @@ import { TOKEN_LIFETIMES } from './lifetimes.ts';
 
 type Body = Record<string, unknown>;
 
+/** The oidc-provider (koa) middleware that reshapes responses after each request; see the file header. */
 export function shapeResponses(db: Queryable): Middleware {
   return async (koaCtx, next) => {
     await next();

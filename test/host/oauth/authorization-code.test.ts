@@ -106,6 +106,21 @@ describe('GET /oauth/authorize', () => {
     }
   });
 
+  it('shows an error page without a redirect_uri [exact match]', async () => {
+    const url = authorizeUrl(app, {});
+    url.searchParams.delete('redirect_uri');
+    const res = await new TestBrowser(t.baseUrl).request(url.href);
+    expect(res.status).toBe(400);
+    expect(res.location).toBeUndefined();
+    expect(res.body).toContain("missing required parameter 'redirect_uri'");
+  });
+
+  it('shows an expiry page for an unknown or foreign interaction', async () => {
+    const res = await new TestBrowser(t.baseUrl).request('/oauth/interaction/not-a-real-interaction');
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('This sign-in has expired');
+  });
+
   it('shows an error page for an unknown client_id', async () => {
     const res = await new TestBrowser(t.baseUrl).request(authorizeUrl({ id: '0', clientId: 'nope' }, {}).href);
     expect(res.status).toBe(400);
