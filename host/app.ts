@@ -4,6 +4,8 @@ import { authenticate, noBearerTokens, type BearerVerifier } from './auth/authen
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import type { HostConfig } from './config.ts';
+import { developerApiRouter } from './api/developer-api-router.ts';
+import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
@@ -16,6 +18,8 @@ export interface HostDeps {
   logger?: Logger;
   /** Bearer token checks (the OAuth provider); none by default. */
   bearer?: BearerVerifier;
+  /** Current time; tests control it. Defaults to the system clock. */
+  now?: () => Date;
 }
 
 export interface Host {
@@ -51,6 +55,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     router,
   ];
   app.use('/current/v2', ...api(undefined, currentRouter()));
+  app.use(openApiRouter({ baseUrl: config.baseUrl }));
+  app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
   app.use(notFound);
   app.use(errorHandler(logger));
