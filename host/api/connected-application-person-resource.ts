@@ -16,5 +16,5 @@ export const connectedApplicationPersonResource: ResourceDefinition = {
   links: (row, base) => ({ self: `${base}/api/v2/connected_applications/${row.application_id}/people/${row.id}` }),
   where: { site_administrator: { type: 'boolean', column: 'p.site_administrator' } },
   canQueryBy: ['site_administrator'],
-  defaultOrder: 'p.last_name ASC, p.first_name ASC',
+  defaultOrder: 'c.connected_at ASC',
 };

@@ -23,5 +23,5 @@ export const connectedApplicationResource: ResourceDefinition = {
     self: `${base}/api/v2/connected_applications/${row.id}`,
     people: `${base}/api/v2/connected_applications/${row.id}/people`,
   }),
-  defaultOrder: 'a.name ASC',
+  defaultOrder: 'a.name COLLATE "C" ASC',
 };

@@ -73,7 +73,7 @@ export const connectedApplicationEndpoints: readonly Endpoint[] = [
     path: '/connected_applications/{connected_application_id}/people',
     operationId: 'listConnectedApplicationPeople',
     summary: 'List the people who connected an application',
-    description: 'People of the organization who authorized the application, by last and first name.',
+    description: 'People of the organization who authorized the application, in the order they connected.',
     definition: connectedApplicationPersonResource,
     parentType: 'ConnectedApplication',
     pathParameters: [APPLICATION_ID],

@@ -14,5 +14,5 @@ export const oauthApplicationResource: ResourceDefinition = {
     self: `${base}/api/v2/oauth_applications/${row.id}`,
     mau: `${base}/api/v2/oauth_applications/${row.id}/mau`,
   }),
-  defaultOrder: 'a.name ASC',
+  defaultOrder: 'a.name COLLATE "C" ASC',
 };

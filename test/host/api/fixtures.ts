@@ -40,7 +40,7 @@ export async function insertMonthlyActiveUser(db: Database, applicationId: strin
 /** Ids of `count` people of an organization who are not site administrators, by id. */
 export async function somePeople(db: Database, organization: string, count: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM people WHERE organization_id = $1 AND NOT site_administrator AND email IS NULL ORDER BY id LIMIT $2',
+    'SELECT id::text FROM people WHERE organization_id = $1 AND NOT site_administrator AND avatar_url IS NOT NULL ORDER BY id LIMIT $2',
     [organization, count],
   );
   return rows.map((r) => r.id);
