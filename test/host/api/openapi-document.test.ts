@@ -119,7 +119,7 @@ describe('GET /api/v2/open_api/{version}', () => {
   });
 
   it('gives fields[...] the spec\'s values, without access_mode and with oauth_application', () => {
-    const fields = (path: string, name: string) => (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name);
+    const fields = (path: string, name: string): Json => (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name) ?? {};
     expect(fields('/api/v2/connected_applications', 'fields[ConnectedApplication]')).toEqual({
       name: 'fields[ConnectedApplication]',
       in: 'query',
