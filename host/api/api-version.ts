@@ -1,7 +1,7 @@
 /**
  * Version selection for the developer-account API. A client names the version it was written against
  * in the `X-API-Version` request header (a date such as 2025-09-30); without the header it gets the
- * latest. A version this host does not serve is refused with 400 before anything else happens, and
+ * latest. A version this host does not serve is refused with 400 before any endpoint runs (after authentication), and
  * every response says which version answered in its own `X-API-Version` header.
  */
 import type { RequestHandler } from 'express';
