@@ -177,7 +177,7 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
       },
       responses: {
         BadRequest: errorResponse(
-          'A query parameter is wrong: integer_out_of_range (per_page, offset), unknown_attribute with title Invalid Version (a fields[...] or where[...] name or value this endpoint does not accept), invalid_parameter (a where[...] value of the wrong type), or unsupported_version (the X-API-Version header).',
+          'A query parameter is wrong: integer_out_of_range (per_page, offset), unknown_attribute with title Invalid Version (a fields[...] or where[...] name or value this endpoint does not accept), invalid_parameter (a where[...] value of the wrong type, or a parameter given twice), or unsupported_version (the X-API-Version header).',
           { status: '400', code: 'integer_out_of_range', title: 'Bad Request', detail: 'Your request could not be processed', source: { parameter: 'per_page' } },
         ),
         Unauthorized: errorResponse('No credentials, or credentials that are not valid.', {

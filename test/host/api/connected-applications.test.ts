@@ -204,6 +204,17 @@ describe('GET /api/v2/connected_applications', () => {
     expect(res.body).toEqual(FORBIDDEN);
   });
 
+  it('applies the person\'s current access on every request [promoted, then demoted]', async () => {
+    const memberId = await personId(t.db, 'member@demo.test');
+    try {
+      await t.db.query('UPDATE people SET site_administrator = true WHERE id = $1', [memberId]);
+      expect((await api.get('/api/v2/connected_applications', { Authorization: member })).status).toBe(200);
+    } finally {
+      await t.db.query('UPDATE people SET site_administrator = false WHERE id = $1', [memberId]);
+    }
+    expect((await api.get('/api/v2/connected_applications', { Authorization: member })).status).toBe(403);
+  });
+
   it('answers 401 without credentials', async () => {
     const res = await api.get('/api/v2/connected_applications');
     expect(res.status).toBe(401);
