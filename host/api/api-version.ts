@@ -9,7 +9,9 @@ import { HostError } from '../errors.ts';
 
 /** Versions served, oldest first; the last is the latest. */
 export const API_VERSIONS = ['2025-09-30'] as const;
+/** A version this host serves. */
 export type ApiVersion = (typeof API_VERSIONS)[number];
+/** What a request without `X-API-Version` gets. */
 export const LATEST_API_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1]!;
 /** The platform release the latest version describes (the OpenAPI vendor extension). */
 export const PLATFORM_RELEASE = '16.4.2';

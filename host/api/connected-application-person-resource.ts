@@ -1,6 +1,7 @@
 /** ConnectedApplicationPerson: a person of the organization who connected an application. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** The resource definition; `where[site_administrator]` is its one query attribute. */
 export const connectedApplicationPersonResource: ResourceDefinition = {
   type: 'ConnectedApplicationPerson',
   description: 'A person of the organization who authorized the connected application.',

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../jsonapi/resource.ts';
 /** Who in an organization may connect an application. */
 export const ACCESS_MODES = ['anyone', 'admins_only', 'specific_people'] as const;
 
+/** The resource definition; the id is the OAuth application's integer id. */
 export const connectedApplicationResource: ResourceDefinition = {
   type: 'ConnectedApplication',
   description: 'An OAuth application that at least one person of the organization has authorized.',

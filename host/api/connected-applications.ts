@@ -32,6 +32,7 @@ function organizationParent(ctx: EndpointContext) {
   return { id: ctx.person.organization_id, type: 'Organization' };
 }
 
+/** The four connected-application endpoints (organization administrators only). */
 export const connectedApplicationEndpoints: readonly Endpoint[] = [
   {
     kind: 'collection',

@@ -5,6 +5,7 @@ import { oauthApplicationEndpoints } from './oauth-applications.ts';
 import { organizationEndpoints } from './organization.ts';
 import { personalAccessTokenEndpoints } from './personal-access-tokens.ts';
 
+/** The router mounts these and the OpenAPI document describes them: one list, no drift. */
 export const developerApiEndpoints: readonly Endpoint[] = [
   ...organizationEndpoints,
   ...connectedApplicationEndpoints,

@@ -16,6 +16,7 @@ import { selectApiVersion } from './api-version.ts';
 import { developerApiEndpoints } from './developer-api-endpoints.ts';
 import { expressPath, type Access, type EndpointContext } from './endpoint.ts';
 
+/** What the developer API needs from the host. */
 export interface DeveloperApiDeps {
   db: Database;
   /** Current time (the monthly-active-user window); tests control it. */
@@ -36,6 +37,7 @@ function requireAccess(access: Access): RequestHandler {
   };
 }
 
+/** Mounts every endpoint of `developerApiEndpoints` behind the version check and its access rule. */
 export function developerApiRouter(deps: DeveloperApiDeps): Router {
   const now = deps.now ?? (() => new Date());
   const context = (req: Request): EndpointContext => ({

@@ -22,6 +22,7 @@ export interface EndpointContext {
   now: Date;
 }
 
+/** A `{name}` segment of an endpoint path. */
 export interface PathParameter {
   name: string;
   description: string;
@@ -40,16 +41,19 @@ interface EndpointBase {
   access: Access;
 }
 
+/** An endpoint answering a page of resources. */
 export interface CollectionEndpoint extends EndpointBase {
   kind: 'collection';
   load(ctx: EndpointContext, query: CollectionQuery): Promise<CollectionLoad>;
 }
 
+/** An endpoint answering one resource (404 when the load finds none). */
 export interface SingleEndpoint extends EndpointBase {
   kind: 'single';
   load(ctx: EndpointContext, query: ResourceQuery): Promise<SingleLoad>;
 }
 
+/** Any developer-account endpoint. */
 export type Endpoint = CollectionEndpoint | SingleEndpoint;
 
 /** The Express form of an OpenAPI path template (`{id}` → `:id`). */

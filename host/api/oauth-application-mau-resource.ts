@@ -4,6 +4,7 @@
  */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** The resource definition; `oauth_application` is both a relationship and a fields value. */
 export const oauthApplicationMauResource: ResourceDefinition = {
   type: 'OauthApplicationMau',
   description: 'Monthly active users of an OAuth application: people issued a token in that month. The id is the month as YYYYMM.',

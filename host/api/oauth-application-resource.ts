@@ -1,6 +1,7 @@
 /** OauthApplication: an OAuth application registered by the organization. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** The resource definition; the id is the integer id (not the client_id). */
 export const oauthApplicationResource: ResourceDefinition = {
   type: 'OauthApplication',
   description: 'An OAuth application registered in the organization\'s developer account.',

@@ -27,6 +27,7 @@ const MAU_FROM = `FROM oauth_monthly_active_users m WHERE m.application_id = $1 
 const MAU_SELECT = `SELECT m.application_id::text, m.year, m.month, count(DISTINCT m.person_id)::int AS count ${MAU_FROM}`;
 const MAU_GROUP = 'GROUP BY m.application_id, m.year, m.month';
 
+/** The four OAuth application endpoints (organization administrators only). */
 export const oauthApplicationEndpoints: readonly Endpoint[] = [
   {
     kind: 'collection',

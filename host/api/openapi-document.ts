@@ -26,6 +26,7 @@ export const API_PREFIX = '/api/v2';
 /** Name of the vendor extension (on `info`) carrying the platform release. */
 export const RELEASE_EXTENSION = 'x-platform-release';
 
+/** The generated document (the members this code reads are typed). */
 export type OpenApiDocument = Record<string, unknown> & {
   openapi: string;
   info: Record<string, unknown> & { title: string; version: string; description: string };
@@ -33,6 +34,7 @@ export type OpenApiDocument = Record<string, unknown> & {
   components: Record<string, Record<string, unknown>>;
 };
 
+/** One operation of the document. */
 export interface OperationObject {
   operationId: string;
   summary: string;

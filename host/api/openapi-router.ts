@@ -10,6 +10,7 @@ import { API_VERSION_HEADER, LATEST_API_VERSION, UnsupportedVersionError, isApiV
 import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
 import { ReferencePage } from './reference-page.tsx';
 
+/** The public description routes; documents are built once per version. */
 export function openApiRouter(deps: { baseUrl: string }): Router {
   const documents = new Map<ApiVersion, OpenApiDocument>();
   const documentOf = (version: ApiVersion) => {

@@ -2,6 +2,7 @@
 import type { Endpoint } from './endpoint.ts';
 import { organizationResource } from './organization-resource.ts';
 
+/** `GET /api/v2` (everyone). */
 export const organizationEndpoints: readonly Endpoint[] = [
   {
     kind: 'single',

@@ -1,6 +1,7 @@
 /** PersonalAccessToken: one of the requesting person's tokens (never its secret). */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** The resource definition; only the name is ever shown. */
 export const personalAccessTokenResource: ResourceDefinition = {
   type: 'PersonalAccessToken',
   description: 'A personal access token of the requesting person. Its secret is never shown again.',

@@ -5,6 +5,7 @@ import { personalAccessTokenResource } from './personal-access-token-resource.ts
 
 const FROM = 'FROM personal_access_tokens t WHERE t.person_id = $1 AND t.organization_id = $2';
 
+/** The two personal access token endpoints (everyone, own tokens only). */
 export const personalAccessTokenEndpoints: readonly Endpoint[] = [
   {
     kind: 'collection',

@@ -26,6 +26,7 @@ function rewriteRefs(value: unknown): unknown {
   return value;
 }
 
+/** A compiled OpenAPI document. */
 export interface OpenApiValidator {
   document: Json;
   /** Throws, saying why, unless the response is documented and matches. */
@@ -96,6 +97,7 @@ export async function servedOpenApiDocument(t: TestHost, version = '2025-09-30')
   return res.body as Json;
 }
 
+/** A test client whose responses are always checked. */
 export interface DocumentedApi {
   validator: OpenApiValidator;
   /**
