@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost, type TestHost } from '../../support/host.ts';
+import { openApiRuleViolations } from '../../support/openapi-rules.ts';
 import { createOpenApiValidator, documentedApi, servedOpenApiDocument, type DocumentedApi } from '../../support/openapi.ts';
 import { insertApplication, insertMonthlyActiveUser, organizationId, somePeople } from './fixtures.ts';
 
@@ -154,8 +155,27 @@ describe('GET /api/v2/open_api/{version}', () => {
     expect(s.ConnectedApplicationPersonDocument.properties.meta.properties.parent.properties.type).toEqual({ enum: ['ConnectedApplication'] });
   });
 
+  it('follows the OpenAPI 3.1 rules a schema compile does not check [refs, path parameters, operation ids, security]', () => {
+    expect(openApiRuleViolations(doc)).toEqual([]);
+  });
+
   it('compiles, every schema, in ajv strict mode (draft 2020-12)', () => {
     expect(() => createOpenApiValidator(doc)).not.toThrow();
+  });
+});
+
+describe('openApiRuleViolations()', () => {
+  it('reports a broken reference, a path parameter missing from the template and an undeclared scope', () => {
+    const broken = structuredClone(doc);
+    broken.paths['/api/v2'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Nothing' };
+    broken.paths['/api/v2/oauth_applications/{oauth_application_id}'].get.parameters[0].name = 'id';
+    broken.security = [{ oauth2: ['people'] }];
+    expect(openApiRuleViolations(broken)).toEqual([
+      "#/paths/~1api~1v2/get/responses/200/content/application~1json/schema: $ref #/components/schemas/Nothing does not resolve",
+      '#/security: scope people is not declared by oauth2',
+      'GET /api/v2/oauth_applications/{oauth_application_id}: path parameter id must be required and in the template',
+      'GET /api/v2/oauth_applications/{oauth_application_id}: {oauth_application_id} has no path parameter',
+    ]);
   });
 });
 
