@@ -48,7 +48,7 @@ export const hostConfigDefaults = {
 } as const satisfies HostConfigInput;
 
 /** Environment variables read, and the key each sets. */
-const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (v: string) => unknown }> = {
+export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (v: string) => unknown }> = {
   ADDON_KIT_PORT: { key: 'port', parse: Number },
   ADDON_KIT_BIND_ADDRESS: { key: 'bindAddress' },
   ADDON_KIT_BASE_URL: { key: 'baseUrl' },

@@ -48,6 +48,9 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 
 async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database & { pglite: PGlite }> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const onDisk = dataDir !== undefined && dataDir !== 'memory://';
+  // PGlite is single-process: a second process on the same directory would corrupt it.
+  const releaseLock = onDisk ? await lockDataDir(dataDir) : async () => {};
   const pglite = new PGlite({
     ...(dataDir && dataDir !== 'memory://' ? { dataDir } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
@@ -69,7 +72,10 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
     query: base.query,
     exec: base.exec,
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
-    close: () => pglite.close(),
+    async close() {
+      await pglite.close();
+      await releaseLock();
+    },
   };
 }
 
@@ -84,6 +90,16 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
   });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
+  if (schema) {
+    // search_path names it on every connection; make sure it exists (outside the pool's setting).
+    const setup = new pg.Client({ connectionString: url });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    } finally {
+      await setup.end();
+    }
+  }
   const wrap = (q: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
       const r = await q.query(sql, params as unknown[]);
@@ -115,6 +131,47 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
     },
     close: () => pool.end(),
   };
+}
+
+export class DataDirInUseError extends Error {
+  readonly code = 'data_dir_in_use';
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`the data directory ${dataDir} is in use by process ${pid} (a running addon-kit start?); stop it, or use PostgreSQL with --database-url`);
+  }
+}
+
+/** Takes `<dataDir>.lock` for this process; a lock left by a dead process is taken over. */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const { mkdir, readFile, unlink, writeFile } = await import('node:fs/promises');
+  const { dirname, resolve } = await import('node:path');
+  const file = `${resolve(dataDir)}.lock`;
+  await mkdir(dirname(file), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(file, String(process.pid), { flag: 'wx' });
+      return async () => {
+        await unlink(file).catch(() => {});
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(file, 'utf8').catch(() => '0'));
+      if (pid && pid !== process.pid && isAlive(pid)) throw new DataDirInUseError(dataDir, pid);
+      await unlink(file).catch(() => {});
+    }
+  }
+  throw new DataDirInUseError(dataDir, 0);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Quotes an SQL identifier. */

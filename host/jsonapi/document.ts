@@ -83,12 +83,14 @@ export function collectionDocument(input: {
 }): CollectionDocument {
   const { definition, rows, total, query, baseUrl } = input;
   const fields = query.fields.get(definition.type);
-  const self = new URL(input.requestUrl, baseUrl + '/');
-  const pageLink = (offset: number) => {
-    const url = new URL(self);
-    url.searchParams.set('offset', String(offset));
-    return `${baseUrl}${url.pathname}${url.search}`;
-  };
+  // Links keep the request's query string as sent (same encoding, same order); paging only
+  // replaces the offset pair.
+  const at = input.requestUrl.indexOf('?');
+  const path = at === -1 ? input.requestUrl : input.requestUrl.slice(0, at);
+  const pairs = at === -1 ? [] : input.requestUrl.slice(at + 1).split('&').filter(Boolean);
+  const withoutOffset = pairs.filter((pair) => decodeURIComponent(pair.split('=')[0]!.replace(/\+/g, ' ')) !== 'offset');
+  const link = (query: string[]) => `${baseUrl}${path}${query.length ? `?${query.join('&')}` : ''}`;
+  const pageLink = (offset: number) => link([...withoutOffset, `offset=${offset}`]);
   const hasNext = query.offset + rows.length < total && rows.length > 0;
   const hasPrev = query.offset > 0;
   const prevOffset = Math.max(0, Math.min(query.offset, total) - query.perPage);
@@ -103,7 +105,7 @@ export function collectionDocument(input: {
     ...(definition.canQueryBy ? { can_query_by: [...definition.canQueryBy] } : {}),
   };
 
-  const links: CollectionDocument['links'] = { self: `${baseUrl}${self.pathname}${self.search}` };
+  const links: CollectionDocument['links'] = { self: link(pairs) };
   if (hasPrev) links.prev = pageLink(prevOffset);
   if (hasNext) links.next = pageLink(nextOffset);
 

@@ -1,0 +1,88 @@
+/** `addon-kit oauth-app create …`: an OAuth application of an organization, secret printed once. */
+import { SCOPES } from '../auth/require-scope.ts';
+import { loadPersonByEmail } from '../auth/person.ts';
+import { createSecretBox } from '../crypto/secret-box.ts';
+import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
+import { createOAuthApplication } from '../oauth/applications.ts';
+import { loadOrCreateSecrets } from '../secrets.ts';
+import { configFromEnvironment } from '../config.ts';
+import { DATABASE_OPTIONS, parse, required, UsageError } from './args.ts';
+import type { CommandIo } from './io.ts';
+import { openStorage } from './storage.ts';
+
+const USAGE = 'addon-kit oauth-app create --name N --redirect-uri U [--redirect-uri U2] [--public] [--scopes "people api"] [--email E] [--description D] [--url U] [--json]';
+
+/** An absolute http(s) URI without a fragment. @see RFC 6749 §3.1.2 */
+export function checkRedirectUri(uri: string): string {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new UsageError(`--redirect-uri must be an absolute URL, got ${JSON.stringify(uri)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--redirect-uri must be http(s), got ${JSON.stringify(uri)}`);
+  if (url.hash || uri.includes('#')) throw new UsageError(`--redirect-uri must not contain a fragment, got ${JSON.stringify(uri)}`);
+  return uri;
+}
+
+export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action !== 'create') throw new UsageError(`unknown oauth-app action ${JSON.stringify(action ?? '')}; usage: ${USAGE}`);
+  const { values } = parse(rest, {
+    ...DATABASE_OPTIONS,
+    name: { type: 'string' },
+    'redirect-uri': { type: 'string', multiple: true },
+    public: { type: 'boolean' },
+    scopes: { type: 'string' },
+    email: { type: 'string' },
+    description: { type: 'string' },
+    url: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const name = required(values.name, 'name');
+  const redirectUris = (values['redirect-uri'] ?? []).map(checkRedirectUri);
+  if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for several)');
+  const scopes = (values.scopes ?? '').split(/\s+/).filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw new UsageError(`unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`);
+
+  const storage = await openStorage(values, io);
+  const { db } = storage;
+  try {
+    let organizationId: string | undefined;
+    let createdById: string | null = null;
+    if (values.email) {
+      const person = await loadPersonByEmail(db, values.email);
+      if (!person) throw new UsageError(`no person with the e-mail ${values.email}`);
+      organizationId = person.organization_id;
+      createdById = person.id;
+    } else {
+      organizationId = (await db.query<{ id: string }>('SELECT id::text FROM organizations WHERE slug = $1', [DEMO_ORGANIZATION.slug])).rows[0]?.id;
+      if (!organizationId) throw new UsageError('the demo organization does not exist yet; run `addon-kit seed` or pass --email');
+    }
+    const env = configFromEnvironment();
+    const keys = env.encryptionKeys ?? (await loadOrCreateSecrets(storage.dataDir)).encryptionKeys;
+    const app = await createOAuthApplication(db, createSecretBox(keys as { id: string; key: string }[]), {
+      organizationId,
+      name,
+      description: values.description ?? '',
+      url: values.url ?? '',
+      redirectUris,
+      public: values.public ?? false,
+      addOnScopes: scopes.join(' '),
+      createdById,
+    });
+    const result = { id: Number(app.id), client_id: app.client_id, ...(app.client_secret ? { client_secret: app.client_secret } : {}) };
+    if (values.json) io.out(JSON.stringify(result));
+    else {
+      io.out(`OAuth application "${name}" (${values.public ? 'public' : 'confidential'})`);
+      io.out(`id:            ${result.id}`);
+      io.out(`client_id:     ${result.client_id}`);
+      if (result.client_secret) io.out(`client_secret: ${result.client_secret}`);
+      if (result.client_secret) io.out('The client secret is shown only now.');
+    }
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,30 @@
+/** `addon-kit pat create --email E --name N [--json]`: a personal access token, secret printed once. */
+import { createPersonalAccessToken } from '../auth/personal-access-tokens.ts';
+import { loadPersonByEmail } from '../auth/person.ts';
+import { DATABASE_OPTIONS, parse, required, UsageError } from './args.ts';
+import type { CommandIo } from './io.ts';
+import { openStorage } from './storage.ts';
+
+export async function patCommand(argv: string[], io: CommandIo): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action !== 'create') throw new UsageError(`unknown pat action ${JSON.stringify(action ?? '')}; usage: addon-kit pat create --email E --name N [--json]`);
+  const { values } = parse(rest, { ...DATABASE_OPTIONS, email: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } });
+  const email = required(values.email, 'email');
+  const name = required(values.name, 'name');
+  const { db } = await openStorage(values, io);
+  try {
+    const person = await loadPersonByEmail(db, email);
+    if (!person) throw new UsageError(`no person with the e-mail ${email}`);
+    const token = await createPersonalAccessToken(db, person.id, name);
+    if (values.json) io.out(JSON.stringify(token));
+    else {
+      io.out(`personal access token "${name}" for ${person.email}`);
+      io.out(`client_id: ${token.client_id}`);
+      io.out(`secret:    ${token.secret}`);
+      io.out('The secret is shown only now; use them as HTTP Basic credentials (client_id:secret).');
+    }
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,21 @@
+/** `addon-kit seed [--people N]`: deterministic demo data, idempotent. */
+import { DEFAULT_PEOPLE, seedDemo } from '../db/seed/demo.ts';
+import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from '../db/seed/demo-password.ts';
+import { DATABASE_OPTIONS, integer, parse } from './args.ts';
+import type { CommandIo } from './io.ts';
+import { openStorage } from './storage.ts';
+
+export async function seedCommand(argv: string[], io: CommandIo): Promise<number> {
+  const { values } = parse(argv, { ...DATABASE_OPTIONS, people: { type: 'string' }, 'demo-password': { type: 'string' } });
+  const people = integer(values.people, 'people', 0, 1_000_000) ?? DEFAULT_PEOPLE;
+  const { db, dataDir } = await openStorage(values, io);
+  try {
+    const password = values['demo-password'] ?? (await readDemoPassword(dataDir)) ?? generateDemoPassword();
+    const result = await seedDemo(db, { people, password, log: io.err });
+    if (result.created) await rememberDemoPassword(dataDir, password);
+    io.out(result.created ? `seeded the demo data (${result.peopleAdded} people)` : `demo data present; added ${result.peopleAdded} people`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

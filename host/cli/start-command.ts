@@ -1,0 +1,53 @@
+/** `addon-kit start`: the host (and the template integrator, when present) with seeded demo data. */
+import { DATABASE_OPTIONS, integer, parse } from './args.ts';
+import type { CommandIo } from './io.ts';
+import { openStorage } from './storage.ts';
+import { startHost } from '../main.ts';
+
+export const START_USAGE = 'addon-kit start [--port 4000] [--integrator-port 4001] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]';
+
+/** Runs until SIGINT/SIGTERM; resolves with the exit code. */
+export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
+  const { values } = parse(argv, {
+    ...DATABASE_OPTIONS,
+    port: { type: 'string' },
+    'integrator-port': { type: 'string' },
+    'demo-password': { type: 'string' },
+    'base-url': { type: 'string' },
+  });
+  const port = integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
+  integer(values['integrator-port'], 'integrator-port', 0, 65535);
+  if (values['demo-password'] !== undefined && values['demo-password'].length < 8) {
+    io.err('addon-kit: --demo-password must be at least 8 characters');
+    return 2;
+  }
+  const baseUrl = values['base-url'] ?? process.env.ADDON_KIT_BASE_URL ?? `http://localhost:${port}`;
+
+  // Listen for the stop signals before anything is printed: whoever reads "listening" may stop us at once.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+  const started = Date.now();
+  const storage = await openStorage(values, io);
+  const running = await startHost({
+    db: storage.db,
+    dataDir: storage.dataDir,
+    config: { port, baseUrl },
+    demoPassword: values['demo-password'],
+    log: io.err,
+  });
+  io.out(`addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`);
+  io.out(`  health:            ${running.url}/health`);
+  io.out(`  sign in:           ${running.url}/login`);
+  io.out('demo logins (email / password):');
+  for (const login of running.logins) io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
+
+  await stopped;
+  io.err('addon-kit: shutting down…');
+  await running.close();
+  await storage.db.close();
+  return 0;
+}

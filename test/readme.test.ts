@@ -1,0 +1,73 @@
+/** The README's promises, checked: its commands exist, its configuration table is complete, its example runs. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { createHost } from '../host/app.ts';
+import { ENVIRONMENT } from '../host/config.ts';
+import { openDatabase } from '../host/db/database.ts';
+import { createLogger } from '../host/logger.ts';
+import { runCli } from './support/cli.ts';
+import { testConfig } from './support/host.ts';
+
+const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
+
+/** The shell lines of the README section under `heading`. */
+function shellLines(heading: string): string[] {
+  const section = readme.split(/^#+ /m).find((s) => s.startsWith(heading));
+  if (!section) throw new Error(`no README section ${heading}`);
+  const block = /```sh\n([\s\S]*?)```/.exec(section);
+  return (block?.[1] ?? '').split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, '').trim());
+}
+
+describe('README', () => {
+  it('quick start has exactly two set-up commands: one starts the host, one runs the tests', () => {
+    expect(shellLines('Quick start')).toEqual(['npm install && npm start', 'npm install && npm test']);
+    expect(pkg.scripts.start).toBe('node bin/addon-kit.js start');
+    expect(pkg.scripts.test).toBe('tsc --noEmit && vitest run');
+    expect(pkg.bin['addon-kit']).toBe('bin/addon-kit.js');
+  });
+
+  it('documents every environment variable the host reads, and only those', () => {
+    const table = readme.split('## Configuration')[1]!.split('\n## ')[0]!;
+    const documented = [...table.matchAll(/`((?:ADDON_KIT|DATABASE)_[A-Z_]+)`/g)].map((m) => m[1]!);
+    expect(new Set(documented)).toEqual(new Set(Object.keys(ENVIRONMENT)));
+  });
+
+  it('runs the "Try the API" example: pat create, then curl with those credentials', async () => {
+    const [patLine, curlLine] = shellLines('Try the API');
+    expect(patLine).toMatch(/^npx addon-kit pat create /);
+    expect(curlLine).toMatch(/^curl /);
+    const dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-readme-'));
+    expect((await runCli(['seed', '--people', '0', '--data-dir', dataDir])).code).toBe(0);
+    // The README line exactly, with the data directory of this test appended.
+    const args = patLine!.replace(/^npx addon-kit /, '').match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+    const created = await runCli([...args, '--data-dir', dataDir]);
+    expect(created.code).toBe(0);
+    const clientId = /client_id: (\S+)/.exec(created.stdout)![1]!;
+    const secret = /secret:\s+(\S+)/.exec(created.stdout)![1]!;
+
+    const db = await openDatabase({ dataDir: join(dataDir, 'db') });
+    const host = await createHost({ config: testConfig(), db, logger: createLogger('silent') });
+    const server = host.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const port = (server.address() as { port: number }).port;
+      const curl = curlLine!.replace('CLIENT_ID:SECRET', `${clientId}:${secret}`).replace('http://localhost:4000', `http://127.0.0.1:${port}`);
+      const curlArgs = curl.replace(/^curl /, '').match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+      const { stdout } = await promisify(execFile)('curl', ['-s', ...curlArgs]);
+      const body = JSON.parse(stdout) as { data: { type: string; attributes: unknown }; included: { type: string }[] };
+      expect(body.data.type).toBe('Person');
+      expect(body.data.attributes).toEqual({ first_name: 'Alex', last_name: 'Admin' });
+      expect(body.included.map((r) => r.type)).toEqual(['Organization']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await db.close();
+    }
+  });
+});
