@@ -107,8 +107,8 @@ describe('GET /api/v2/oauth_applications', () => {
     expect(second.body.data).toEqual([application(zeta, '', '', '', { name: 'Zeta App' })]);
     expect(second.body.meta).toEqual({ total_count: 3, count: 1, prev: { offset: 0 }, parent: { id: demo, type: 'Organization' } });
     expect(second.body.links).toEqual({
-      self: `${API}/oauth_applications?per_page=2&fields%5BOauthApplication%5D=name&offset=2`,
-      prev: `${API}/oauth_applications?per_page=2&fields%5BOauthApplication%5D=name&offset=0`,
+      self: `${API}/oauth_applications?per_page=2&fields[OauthApplication]=name&offset=2`,
+      prev: `${API}/oauth_applications?per_page=2&fields[OauthApplication]=name&offset=0`,
     });
   });
 

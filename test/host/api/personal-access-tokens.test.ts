@@ -68,7 +68,7 @@ describe('GET /api/v2/personal_access_tokens', () => {
     expect(first.body.meta).toEqual({ total_count: 3, count: 2, next: { offset: 2 }, parent: { id: demo, type: 'Organization' } });
     expect(first.body.links).toEqual({
       self: `${API}/personal_access_tokens?fields[PersonalAccessToken]=name&per_page=2`,
-      next: `${API}/personal_access_tokens?fields%5BPersonalAccessToken%5D=name&per_page=2&offset=2`,
+      next: `${API}/personal_access_tokens?fields[PersonalAccessToken]=name&per_page=2&offset=2`,
     });
     const second = await api.get(first.body.links.next, { Authorization: member });
     expect(second.body.data).toEqual([token(2)]);
@@ -82,8 +82,8 @@ describe('GET /api/v2/personal_access_tokens', () => {
     expect(res.body.meta).toEqual({ total_count: 3, count: 1, prev: { offset: 0 }, next: { offset: 2 }, parent: { id: demo, type: 'Organization' } });
     expect(res.body.links).toEqual({
       self: `${API}/personal_access_tokens?offset=1&per_page=1`,
-      prev: `${API}/personal_access_tokens?offset=0&per_page=1`,
-      next: `${API}/personal_access_tokens?offset=2&per_page=1`,
+      prev: `${API}/personal_access_tokens?per_page=1&offset=0`,
+      next: `${API}/personal_access_tokens?per_page=1&offset=2`,
     });
   });
 
