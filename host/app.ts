@@ -7,6 +7,7 @@ import type { HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
+import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
@@ -55,6 +56,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     router,
   ];
   app.use('/current/v2', ...api(undefined, currentRouter()));
+  app.use('/people/v2', ...api('people', peopleRouter({ db })));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 

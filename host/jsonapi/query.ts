@@ -127,7 +127,10 @@ export function parseIsoDateTime(raw: string): Date | undefined {
   if (!ISO_8601.test(raw)) return undefined;
   const withZone = /T/.test(raw) && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw) ? `${raw}Z` : raw;
   const date = new Date(withZone);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  // Years 1000–9999 only: PostgreSQL has no year 0, and PGlite sends a Date before year 1000 with an
+  // unpadded year (0001 would be stored as 2001).
+  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1000 || date.getUTCFullYear() > 9999) return undefined;
+  return date;
 }
 
 function parseWhereValue(key: string, w: WhereDefinition, raw: string): string | number | boolean | Date {
@@ -148,6 +151,8 @@ function parseWhereValue(key: string, w: WhereDefinition, raw: string): string |
       throw new InvalidParameterError(key, `${key} must be an ISO 8601 date-time`);
     }
     case 'string':
+      // PostgreSQL text cannot hold NUL; such a value matches nothing and must not reach the database.
+      if (raw.includes('\u0000')) throw new InvalidParameterError(key, `${key} must not contain NUL characters`);
       return raw;
   }
 }

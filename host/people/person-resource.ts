@@ -1,6 +1,7 @@
 /** The Person resource (people product), as rendered wherever a person appears. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
+/** Definition of Person (also rendered by `/current/v2/me`). */
 export const personResource: ResourceDefinition = {
   type: 'Person',
   attributes: { first_name: { type: 'string' }, last_name: { type: 'string' } },
@@ -10,4 +11,6 @@ export const personResource: ResourceDefinition = {
   },
   links: (row, base) => ({ self: `${base}/people/v2/people/${row.id}` }),
   includes: ['organization'],
+  order: { first_name: 'p.first_name', last_name: 'p.last_name' },
+  where: { first_name: { type: 'string', column: 'p.first_name' }, last_name: { type: 'string', column: 'p.last_name' } },
 };

@@ -1,0 +1,110 @@
+/**
+ * Note reads: `GET /people/v2/notes`, `/notes/{id}`, the associations `/notes/{note_id}/category|created_by|person`
+ * and the belongs-to collection `/people/{person_id}/notes`.
+ */
+import { Router } from 'express';
+import { organizationResource } from '../api/organization-resource.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { NotFoundError } from '../errors.ts';
+import { queryCollection } from '../jsonapi/collection-sql.ts';
+import type { Row } from '../jsonapi/resource.ts';
+import { collectionRoute, pathId, singleRoute } from '../jsonapi/routes.ts';
+import { SqlParams } from '../jsonapi/sql.ts';
+import { NOTE_CATEGORY_SELECT, noteCategoryResource } from './note-category-resource.ts';
+import { noteIncludes } from './note-includes.ts';
+import { NOTE_SELECT, noteResource } from './note-resource.ts';
+import { personResource } from './person-resource.ts';
+import { loadPersonRow, personIncludes } from './person-sql.ts';
+import { organizationParent, scopeOf } from './request-scope.ts';
+
+const related = [noteCategoryResource, personResource];
+
+/** One note of the organization, or undefined. */
+export async function loadNote(db: Queryable, organizationId: string, id: string): Promise<Row | undefined> {
+  const { rows } = await db.query<Row>(`SELECT ${NOTE_SELECT} FROM notes n WHERE n.organization_id = $1 AND n.id = $2`, [organizationId, id]);
+  return rows[0];
+}
+
+/** The Note read routes. */
+export function noteReadRoutes(db: Database): Router {
+  const router = Router();
+
+  router.get(
+    '/notes',
+    collectionRoute(
+      noteResource,
+      async (req, query) => {
+        const scope = scopeOf(req);
+        const params = new SqlParams([scope.organizationId]);
+        const page = await queryCollection(db, noteResource, query, { select: NOTE_SELECT, from: 'notes n', conditions: ['n.organization_id = $1'], params, tieBreaker: 'n.id ASC', personId: scope.personId });
+        return { ...page, parent: organizationParent(req), included: await noteIncludes(db, scope.organizationId, page.rows, query.include) };
+      },
+      { related },
+    ),
+  );
+
+  router.get(
+    '/people/:person_id/notes',
+    collectionRoute(
+      noteResource,
+      async (req, query) => {
+        const scope = scopeOf(req);
+        const person = await loadPersonRow(db, scope.organizationId, pathId(req, 'person_id'));
+        if (!person) throw new NotFoundError();
+        const params = new SqlParams([scope.organizationId, person.id]);
+        const page = await queryCollection(db, noteResource, query, {
+          select: NOTE_SELECT,
+          from: 'notes n',
+          conditions: ['n.organization_id = $1', 'n.person_id = $2'],
+          params,
+          tieBreaker: 'n.id ASC',
+          personId: scope.personId,
+        });
+        return { ...page, parent: { id: String(person.id), type: 'Person' }, included: await noteIncludes(db, scope.organizationId, page.rows, query.include) };
+      },
+      { related },
+    ),
+  );
+
+  router.get(
+    '/notes/:id',
+    singleRoute(
+      noteResource,
+      async (req, query) => {
+        const scope = scopeOf(req);
+        const row = await loadNote(db, scope.organizationId, pathId(req, 'id'));
+        return { row, parent: organizationParent(req), included: row ? await noteIncludes(db, scope.organizationId, [row], query.include) : [] };
+      },
+      { related },
+    ),
+  );
+
+  router.get(
+    '/notes/:note_id/category',
+    singleRoute(noteCategoryResource, async (req) => {
+      const scope = scopeOf(req);
+      const note = await loadNote(db, scope.organizationId, pathId(req, 'note_id'));
+      const row = note?.note_category_id
+        ? (await db.query<Row>(`SELECT ${NOTE_CATEGORY_SELECT} FROM note_categories c WHERE c.organization_id = $1 AND c.id = $2`, [scope.organizationId, note.note_category_id])).rows[0]
+        : undefined;
+      return { row, parent: { id: String(note?.id ?? ''), type: 'Note' } };
+    }),
+  );
+
+  for (const association of ['created_by', 'person'] as const) {
+    router.get(
+      `/notes/:note_id/${association}`,
+      singleRoute(
+        personResource,
+        async (req, query) => {
+          const scope = scopeOf(req);
+          const note = await loadNote(db, scope.organizationId, pathId(req, 'note_id'));
+          const row = await loadPersonRow(db, scope.organizationId, note?.[`${association === 'person' ? 'person' : 'created_by'}_id`] as string | null | undefined);
+          return { row, parent: { id: String(note?.id ?? ''), type: 'Note' }, included: personIncludes(row, query.include) };
+        },
+        { related: [organizationResource] },
+      ),
+    );
+  }
+  return router;
+}

@@ -1,0 +1,99 @@
+/**
+ * Note writes: `POST /people/v2/people/{person_id}/notes` (201 + Location), `PATCH /people/v2/notes/{id}`
+ * (200), `DELETE /people/v2/notes/{id}` (204). created_by defaults to the requester; the person comes
+ * from the path; display_date defaults to created_at.
+ */
+import { Router } from 'express';
+import type { Database } from '../db/database.ts';
+import { ForbiddenAttributeError, NotFoundError, ValidationError } from '../errors.ts';
+import { parseResourcePayload, type PayloadValue } from '../jsonapi/payload.ts';
+import { pathId, singleRoute } from '../jsonapi/routes.ts';
+import { noteCategoryResource } from './note-category-resource.ts';
+import { noteIncludes } from './note-includes.ts';
+import { loadNote } from './note-reads.ts';
+import { notePayload, noteResource } from './note-resource.ts';
+import { requireOrganizationRecord } from './org-records.ts';
+import { personResource } from './person-resource.ts';
+import { loadPersonRow } from './person-sql.ts';
+import { organizationParent, scopeOf } from './request-scope.ts';
+
+const related = [noteCategoryResource, personResource];
+
+/** 422 Validation Error unless the note text has something besides spaces. */
+function requireNoteText(value: PayloadValue | undefined): void {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ValidationError('Note', [{ parameter: 'note', detail: "note can't be blank" }]);
+  }
+}
+
+/** Checks every id the payload assigns against the organization. */
+async function checkReferences(db: Database, organizationId: string, values: Record<string, PayloadValue>): Promise<void> {
+  if (typeof values.note_category_id === 'string') await requireOrganizationRecord(db, 'note_categories', organizationId, values.note_category_id, 'note_category_id');
+  if (typeof values.created_by_id === 'string') await requireOrganizationRecord(db, 'people', organizationId, values.created_by_id, 'created_by');
+  if (typeof values.person_id === 'string') await requireOrganizationRecord(db, 'people', organizationId, values.person_id, 'person');
+}
+
+/** The Note write routes (create, update, delete). */
+export function noteWriteRoutes(db: Database): Router {
+  const router = Router();
+
+  router.post(
+    '/people/:person_id/notes',
+    singleRoute(
+      noteResource,
+      async (req, query) => {
+        const scope = scopeOf(req);
+        const person = await loadPersonRow(db, scope.organizationId, pathId(req, 'person_id'));
+        if (!person) throw new NotFoundError();
+        const values = parseResourcePayload(req.body, notePayload);
+        if ('person_id' in values) throw new ForbiddenAttributeError('person');
+        requireNoteText(values.note);
+        await checkReferences(db, scope.organizationId, values);
+        const { rows } = await db.query<{ id: string }>(
+          `INSERT INTO notes (organization_id, person_id, created_by_id, note_category_id, note, created_at, updated_at, display_date)
+           VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), COALESCE($7::timestamptz, $6::timestamptz, now()), COALESCE($8::timestamptz, $6::timestamptz, now()))
+           RETURNING id::text`,
+          [scope.organizationId, person.id, values.created_by_id ?? scope.personId, values.note_category_id ?? null, values.note, values.created_at ?? null, values.updated_at ?? null, values.display_date ?? null],
+        );
+        const row = await loadNote(db, scope.organizationId, rows[0]!.id);
+        return { row, parent: organizationParent(req), included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include) };
+      },
+      { related, status: 201, location: true },
+    ),
+  );
+
+  router.patch(
+    '/notes/:id',
+    singleRoute(
+      noteResource,
+      async (req, query) => {
+        const scope = scopeOf(req);
+        const note = await loadNote(db, scope.organizationId, pathId(req, 'id'));
+        if (!note) throw new NotFoundError();
+        const values = parseResourcePayload(req.body, notePayload);
+        if ('note' in values) requireNoteText(values.note);
+        await checkReferences(db, scope.organizationId, values);
+        const columns = ['note', 'created_at', 'display_date', 'note_category_id', 'created_by_id', 'person_id'] as const;
+        const params: unknown[] = [scope.organizationId, note.id];
+        const sets = columns.filter((c) => c in values).map((c) => {
+          params.push(values[c]);
+          return `${c} = $${params.length}`;
+        });
+        params.push(values.updated_at ?? null);
+        sets.push(`updated_at = COALESCE($${params.length}::timestamptz, now())`);
+        await db.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+        const row = await loadNote(db, scope.organizationId, String(note.id));
+        return { row, parent: organizationParent(req), included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include) };
+      },
+      { related },
+    ),
+  );
+
+  router.delete('/notes/:id', async (req, res) => {
+    const scope = scopeOf(req);
+    const { rowCount } = await db.query('DELETE FROM notes WHERE organization_id = $1 AND id = $2', [scope.organizationId, pathId(req, 'id')]);
+    if (rowCount === 0) throw new NotFoundError();
+    res.status(204).end();
+  });
+  return router;
+}
