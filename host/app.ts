@@ -1,7 +1,8 @@
 /** createHost: wiring only — middleware order, routers, error handling. Logic lives in the domain folders. */
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import { authenticate, noBearerTokens, type BearerVerifier } from './auth/authenticate.ts';
+import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
+import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import type { HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
@@ -12,12 +13,20 @@ import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { loginRouter } from './pages/login.tsx';
+import { oauthBearerVerifier } from './oauth/bearer.ts';
+import { createOAuthProvider } from './oauth/provider.ts';
+import { oauthRouter } from './oauth/router.ts';
+import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
+import { developerRouter } from './developer/router.tsx';
+import { createSecretBox } from './crypto/secret-box.ts';
+import type Provider from 'oidc-provider';
 
 export interface HostDeps {
   config: HostConfig;
   db: Database;
   logger?: Logger;
-  /** Bearer token checks (the OAuth provider); none by default. */
+  /** Bearer token checks; the host's OAuth provider by default. */
   bearer?: BearerVerifier;
   /** Current time; tests control it. Defaults to the system clock. */
   now?: () => Date;
@@ -28,6 +37,8 @@ export interface Host {
   config: HostConfig;
   db: Database;
   logger: Logger;
+  /** The OAuth 2.0 / OpenID Connect provider (host/oauth/provider.ts). */
+  oauthProvider: Provider;
   /** Stops background work (the database is the caller's to close). */
   close(): Promise<void>;
 }
@@ -35,11 +46,13 @@ export interface Host {
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const bearer = deps.bearer ?? noBearerTokens;
+  const oauthProvider = await createOAuthProvider({ config, db, logger });
+  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.locals.baseUrl = config.baseUrl;
+  configureHostSession(app, { config, db });
   app.use(requestContext(logger));
 
   app.get('/health', async (_req, res) => {
@@ -60,8 +73,13 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
+  app.use(loginRouter({ db }));
+  app.use(oauthRouter({ provider: oauthProvider, db }));
+  const housekeeping = startOAuthHousekeeping(db, logger);
+  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
+
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  return { app, config, db, logger, close: async () => {} };
+  return { app, config, db, logger, oauthProvider, close: async () => housekeeping.stop() };
 }

@@ -59,7 +59,8 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
       const r = await q.query<T>(sql, params as unknown[]);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      // PGlite reports affectedRows 0 for a SELECT; pg counts the rows returned. Match pg.
+      return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
     },
     async exec(sql: string) {
       await q.exec(sql);

@@ -1,0 +1,30 @@
+/** The browser bundles of the SDK: what each is, where its entry is, and its gzip budget. */
+import { fileURLToPath } from 'node:url';
+
+const sdk = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+/** One bundle vite builds. */
+export interface BundleSpec {
+  /** Output file name inside the output directory. */
+  file: string;
+  entry: string;
+  /** `es` for modules the host page imports; `iife` for classic scripts (sandbox frame, worker importScripts). */
+  format: 'es' | 'iife';
+  /** Gzip budget in bytes, when there is one. */
+  budget?: number;
+}
+
+/** The host embedder (with preact and the remote-dom receiver), imported by the host page. */
+export const HOST_BUNDLE: BundleSpec = { file: 'host.js', entry: sdk('host/index.ts'), format: 'es', budget: 20 * 1024 };
+/** The sandbox frame's bootstrap. */
+export const SANDBOX_BUNDLE: BundleSpec = { file: 'sandbox-bootstrap.js', entry: sdk('sandbox/bootstrap.ts'), format: 'iife' };
+/** The worker SDK with the UI runtime (preact + remote-dom), as an add-on bundle includes it. */
+export const WORKER_BUNDLE: BundleSpec = { file: 'worker-sdk.js', entry: sdk('worker/index.ts'), format: 'es', budget: 25 * 1024 };
+/** The sample add-on for `people.list.send_message`. */
+export const SAMPLE_ADDON_BUNDLE: BundleSpec = { file: 'addons/send-message.js', entry: sdk('sample/send-message.tsx'), format: 'iife' };
+
+/** Everything `npm run build:addon-sdk` produces. */
+export const SDK_BUNDLES: BundleSpec[] = [HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BUNDLE, SAMPLE_ADDON_BUNDLE];
+
+/** Where the built bundles go by default (the sandbox and embedder routers serve from here). */
+export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL('../../dist/addon-sdk/', import.meta.url));

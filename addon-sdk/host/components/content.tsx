@@ -1,0 +1,59 @@
+/** Host renderings of the display components an add-on may use. Text only ever becomes text nodes. */
+import type { ComponentChildren } from 'preact';
+import { isHttpsUrl } from '../../protocol/components.ts';
+
+type Children = { children?: ComponentChildren };
+
+/** Heading levels map below the host page's own h1. */
+export function Heading({ level, children }: { level?: string } & Children) {
+  const Tag = level === '1' ? 'h2' : level === '3' ? 'h4' : 'h3';
+  return <Tag class="addon-kit-heading">{children}</Tag>;
+}
+
+/** A paragraph; tone is a class, never a style from the add-on. */
+export function Text({ tone, strong, children }: { tone?: string; strong?: boolean } & Children) {
+  return <p class={`addon-kit-text addon-kit-tone-${tone ?? 'default'}`}>{strong ? <strong>{children}</strong> : children}</p>;
+}
+
+/** A bulleted or numbered list. */
+export function List({ ordered, children }: { ordered?: boolean } & Children) {
+  return ordered ? <ol class="addon-kit-list">{children}</ol> : <ul class="addon-kit-list">{children}</ul>;
+}
+
+/** One list item. */
+export function ListItem({ children }: Children) {
+  return <li>{children}</li>;
+}
+
+/** Links open in a new browsing context without an opener or referrer, and only for https URLs. */
+export function Link({ href, children }: { href?: string } & Children) {
+  if (!isHttpsUrl(href)) return <span class="addon-kit-link">{children}</span>;
+  return <a class="addon-kit-link" href={href} target="_blank" rel="noopener noreferrer">{children}</a>;
+}
+
+/** An image, https only, sent without a referrer. */
+export function Image({ src, alt, width, height }: { src?: string; alt?: string; width?: number; height?: number }) {
+  if (!isHttpsUrl(src)) return null;
+  return <img class="addon-kit-image" src={src} alt={alt ?? ''} width={width} height={height} referrerpolicy="no-referrer" />;
+}
+
+/** Flex layout with a few fixed gaps. */
+export function Stack({ direction, gap, children }: { direction?: string; gap?: string } & Children) {
+  const style = { display: 'flex', flexDirection: direction === 'horizontal' ? 'row' : 'column', gap: { none: '0', small: '4px', large: '16px' }[gap ?? ''] ?? '8px' };
+  return <div class="addon-kit-stack" style={style}>{children}</div>;
+}
+
+/** A highlighted message; critical ones are alerts. */
+export function Banner({ tone, title, children }: { tone?: string; title?: string } & Children) {
+  return (
+    <div class={`addon-kit-banner addon-kit-tone-${tone ?? 'info'}`} role={tone === 'critical' ? 'alert' : 'status'}>
+      {title ? <strong>{title}</strong> : null}
+      {children}
+    </div>
+  );
+}
+
+/** A loading indicator with an accessible label. */
+export function Spinner({ label }: { label?: string }) {
+  return <span class="addon-kit-spinner" role="progressbar" aria-label={label ?? 'Loading'}>{label ?? 'Loading…'}</span>;
+}

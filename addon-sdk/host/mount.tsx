@@ -1,0 +1,206 @@
+/**
+ * mountAddon: puts one add-on into a host page element. Shows the Authorize button until the handshake is
+ * ready, then starts the sandbox, brokers its calls and renders its UI with the allow-listed components.
+ */
+import { RemoteRootRenderer, SignalRemoteReceiver } from '@remote-dom/preact/host';
+import { signal } from '@preact/signals';
+import { render } from 'preact';
+import type { AddOnEnvironment } from '../protocol/messages.ts';
+import { fetchHandshakeState, runAuthorizePopup, type HandshakeState } from './authorization.ts';
+import { createBroker, type Broker, type BrokerEvent } from './broker.ts';
+import { createComponentMap } from './components/index.ts';
+import { BootError, startSandbox, type BootFailure, type Sandbox } from './sandbox-frame.ts';
+import { RejectedRecord, createRecordValidator } from './ui-records.ts';
+
+export interface MountOptions {
+  /** The installation (add-on × organization) whose handshake state and proxy are used. */
+  installationId: string;
+  /** The extension point, e.g. `people.list.send_message`. */
+  extension: string;
+  /** Plain data the add-on reads with addOnContext(). */
+  props?: Record<string, unknown>;
+  environment?: AddOnEnvironment;
+  /** The host session's CSRF token (or a function returning the current one). */
+  csrfToken: string | (() => string | Promise<string>);
+  /** The sandbox frame page on the sandbox origin, e.g. `http://localhost:4001/frame.html`. */
+  sandboxUrl: string;
+  /** The add-on's worker script, absolute or relative to sandboxUrl (must be on the sandbox origin). */
+  addonUrl: string;
+  /** Origin (and path prefix) of the host's /addons routes; default: this page's origin. */
+  hostBase?: string;
+  bootTimeoutMs?: number;
+  fetchTimeoutMs?: number;
+  /** Diagnostics: status changes, settled fetches, dropped messages, rejected UI batches, worker errors. */
+  onEvent?: (event: MountEvent) => void;
+}
+
+/** Where a mounted add-on is. */
+export type MountStatus =
+  | { kind: 'checking' }
+  | { kind: 'needs_authorization'; state: HandshakeState }
+  | { kind: 'authorizing' }
+  | { kind: 'starting' }
+  | { kind: 'running' }
+  | { kind: 'failed'; code: BootFailure; message: string }
+  | { kind: 'unmounted' };
+
+export type MountEvent =
+  | BrokerEvent
+  | { type: 'status'; status: MountStatus }
+  | { type: 'worker-error'; message: string }
+  | { type: 'ui-rejected'; reason: string };
+
+/** A mounted add-on. */
+export interface MountedAddon {
+  /** Resolves when the add-on runs; rejects (BootError) when it fails to start or is unmounted first. */
+  readonly ready: Promise<void>;
+  status(): MountStatus;
+  /** Fails pending calls (`unmounted`), aborts their proxy requests, terminates the worker, clears the element. */
+  unmount(): void;
+}
+
+/** Mounts an add-on into `element`. */
+export function mountAddon(element: HTMLElement, options: MountOptions): MountedAddon {
+  const hostBase = options.hostBase ?? location.origin;
+  const csrfToken = typeof options.csrfToken === 'string' ? () => options.csrfToken as string : options.csrfToken;
+  const emit = options.onEvent ?? (() => {});
+  const lifetime = new AbortController();
+  const status = signal<MountStatus>({ kind: 'checking' });
+  const reauthorize = signal(false);
+  const receiver = new SignalRemoteReceiver();
+  const components = createComponentMap();
+  let broker: Broker | null = null;
+  let sandbox: Sandbox | null = null;
+  let settleReady: { resolve(): void; reject(e: Error): void } | null = null;
+  const ready = new Promise<void>((resolve, reject) => (settleReady = { resolve, reject }));
+  ready.catch(() => {});
+
+  const setStatus = (next: MountStatus) => {
+    if (status.value.kind === 'unmounted') return;
+    status.value = next;
+    emit({ type: 'status', status: next });
+  };
+
+  const shell = document.createElement('div');
+  const frames = document.createElement('div');
+  shell.className = 'addon-kit-addon';
+  element.append(shell, frames);
+
+  async function checkState(): Promise<void> {
+    try {
+      const state = await fetchHandshakeState(hostBase, options.installationId, lifetime.signal);
+      if (state === 'ready') {
+        reauthorize.value = false;
+        if (!sandbox) await start();
+        else setStatus({ kind: 'running' });
+      } else if (sandbox) {
+        reauthorize.value = true;
+        setStatus({ kind: 'running' });
+      } else setStatus({ kind: 'needs_authorization', state });
+    } catch {
+      if (!lifetime.signal.aborted) setStatus({ kind: 'needs_authorization', state: 'uninitialized' });
+    }
+  }
+
+  async function authorize(): Promise<void> {
+    const wasRunning = sandbox !== null;
+    if (!wasRunning) setStatus({ kind: 'authorizing' });
+    await runAuthorizePopup(hostBase, options.installationId, lifetime.signal);
+    if (!lifetime.signal.aborted) await checkState();
+  }
+
+  async function start(): Promise<void> {
+    setStatus({ kind: 'starting' });
+    try {
+      sandbox = await startSandbox(frames, {
+        sandboxUrl: options.sandboxUrl,
+        addonUrl: options.addonUrl,
+        boot: { environment: options.environment ?? 'production', extension: options.extension, props: options.props ?? {} },
+        timeoutMs: options.bootTimeoutMs ?? 10_000,
+        signal: lifetime.signal,
+        onWorkerError: (message) => emit({ type: 'worker-error', message }),
+      });
+    } catch (error) {
+      const boot = error instanceof BootError ? error : new BootError('worker_failed', String(error));
+      if (boot.code !== 'unmounted') setStatus({ kind: 'failed', code: boot.code, message: boot.message });
+      settleReady?.reject(boot);
+      return;
+    }
+    const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }));
+    broker = createBroker(sandbox.port, {
+      endpoint: { hostBase, installationId: options.installationId, csrfToken },
+      timeoutMs: options.fetchTimeoutMs ?? 30_000,
+      onUiRecords(records) {
+        try {
+          receiver.connection.mutate(validate(records));
+        } catch (error) {
+          emit({ type: 'ui-rejected', reason: error instanceof RejectedRecord ? error.message : 'receiver refused the update' });
+        }
+      },
+      onReauthorizationRequired() {
+        reauthorize.value = true;
+      },
+      onEvent: emit,
+    });
+    sandbox.port.onmessage = (event) => broker?.handle(event.data);
+    setStatus({ kind: 'running' });
+    settleReady?.resolve();
+  }
+
+  function Shell() {
+    const current = status.value;
+    const authorizeButton = (label: string) => (
+      <button type="button" class="addon-kit-authorize" onClick={() => void authorize()}>{label}</button>
+    );
+    switch (current.kind) {
+      case 'checking':
+      case 'starting':
+        return <p class="addon-kit-status" role="status">Loading add-on…</p>;
+      case 'authorizing':
+        return <p class="addon-kit-status" role="status">Waiting for authorization…</p>;
+      case 'needs_authorization':
+        return (
+          <div class="addon-kit-status">
+            <p>{current.state === 'reauthorization_required' ? 'This add-on needs to be authorized again.' : 'This add-on needs your authorization before it can run.'}</p>
+            {authorizeButton('Authorize')}
+          </div>
+        );
+      case 'failed':
+        return <p class="addon-kit-status" role="alert">The add-on could not start ({current.code}).</p>;
+      case 'unmounted':
+        return null;
+      case 'running':
+        return (
+          <>
+            {reauthorize.value ? (
+              <div class="addon-kit-status" role="alert">
+                <p>This add-on needs to be authorized again.</p>
+                {authorizeButton('Authorize')}
+              </div>
+            ) : null}
+            <RemoteRootRenderer receiver={receiver} components={components} />
+          </>
+        );
+    }
+  }
+
+  render(<Shell />, shell);
+  void checkState();
+
+  return {
+    ready,
+    status: () => status.value,
+    unmount() {
+      if (status.value.kind === 'unmounted') return;
+      broker?.close();
+      sandbox?.destroy();
+      lifetime.abort();
+      setStatus({ kind: 'unmounted' });
+      status.value = { kind: 'unmounted' };
+      settleReady?.reject(new BootError('unmounted', 'Unmounted'));
+      render(null, shell);
+      shell.remove();
+      frames.remove();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * The UI allow-list: every element an add-on may render, its properties (with types) and its events.
+ * The worker defines remote elements from it; the host validates every mutation record against it and
+ * maps each name to a preact component. Nothing else reaches the host DOM.
+ */
+
+/** Property value kinds the host accepts (checked on every update). */
+export type PropertyKind = 'string' | 'number' | 'boolean' | 'https-url' | 'options' | `enum:${string}`;
+
+/** One allow-listed element: property kinds and the events it may listen to. */
+export interface ComponentSpec {
+  properties: Record<string, PropertyKind>;
+  events: readonly string[];
+}
+
+/** Element name → spec. Names are the remote custom element tags. */
+export const COMPONENTS = {
+  'ui-heading': { properties: { level: 'enum:1|2|3' }, events: [] },
+  'ui-text': { properties: { tone: 'enum:default|subdued|critical|success', strong: 'boolean' }, events: [] },
+  'ui-button': { properties: { variant: 'enum:primary|secondary|plain', disabled: 'boolean' }, events: ['press'] },
+  'ui-text-field': {
+    properties: { label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', type: 'enum:text|email|number|search' },
+    events: ['input', 'change'],
+  },
+  'ui-text-area': {
+    properties: { label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', rows: 'number' },
+    events: ['input', 'change'],
+  },
+  'ui-select': { properties: { label: 'string', value: 'string', options: 'options', disabled: 'boolean' }, events: ['change'] },
+  'ui-checkbox': { properties: { label: 'string', checked: 'boolean', disabled: 'boolean' }, events: ['change'] },
+  'ui-list': { properties: { ordered: 'boolean' }, events: [] },
+  'ui-list-item': { properties: {}, events: [] },
+  'ui-link': { properties: { href: 'https-url' }, events: [] },
+  'ui-image': { properties: { src: 'https-url', alt: 'string', width: 'number', height: 'number' }, events: [] },
+  'ui-stack': { properties: { direction: 'enum:vertical|horizontal', gap: 'enum:none|small|medium|large' }, events: [] },
+  'ui-banner': { properties: { tone: 'enum:info|success|warning|critical', title: 'string' }, events: [] },
+  'ui-spinner': { properties: { label: 'string' }, events: [] },
+} as const satisfies Record<string, ComponentSpec>;
+
+/** An allow-listed element name. */
+export type ComponentName = keyof typeof COMPONENTS;
+
+/** One choice of a Select. */
+export interface SelectOption { value: string; label: string }
+
+/** True when `value` is acceptable for a property of kind `kind` (null/undefined clear a property). */
+export function isPropertyValue(kind: PropertyKind, value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (kind === 'string') return typeof value === 'string' && value.length <= 16 * 1024;
+  if (kind === 'number') return typeof value === 'number' && Number.isFinite(value);
+  if (kind === 'boolean') return typeof value === 'boolean';
+  if (kind === 'https-url') return isHttpsUrl(value);
+  if (kind === 'options') {
+    return Array.isArray(value) && value.length <= 500 &&
+      value.every((o) => typeof o === 'object' && o !== null && typeof o.value === 'string' && typeof o.label === 'string');
+  }
+  return typeof value === 'string' && kind.slice(5).split('|').includes(value);
+}
+
+/** Only absolute https URLs: no javascript:, data:, relative or plain-http URLs from an add-on. */
+export function isHttpsUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || value.length > 4096) return false;
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

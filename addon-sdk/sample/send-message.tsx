@@ -1,0 +1,93 @@
+/**
+ * Sample add-on for the `people.list.send_message` extension: reads the list's people through the host API,
+ * lets the person write a message, and sends it to the integrator's API. Built as a classic worker script.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import {
+  Banner, Button, Checkbox, Heading, List, ListItem, Spinner, Stack, Text, TextArea,
+  addOnContext, authenticatedFetch, authenticatedIntegratorFetch, render,
+} from '../worker/index.ts';
+
+interface Person { id: string; name: string }
+type Result = { kind: 'sent'; text: string } | { kind: 'error'; text: string };
+
+/** Reads the people of a List (JSON:API, first page). */
+async function loadPeople(listId: string): Promise<Person[]> {
+  const response = await authenticatedFetch(`/people/v2/lists/${encodeURIComponent(listId)}/people?per_page=100`);
+  if (!response.ok) throw new Error(`Could not read the list's people (HTTP ${response.status})`);
+  const document = (await response.json()) as { data: Array<{ id: string; attributes: { first_name?: string; last_name?: string } }> };
+  return document.data.map((p) => ({ id: p.id, name: `${p.attributes.first_name ?? ''} ${p.attributes.last_name ?? ''}`.trim() }));
+}
+
+/** Sends the message through the integrator's API. */
+async function sendMessage(listId: string, personIds: string[], message: string): Promise<Result> {
+  const response = await authenticatedIntegratorFetch('/api/messages', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ list_id: listId, person_ids: personIds, message }),
+  });
+  const body = (await response.json().catch(() => null)) as { id?: unknown; error?: unknown } | null;
+  if (!response.ok) return { kind: 'error', text: `The integrator refused the message (HTTP ${response.status})` };
+  return { kind: 'sent', text: `Message ${String(body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
+}
+
+function SendMessage() {
+  const listId = String(addOnContext().props.listId ?? '');
+  const [people, setPeople] = useState<Person[] | null>(null);
+  const [excluded, setExcluded] = useState<Set<string>>(new Set());
+  const [message, setMessage] = useState('');
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
+
+  useEffect(() => {
+    loadPeople(listId).then(setPeople, (error: Error) => setResult({ kind: 'error', text: error.message }));
+  }, [listId]);
+
+  const recipients = (people ?? []).filter((p) => !excluded.has(p.id));
+  const send = async () => {
+    setSending(true);
+    setResult(null);
+    try {
+      setResult(await sendMessage(listId, recipients.map((p) => p.id), message));
+    } catch (error) {
+      setResult({ kind: 'error', text: `Sending failed: ${(error as Error).message}` });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Stack gap="medium">
+      <Heading>Send a message to this list</Heading>
+      {people === null && result === null ? <Spinner label="Loading people…" /> : null}
+      {people !== null ? (
+        <>
+          <Text tone="subdued">{`${recipients.length} of ${people.length} people selected`}</Text>
+          <List>
+            {people.slice(0, 25).map((p) => (
+              <ListItem key={p.id}>
+                <Checkbox
+                  label={p.name}
+                  checked={!excluded.has(p.id)}
+                  onChange={(checked) => {
+                    const next = new Set(excluded);
+                    if (checked) next.delete(p.id);
+                    else next.add(p.id);
+                    setExcluded(next);
+                  }}
+                />
+              </ListItem>
+            ))}
+          </List>
+          <TextArea label="Message" value={message} onInput={setMessage} placeholder="Write your message" />
+          <Button variant="primary" disabled={sending || message.trim() === '' || recipients.length === 0} onPress={() => void send()}>
+            {sending ? 'Sending…' : 'Send message'}
+          </Button>
+        </>
+      ) : null}
+      {result ? <Banner tone={result.kind === 'sent' ? 'success' : 'critical'}>{result.text}</Banner> : null}
+    </Stack>
+  );
+}
+
+render(<SendMessage />);

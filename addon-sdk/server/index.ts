@@ -1,0 +1,5 @@
+/** Server-side pieces a host mounts: the sandbox origin's router and the embedder bundle router. */
+export { createSandboxRouter, sandboxFramePolicy, type AddonScript, type SandboxRouterOptions } from './sandbox-router.ts';
+export { createEmbedderRouter } from './embedder-router.ts';
+export { buildAddonSdk } from '../build/build.ts';
+export { DEFAULT_BUNDLE_DIR, SDK_BUNDLES, SAMPLE_ADDON_BUNDLE } from '../build/bundles.ts';

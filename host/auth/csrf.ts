@@ -1,0 +1,52 @@
+/**
+ * CSRF protection for every cookie-authenticated POST: the session's token must come back in the
+ * `X-CSRF-Token` header or the `_csrf` form field (compared in constant time), and a browser's
+ * `Origin`, when sent, must be the host's own.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { ForbiddenError } from '../errors.ts';
+import { sendMessagePage } from '../pages/render.tsx';
+import { getHostSession, hostSessionSettings, wantsPage } from './session.ts';
+
+/** Header carrying the CSRF token on fetch/XHR calls. */
+export const CSRF_HEADER = 'X-CSRF-Token';
+/** Form field carrying the CSRF token on server-rendered forms. */
+export const CSRF_FIELD = '_csrf';
+
+const parseForm = express.urlencoded({ extended: false, limit: '64kb' });
+
+function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+}
+
+/** Constant-time equality of two tokens of any length. */
+export function tokensEqual(presented: string, expected: string): boolean {
+  // Digests have equal lengths, so neither the length nor the first difference shows in the timing.
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/**
+ * Refuses (403) a POST whose CSRF token is missing or wrong, or whose `Origin` is foreign. Parses an
+ * urlencoded body itself when no parser ran yet, so it can sit before a form route's own handler.
+ */
+export const requireCsrf: RequestHandler = async (req, res, next) => {
+  const { baseOrigin } = hostSessionSettings(req);
+  const origin = req.get('origin');
+  let ok = origin === undefined || origin === baseOrigin;
+  if (ok) {
+    if (req.body === undefined && req.is('application/x-www-form-urlencoded')) await runParser(parseForm, req, res);
+    const session = await getHostSession(req, res);
+    const header = req.get(CSRF_HEADER);
+    const field = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+    const presented = header ?? (typeof field === 'string' ? field : undefined);
+    ok = !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
+  }
+  if (ok) return next();
+  if (wantsPage(req)) {
+    sendMessagePage(res, 403, 'This form has expired', 'The page you sent this from is out of date or came from another site. Go back, reload it and try again.');
+    return;
+  }
+  throw new ForbiddenError('The CSRF token is missing or invalid, or the request came from another origin');
+};

@@ -1,0 +1,141 @@
+/**
+ * The host login session: an iron-session sealed cookie (no server-side state, so several host
+ * processes share it) holding who is logged in and the session's CSRF token.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
+import type { HostConfig } from '../config.ts';
+import type { Queryable } from '../db/database.ts';
+import { UnauthorizedError } from '../errors.ts';
+import { loadPerson, type PersonRecord } from './person.ts';
+
+/** Name of the host session cookie. */
+export const HOST_SESSION_COOKIE = 'addon_kit_session';
+/** A login lasts 12 hours. */
+const SESSION_TTL_SECONDS = 12 * 60 * 60;
+
+/** What the sealed session cookie holds. */
+export interface HostSessionData {
+  /** The logged-in person; absent before login. */
+  personId?: string;
+  /** Double-submit token every cookie-authenticated POST must echo. */
+  csrfToken?: string;
+  /** Unix seconds of the last password check (`prompt=login`, max_age). */
+  authenticatedAt?: number;
+}
+
+/** A loaded host session: its data plus `save()` and `destroy()`. */
+export type HostSession = IronSession<HostSessionData>;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set by `getHostSession` (cached per request). */
+      hostSession?: HostSession;
+      /** Set by `requireHostLogin`: the logged-in person, loaded fresh. */
+      hostPerson?: PersonRecord;
+    }
+  }
+}
+
+interface HostSessionSettings {
+  options: SessionOptions;
+  db: Queryable;
+  baseOrigin: string;
+}
+
+const SETTINGS = Symbol('hostSession');
+
+/** iron-session options: HttpOnly, SameSite=Lax, Secure when the host is served over https. */
+export function hostSessionOptions(config: Pick<HostConfig, 'sessionSecret' | 'baseUrl'>): SessionOptions {
+  return {
+    cookieName: HOST_SESSION_COOKIE,
+    password: config.sessionSecret,
+    ttl: SESSION_TTL_SECONDS,
+    cookieOptions: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https:'), path: '/' },
+  };
+}
+
+/** Makes the session available to `getHostSession` and friends on this app. */
+export function configureHostSession(app: Express, deps: { config: HostConfig; db: Queryable }): void {
+  const settings: HostSessionSettings = {
+    options: hostSessionOptions(deps.config),
+    db: deps.db,
+    baseOrigin: new URL(deps.config.baseUrl).origin,
+  };
+  (app.locals as Record<symbol, unknown>)[SETTINGS] = settings;
+}
+
+/** The settings stored by `configureHostSession`. */
+export function hostSessionSettings(req: Request): HostSessionSettings {
+  const settings = (req.app.locals as Record<symbol, unknown>)[SETTINGS] as HostSessionSettings | undefined;
+  if (!settings) throw new Error('configureHostSession was not called for this app');
+  return settings;
+}
+
+/** The request's host session (created empty when there is no valid cookie); cached on the request. */
+export async function getHostSession(req: Request, res: Response): Promise<HostSession> {
+  if (req.hostSession) return req.hostSession;
+  const session = await getIronSession<HostSessionData>(req, res, hostSessionSettings(req).options);
+  req.hostSession = session;
+  return session;
+}
+
+/** The session's CSRF token, minted and saved when the session has none yet. */
+export async function ensureCsrfToken(session: HostSession): Promise<string> {
+  if (!session.csrfToken) {
+    session.csrfToken = randomBytes(32).toString('base64url');
+    await session.save();
+  }
+  return session.csrfToken;
+}
+
+/**
+ * Logs a person in: a new CSRF token (so one minted before login cannot be replayed after it) and
+ * the time of the password check.
+ */
+export async function startHostLogin(session: HostSession, personId: string, now = Date.now()): Promise<void> {
+  session.personId = personId;
+  session.authenticatedAt = Math.floor(now / 1000);
+  session.csrfToken = randomBytes(32).toString('base64url');
+  await session.save();
+}
+
+/** Only same-origin paths are followed after login (no `//host`, no `/\host`, no scheme). */
+export function safeReturnTo(value: unknown, fallback = '/developer'): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  if (/[\u0000-\u001f]/.test(value)) return fallback;
+  return value;
+}
+
+/** True for a browser navigation or form post, false for a script's JSON call. */
+export function wantsPage(req: Request): boolean {
+  if (req.get('x-csrf-token')) return false;
+  return !!req.is('application/x-www-form-urlencoded') || req.accepts(['json', 'html']) === 'html';
+}
+
+/**
+ * Requires a logged-in, active person: pages are redirected to `/login?return_to=…`, API calls get 401.
+ * Sets `req.hostPerson` and `req.hostSession`.
+ */
+export const requireHostLogin: RequestHandler = async (req, res, next) => {
+  const session = await getHostSession(req, res);
+  const person = session.personId ? await loadPerson(hostSessionSettings(req).db, session.personId) : undefined;
+  if (!person || person.status !== 'active') {
+    if (req.method === 'GET' && wantsPage(req)) {
+      res.redirect(303, `/login?return_to=${encodeURIComponent(safeReturnTo(req.originalUrl))}`);
+      return;
+    }
+    throw new UnauthorizedError('Log in to the host first');
+  }
+  req.hostPerson = person;
+  next();
+};
+
+/** The person `requireHostLogin` loaded. */
+export function hostPersonOf(req: Request): PersonRecord {
+  if (!req.hostPerson) throw new UnauthorizedError('Log in to the host first');
+  return req.hostPerson;
+}

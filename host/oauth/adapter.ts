@@ -1,0 +1,104 @@
+/**
+ * The oidc-provider storage adapter over the host database. Every model lives in
+ * `oauth_provider_records`, keyed by the SHA-256 of its id: token, code and session ids are bearer
+ * secrets, so a copy of the database reveals none of them (payloads are stored without `jti`).
+ * Clients are not stored here: they are the host's `oauth_applications` (see `client-adapter.ts`).
+ */
+import { createHash } from 'node:crypto';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { Queryable } from '../db/database.ts';
+
+/** Hex SHA-256 of a record id. */
+export function recordDigest(id: string): string {
+  return createHash('sha256').update(id, 'utf8').digest('hex');
+}
+
+/**
+ * A refresh token presented again within this many seconds of its rotation is taken for a concurrent
+ * duplicate of the request that rotated it (two tabs, a retried request): it is refused with
+ * invalid_grant, but the grant is not revoked. Later reuse revokes the whole grant.
+ * @see RFC 9700 §4.14.2
+ */
+export const REFRESH_CONCURRENCY_GRACE_SECONDS = 10;
+
+interface RecordRow {
+  payload: AdapterPayload;
+  consumed_at: Date | null;
+}
+
+/** The adapter of one model. Times come from the JS clock, as oidc-provider's own checks do. */
+export class DatabaseAdapter implements Adapter {
+  constructor(
+    private readonly db: Queryable,
+    private readonly model: string,
+  ) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const { jti: _jti, ...stored } = payload;
+    const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+    await this.db.query(
+      `INSERT INTO oauth_provider_records (model, id_digest, payload, grant_id, uid, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (model, id_digest) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
+      [this.model, recordDigest(id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, expiresAt],
+    );
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const { rows } = await this.db.query<RecordRow>(
+      'SELECT payload, consumed_at FROM oauth_provider_records WHERE model = $1 AND id_digest = $2 AND (expires_at IS NULL OR expires_at > $3)',
+      [this.model, recordDigest(id), new Date()],
+    );
+    return rows[0] && this.toPayload(rows[0], id);
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const { rows } = await this.db.query<RecordRow & { id: string }>(
+      `SELECT payload, consumed_at FROM oauth_provider_records WHERE model = $1 AND uid = $2 AND (expires_at IS NULL OR expires_at > $3)`,
+      [this.model, uid, new Date()],
+    );
+    // The id itself is not stored, so a session found by uid cannot be re-saved under its id: only
+    // oidc-provider's logout flows use this, and they are disabled.
+    return rows[0] && (rows[0].payload as AdapterPayload);
+  }
+
+  async findByUserCode(): Promise<AdapterPayload | undefined> {
+    // Device flow is not enabled.
+    return undefined;
+  }
+
+  /**
+   * Marks a code or refresh token used, atomically: of two concurrent requests presenting the same
+   * one, exactly one gets here first; the other is refused without side effects.
+   * @see RFC 6749 §4.1.2 (codes are single use), RFC 9700 §4.14.2 (refresh token rotation)
+   */
+  async consume(id: string): Promise<void> {
+    const { rowCount } = await this.db.query(
+      'UPDATE oauth_provider_records SET consumed_at = $3 WHERE model = $1 AND id_digest = $2 AND consumed_at IS NULL',
+      [this.model, recordDigest(id), new Date()],
+    );
+    if (rowCount === 0) throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'grant'} already used`);
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.query('DELETE FROM oauth_provider_records WHERE model = $1 AND id_digest = $2', [this.model, recordDigest(id)]);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db.query('DELETE FROM oauth_provider_records WHERE model = $1 AND grant_id = $2', [this.model, grantId]);
+  }
+
+  private toPayload(row: RecordRow, id: string): AdapterPayload {
+    const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
+    // Within the grace period the token is reported unconsumed: oidc-provider then tries `consume`,
+    // which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the grant.
+    const concurrent = this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS;
+    return { ...row.payload, jti: id, ...(consumed !== undefined && !concurrent ? { consumed } : {}) };
+  }
+}
+
+/** Deletes records that expired more than a day ago (run from time to time; expired ones are never returned). */
+export async function purgeExpiredOAuthRecords(db: Queryable, now = new Date()): Promise<number> {
+  const { rowCount } = await db.query("DELETE FROM oauth_provider_records WHERE expires_at < $1::timestamptz - interval '1 day'", [now]);
+  return rowCount;
+}

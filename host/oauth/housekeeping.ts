@@ -1,0 +1,25 @@
+/**
+ * Periodic clean-up of the provider's storage: expired records (never returned once expired, deleted
+ * a day later) and monthly-active-user rows older than the 24 months of history the spec keeps.
+ */
+import type { Queryable } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { purgeExpiredOAuthRecords } from './adapter.ts';
+
+/** Keeps the MAU rows of the 24 months up to and including `now`'s month; deletes older ones. */
+export async function purgeOldMonthlyActiveUsers(db: Queryable, now = new Date()): Promise<number> {
+  const cutoff = now.getUTCFullYear() * 12 + now.getUTCMonth() - 23;
+  const { rowCount } = await db.query('DELETE FROM oauth_monthly_active_users WHERE year * 12 + (month - 1) < $1', [cutoff]);
+  return rowCount;
+}
+
+/** Runs both clean-ups every `intervalMs` (first run after one interval); `stop()` ends it. */
+export function startOAuthHousekeeping(db: Queryable, logger: Logger, intervalMs = 60 * 60 * 1000): { stop(): void } {
+  const timer = setInterval(() => {
+    Promise.all([purgeExpiredOAuthRecords(db), purgeOldMonthlyActiveUsers(db)]).catch((error: Error) =>
+      logger.warn({ err: { name: error.name, message: error.message } }, 'oauth housekeeping failed'),
+    );
+  }, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

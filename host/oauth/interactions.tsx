@@ -1,0 +1,215 @@
+/**
+ * The provider's interaction pages at `/oauth/interaction/:uid`: login, account chooser and consent,
+ * server-rendered, working without JavaScript, every POST CSRF-checked with the host session's token.
+ * Logging in here also logs in to the host; a host session already open satisfies a plain login
+ * prompt (not `prompt=login`, which always asks for the password again).
+ */
+import { Router, type Request, type Response } from 'express';
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import type { VNode } from 'preact';
+import { requireCsrf } from '../auth/csrf.ts';
+import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
+import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session.ts';
+import type { Queryable } from '../db/database.ts';
+import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
+import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
+import { DatabaseAdapter } from './adapter.ts';
+import { HOST_SESSION_REASON } from './provider.ts';
+import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
+
+type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** Consent page: names the application and says what each scope allows. */
+export function ConsentPage(props: { action: string; csrfToken: string; applicationName: string; person: PersonRecord; scopes: string[] }): VNode {
+  return (
+    <Layout title={`Authorize ${props.applicationName}`}>
+      <h1>Authorize {props.applicationName}</h1>
+      <p>
+        <strong>{props.applicationName}</strong> asks to access your account ({displayName(props.person)}, {props.person.organization_name}). It will be able to:
+      </p>
+      <ul>
+        {props.scopes.map((scope) => (
+          <li key={scope} data-scope={scope}>
+            {isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope] : scope}
+          </li>
+        ))}
+      </ul>
+      <form method="post" action={props.action}>
+        <CsrfField token={props.csrfToken} />
+        <button type="submit" name="decision" value="allow">
+          Allow
+        </button>{' '}
+        <button type="submit" name="decision" value="deny">
+          Deny
+        </button>
+      </form>
+    </Layout>
+  );
+}
+
+/** Account chooser: continue as the person logged in to the host, or log in as someone else. */
+export function AccountChooser(props: { uid: string; csrfToken: string; applicationName: string; person: PersonRecord }): VNode {
+  return (
+    <Layout title="Choose an account">
+      <h1>Choose an account</h1>
+      <p>Which account should {props.applicationName} use?</p>
+      <form method="post" action={`/oauth/interaction/${props.uid}/select`}>
+        <CsrfField token={props.csrfToken} />
+        <button type="submit" name="account" value={props.person.id}>
+          Continue as {displayName(props.person)} ({props.person.email})
+        </button>
+      </form>
+      <h2>Use another account</h2>
+      <form method="post" action={`/oauth/interaction/${props.uid}/login`}>
+        <CsrfField token={props.csrfToken} />
+        <label for="email">E-mail</label>
+        <input id="email" type="email" name="email" autoComplete="username" required value="" />
+        <label for="password">Password</label>
+        <input id="password" type="password" name="password" autoComplete="current-password" required />
+        <button type="submit">Log in</button>
+      </form>
+    </Layout>
+  );
+}
+
+async function applicationName(provider: Provider, details: Details): Promise<string> {
+  const client = await provider.Client.find(String(details.params.client_id));
+  return client?.clientName ?? 'An application';
+}
+
+/** Interaction routes; oidc-provider's cookie ties each to the browser that started it. */
+export function interactionRouter(deps: { provider: Provider; db: Queryable }): Router {
+  const { provider, db } = deps;
+  const router = Router();
+
+  const withDetails =
+    (handler: (req: Request, res: Response, details: Details) => Promise<void>) =>
+    async (req: Request, res: Response): Promise<void> => {
+      let details: Details;
+      try {
+        details = await provider.interactionDetails(req, res);
+      } catch (error) {
+        if (error instanceof errors.SessionNotFound || error instanceof errors.OIDCProviderError) {
+          return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+        }
+        throw error;
+      }
+      if (details.uid !== req.params.uid) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+      await handler(req, res, details);
+    };
+
+  const finishLogin = async (req: Request, res: Response, details: Details, personId: string) => {
+    const result = { login: { accountId: personId }, ...(details.prompt.name === 'select_account' ? { select_account: {} } : {}) };
+    const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
+    // Someone else is logging in: end the provider's session of the previous person here (and detach
+    // the interaction from it), rather than through oidc-provider's script-driven logout confirmation.
+    if (details.session?.accountId && details.session.accountId !== personId) {
+      const interaction = await provider.Interaction.find(details.uid);
+      if (interaction) {
+        delete interaction.session;
+        await interaction.save(Math.max(interaction.exp - Math.floor(Date.now() / 1000), 1));
+      }
+      await new DatabaseAdapter(db, 'Session').destroy(details.session.cookie);
+    }
+    res.redirect(303, returnTo);
+  };
+
+  const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string) => {
+    const forced = details.prompt.reasons.includes('login_prompt');
+    const name = await applicationName(provider, details);
+    sendPage(
+      res,
+      error ? 401 : 200,
+      <LoginForm
+        action={`/oauth/interaction/${details.uid}/login`}
+        csrfToken={csrfToken}
+        heading={forced ? 'Log in again' : 'Log in'}
+        note={`Log in to continue to ${name}.`}
+        {...(error ? { error } : {})}
+        {...(email ? { email } : {})}
+      />,
+    );
+  };
+
+  router.get(
+    '/oauth/interaction/:uid',
+    withDetails(async (req, res, details) => {
+      const session = await getHostSession(req, res);
+      const csrfToken = await ensureCsrfToken(session);
+      const hostPerson = session.personId ? await loadPerson(db, session.personId) : undefined;
+      const loggedIn = hostPerson?.status === 'active' ? hostPerson : undefined;
+      switch (details.prompt.name) {
+        case 'select_account':
+          if (!loggedIn) return showLogin(res, details, csrfToken);
+          return sendPage(res, 200, <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />);
+        case 'login':
+          // Single sign-on from the host login, unless the client asked for a fresh login (or max_age etc.).
+          if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session' || r === HOST_SESSION_REASON)) return finishLogin(req, res, details, loggedIn.id);
+          return showLogin(res, details, csrfToken);
+        case 'consent': {
+          const person = details.session?.accountId ? await loadPerson(db, details.session.accountId) : undefined;
+          if (!person) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+          const scopes = String(details.params.scope ?? '').split(' ').filter(Boolean);
+          return sendPage(
+            res,
+            200,
+            <ConsentPage action={`/oauth/interaction/${details.uid}/consent`} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={person} scopes={scopes} />,
+          );
+        }
+        default:
+          return sendMessagePage(res, 400, 'Unsupported request', 'This authorization request cannot be completed here.');
+      }
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/login',
+    requireCsrf,
+    withDetails(async (req, res, details) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const session = await getHostSession(req, res);
+      const personId = await checkLogin(db, body.email, body.password);
+      if (!personId) return showLogin(res, details, await ensureCsrfToken(session), LOGIN_FAILED, typeof body.email === 'string' ? body.email.slice(0, 320) : '');
+      await startHostLogin(session, personId);
+      await finishLogin(req, res, details, personId);
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/select',
+    requireCsrf,
+    withDetails(async (req, res, details) => {
+      const session = await getHostSession(req, res);
+      const person = session.personId ? await loadPerson(db, session.personId) : undefined;
+      if (!person || person.status !== 'active' || details.prompt.name !== 'select_account') return showLogin(res, details, await ensureCsrfToken(session));
+      await finishLogin(req, res, details, person.id);
+    }),
+  );
+
+  router.post(
+    '/oauth/interaction/:uid/consent',
+    requireCsrf,
+    withDetails(async (req, res, details) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (details.prompt.name !== 'consent' || !details.session?.accountId) {
+        return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+      }
+      if (body.decision !== 'allow') {
+        // @see RFC 6749 §4.1.2.1: the resource owner denied the request.
+        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user denied the request' }, { mergeWithLastSubmission: false });
+        return;
+      }
+      const { missingOIDCScope, missingOIDCClaims } = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+      const grant = details.grantId
+        ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) }))
+        : new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
+      if (missingOIDCScope?.length) grant.addOIDCScope(missingOIDCScope.join(' '));
+      if (missingOIDCClaims?.length) grant.addOIDCClaims(missingOIDCClaims);
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,51 @@
+/**
+ * Shapes oidc-provider's responses to the spec, after the provider has done its work:
+ * - token: `token_type` "bearer", `created_at` (Unix seconds); records MAU and the connection;
+ *   extends the grant on each refresh so it lives as long as its newest refresh token;
+ * - introspection: exactly `{active, scope, client_id, token_type: "Bearer", exp, iat}` or `{active: false}`;
+ * - revocation: `{}` (oidc-provider answers an empty body);
+ * - discovery: only what is supported (no JWT client authentication).
+ */
+import type { Middleware } from 'koa';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Queryable } from '../db/database.ts';
+import { recordTokenIssued } from './mau.ts';
+import { TOKEN_LIFETIMES } from './lifetimes.ts';
+
+type Body = Record<string, unknown>;
+
+/** The oidc-provider (koa) middleware that reshapes responses after each request; see the file header. */
+export function shapeResponses(db: Queryable): Middleware {
+  return async (koaCtx, next) => {
+    await next();
+    const ctx = koaCtx as unknown as KoaContextWithOIDC;
+    const route = ctx.oidc?.route;
+    const body = ctx.body as Body | undefined;
+    if (route === 'token' && ctx.status === 200 && body?.access_token) {
+      await shapeTokenResponse(ctx, body, db);
+    } else if (route === 'introspection' && ctx.status === 200 && body) {
+      ctx.body = body.active === true
+        ? { active: true, scope: body.scope ?? '', client_id: body.client_id, token_type: 'Bearer', exp: body.exp, iat: body.iat }
+        : { active: false };
+    } else if (route === 'revocation' && ctx.status === 200) {
+      ctx.body = {};
+    } else if (route === 'discovery' && ctx.status === 200 && body) {
+      delete body.token_endpoint_auth_signing_alg_values_supported;
+      // Session ids (sid) go into no token: front- and back-channel logout are not offered.
+      if (Array.isArray(body.claims_supported)) body.claims_supported = body.claims_supported.filter((c) => c !== 'sid');
+    }
+  };
+}
+
+async function shapeTokenResponse(ctx: KoaContextWithOIDC, body: Body, db: Queryable): Promise<void> {
+  const { AccessToken: at, Grant: grant } = ctx.oidc.entities;
+  body.token_type = 'bearer';
+  body.created_at = at?.iat ?? Math.floor(Date.now() / 1000);
+  if (at?.accountId) {
+    await recordTokenIssued(db, { clientId: at.clientId!, personId: at.accountId, scopes: (at.scope ?? '').split(' ').filter(Boolean) });
+  }
+  if (grant && ctx.oidc.params?.grant_type === 'refresh_token') {
+    grant.exp = Math.floor(Date.now() / 1000) + TOKEN_LIFETIMES.refreshToken;
+    await grant.save();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Mounts the provider in Express: the interaction pages, the JSON-body and /oauth/refresh adapters,
+ * then oidc-provider's own handler for `/oauth/*` and the discovery document.
+ */
+import { Router } from 'express';
+import type Provider from 'oidc-provider';
+import type { Queryable } from '../db/database.ts';
+import { interactionRouter } from './interactions.tsx';
+import { OAUTH_ROUTES } from './provider.ts';
+import { acceptJsonBody, refreshAlias } from './token-request-body.ts';
+
+/** True for the paths oidc-provider answers. */
+export function isProviderPath(path: string): boolean {
+  return path.startsWith('/oauth/') || path === '/.well-known/openid-configuration';
+}
+
+/** The `/oauth/*` and discovery routes of the host. */
+export function oauthRouter(deps: { provider: Provider; db: Queryable }): Router {
+  const router = Router();
+  router.use(interactionRouter(deps));
+  router.post([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.introspection], acceptJsonBody);
+  router.post('/oauth/refresh', acceptJsonBody, refreshAlias);
+  const callback = deps.provider.callback();
+  router.use((req, res, next) => (isProviderPath(req.path) ? callback(req, res) : next()));
+  return router;
+}

@@ -1,0 +1,17 @@
+/** What every route of the integrator needs, built once by `createIntegrator`. */
+import type { Database } from '../host/db/database.ts';
+import type { Logger } from '../host/logger.ts';
+import type { Clock } from './clock.ts';
+import type { IntegratorConfig } from './config.ts';
+import type { SessionSettings } from './session.ts';
+
+/** Configuration, storage, logger, clock and secrets shared by the routes. */
+export interface IntegratorContext {
+  config: IntegratorConfig;
+  db: Database;
+  logger: Logger;
+  now: Clock;
+  session: SessionSettings;
+  /** Derives a rotated refresh token's successor (see `store/tokens.ts`). */
+  derive: (purpose: 'access' | 'refresh', previous: string) => string;
+}

@@ -1,0 +1,158 @@
+/**
+ * The template integrator: an Express app with its own users, OAuth 2.0 authorization server,
+ * handshake completion endpoint and a protected sample API.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Database } from '../host/db/database.ts';
+import { createLogger, type Logger } from '../host/logger.ts';
+import { messagesRouter } from './api/messages.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { resolveIntegratorConfig, type IntegratorConfig, type IntegratorConfigInput } from './config.ts';
+import type { IntegratorContext } from './context.ts';
+import { loginRouter } from './login.ts';
+import { authorizeRouter } from './oauth/authorize.ts';
+import { COMPLETION_PATH, completeRouter, type HostTokensHandler } from './oauth/complete.ts';
+import { tokenRouter } from './oauth/token.ts';
+import { messagePage } from './pages/page.ts';
+import { migrateIntegrator, openIntegratorDatabase } from './store/database.ts';
+import { createTokenDeriver } from './store/tokens.ts';
+import { seedUsers } from './store/users.ts';
+
+/** Inputs of `createIntegrator`. */
+export interface CreateIntegratorOptions {
+  /** Resolved configuration (see `resolveIntegratorConfig`). */
+  config: IntegratorConfig;
+  /** An open database; migrated and seeded with the configured users here. */
+  db: Database;
+  /** Clock deciding every expiry; defaults to the wall clock. */
+  now?: Clock;
+  logger?: Logger;
+  /** Receives the host's tokens when step 2 exchanges the code. */
+  onHostTokens?: HostTokensHandler;
+}
+
+/** A built integrator app. */
+export interface Integrator {
+  app: Express;
+  config: IntegratorConfig;
+  db: Database;
+  /** The URLs an add-on config's `integrator_oauth` / `integrator_api` need. */
+  urls: { authorize: string; token: string; redirect: string; apiBase: string };
+  /** Releases what createIntegrator made (the database is the caller's). */
+  close(): Promise<void>;
+}
+
+/** Builds the integrator app over an open database (migrating it and seeding users). */
+export async function createIntegrator(options: CreateIntegratorOptions): Promise<Integrator> {
+  const { config, db } = options;
+  const now = options.now ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  await migrateIntegrator(db);
+  await seedUsers(db, config.users, now());
+
+  const ctx: IntegratorContext = {
+    config,
+    db,
+    logger,
+    now,
+    session: { cookieName: config.sessionCookieName, secret: config.secret, secure: config.baseUrl.startsWith('https:') },
+    derive: createTokenDeriver(config.secret),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use((_req, res, next) => {
+    // The consent page must not be framed (clickjacking); no `form-action`, which would block the
+    // redirect to the host after Allow in some browsers.
+    res.set({
+      'X-Content-Type-Options': 'nosniff',
+      'X-Frame-Options': 'DENY',
+      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      'Referrer-Policy': 'no-referrer',
+    });
+    next();
+  });
+  app.get('/', (_req, res) => {
+    res.type('html').send(messagePage('Template integrator', 'This server is the integrator side of an add-on. Sign in at /login.'));
+  });
+  app.use(loginRouter(ctx));
+  app.use(authorizeRouter(ctx));
+  app.use(tokenRouter(ctx));
+  app.use(completeRouter(ctx, options.onHostTokens));
+  app.use(messagesRouter(ctx));
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found', error_description: 'no such route' });
+  });
+  // Last resort: log the failure, never show internals.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : 500;
+    if (status < 500) return res.status(status).json({ error: 'invalid_request', error_description: 'the request could not be processed' });
+    logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    res.status(500).json({ error: 'server_error', error_description: 'an internal error occurred' });
+  });
+
+  return {
+    app,
+    config,
+    db,
+    urls: {
+      authorize: `${config.baseUrl}/oauth/authorize`,
+      token: `${config.baseUrl}/oauth/token`,
+      redirect: `${config.baseUrl}${COMPLETION_PATH}`,
+      apiBase: config.baseUrl,
+    },
+    async close() {},
+  };
+}
+
+/** Configuration overrides plus the runtime hooks of `startIntegrator`. */
+export interface StartIntegratorOptions extends IntegratorConfigInput {
+  /** Environment to read INTEGRATOR_* variables from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  now?: Clock;
+  logger?: Logger;
+  onHostTokens?: HostTokensHandler;
+}
+
+/** A listening integrator. */
+export interface RunningIntegrator extends Integrator {
+  server: Server;
+  /** The address actually listened on, e.g. `http://127.0.0.1:4100`. */
+  url: string;
+}
+
+/**
+ * Resolves the configuration (every problem reported at once), opens and migrates the database
+ * (PGlite in `<dataDir>/integrator`, or schema `databaseSchema` of `databaseUrl`) and listens.
+ * `addon-kit start` calls this beside the host.
+ */
+export async function startIntegrator(options: StartIntegratorOptions = {}): Promise<RunningIntegrator> {
+  const { env, now, logger, onHostTokens, ...input } = options;
+  const config = resolveIntegratorConfig(input, env ?? process.env);
+  const db = await openIntegratorDatabase({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, dataDir: config.dataDir });
+  let integrator: Integrator;
+  try {
+    integrator = await createIntegrator({ config, db, ...(now ? { now } : {}), ...(logger ? { logger } : {}), ...(onHostTokens ? { onHostTokens } : {}) });
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = integrator.app.listen(config.port, config.bindAddress, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...integrator,
+    server,
+    url: `http://${config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress}:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await integrator.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mountEvents, runScenario, startHarness, type Harness } from './harness.ts';
+
+const fixture = fileURLToPath(new URL('./fixtures/hostile-addon.tsx', import.meta.url));
+let harness: Harness;
+let page: Page;
+
+/** The host page's own control still works and the add-on's legitimate path still answers. */
+async function expectHostStillWorks() {
+  const before = Number(await page.locator('#host-count').textContent());
+  await page.locator('#host-button').click();
+  expect(await page.locator('#host-count').textContent()).toBe(String(before + 1));
+}
+
+beforeAll(async () => {
+  harness = await startHarness({ hostile: fixture });
+  harness.servers.states.set('inst-h', 'ready');
+  page = await harness.openHostPage();
+  await page.evaluate(
+    (hostUrl) => (window as any).mountTestAddon({ installationId: 'inst-h', extension: 'people.list.send_message', props: { hostUrl }, addonUrl: 'addons/hostile.js' }),
+    harness.servers.hostUrl,
+  );
+  await page.waitForFunction(() => (window as any).addonReady === true);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+describe('sandbox frame (hostile add-on)', () => {
+  it('blocks a direct fetch with credentials: include before it leaves the browser [connect-src none]', async () => {
+    const requests = harness.servers.hostLog.length;
+    expect(await runScenario(page, 'direct-fetch')).toEqual({
+      '/addons/installations/inst-h/state': 'TypeError',
+      '/addons/installations/inst-h/fetch/service': 'TypeError',
+    });
+    expect(harness.servers.hostLog.slice(requests)).toEqual([]);
+    await expectHostStillWorks();
+  });
+
+  it('refuses a request body over the cap in the SDK and again in the host broker [huge payload]', async () => {
+    const forwarded = harness.servers.serviceLog.length;
+    expect(await runScenario(page, 'huge-body')).toEqual({ viaSdk: 'request_too_large', raw: { type: 'fetch.error', code: 'request_too_large' } });
+    expect(harness.servers.serviceLog.length).toBe(forwarded);
+    await expectHostStillWorks();
+  });
+
+  it('drops an oversized UI batch without rendering it [huge ui]', async () => {
+    expect(await runScenario(page, 'huge-ui')).toEqual({ posted: true });
+    await expect.poll(async () => (await mountEvents(page)).filter((e) => e.type === 'dropped' && e.reason === 'ui batch too large').length).toBe(1);
+    expect(await page.locator('#addon').textContent()).not.toContain('xxxxxxxxxx');
+    await expectHostStillWorks();
+  });
+
+  it('rejects elements and properties outside the allow-list, so no raw HTML reaches the page [forbidden ui]', async () => {
+    expect(await runScenario(page, 'forbidden-ui')).toEqual({ posted: 4 });
+    await expect.poll(async () => (await mountEvents(page)).filter((e) => e.type === 'ui-rejected').map((e) => e.reason)).toEqual([
+      'element not allowed: iframe',
+      'property not allowed: href',
+      'property not allowed: src',
+      'property not allowed: innerHTML',
+    ]);
+    expect(await page.evaluate(() => ({
+      iframes: [...document.querySelectorAll('#addon iframe')].filter((f) => f.getAttribute('title') !== 'add-on sandbox').length,
+      links: document.querySelectorAll('#addon a').length,
+      images: document.querySelectorAll('#addon img').length,
+    }))).toEqual({ iframes: 0, links: 0, images: 0 });
+    await expectHostStillWorks();
+  });
+
+  it('drops malformed and unknown messages on the port and keeps serving the add-on [junk]', async () => {
+    const before = (await mountEvents(page)).filter((e) => e.type === 'dropped').length;
+    expect(await runScenario(page, 'junk')).toEqual({ posted: 7 });
+    await expect.poll(async () => (await mountEvents(page)).filter((e) => e.type === 'dropped').length - before).toBe(7);
+    expect(await runScenario(page, 'ping')).toEqual({ status: 200, body: 'still working' });
+    await expectHostStillWorks();
+  });
+
+  it('ignores spoofed sandbox and worker-error messages from another frame while running [spoofed postMessage]', async () => {
+    const before = (await mountEvents(page)).length;
+    await loadSpoofFrame(page, 'inst-h');
+    expect((await mountEvents(page)).slice(before)).toEqual([]);
+    expect(await page.evaluate(() => (window as any).mounted.status())).toEqual({ kind: 'running' });
+    expect(await runScenario(page, 'ping')).toEqual({ status: 200, body: 'still working' });
+    await expectHostStillWorks();
+  });
+
+  it('ignores a spoofed handshake report from another frame while the Authorize popup is open [spoofed postMessage]', async () => {
+    harness.servers.states.set('inst-spoof', 'uninitialized');
+    const other = await harness.openHostPage();
+    await other.evaluate(() => (window as any).mountTestAddon({ installationId: 'inst-spoof', extension: 'people.list.send_message', addonUrl: 'addons/hostile.js' }));
+    const popupOpened = other.waitForEvent('popup');
+    await other.getByRole('button', { name: 'Authorize' }).click();
+    const popup = await popupOpened;
+    const stateReads = () => harness.servers.hostLog.filter((l) => l === 'GET /addons/installations/inst-spoof/state').length;
+    const before = stateReads();
+    await loadSpoofFrame(other, 'inst-spoof');
+    expect(await other.evaluate(() => (window as any).mounted.status())).toEqual({ kind: 'authorizing' });
+    expect(stateReads()).toBe(before);
+    await popup.close();
+    await other.getByRole('button', { name: 'Authorize' }).waitFor();
+    expect(await other.evaluate(() => (window as any).mounted.status())).toEqual({ kind: 'needs_authorization', state: 'uninitialized' });
+    await other.close();
+  });
+});
+
+/** Adds a frame from the sandbox origin that posts forged sandbox, worker-error, handshake and boot messages. */
+async function loadSpoofFrame(target: Page, installationId: string) {
+  await target.evaluate((url) => {
+    const frame = document.createElement('iframe');
+    frame.src = url;
+    document.body.append(frame);
+    return new Promise((resolve) => frame.addEventListener('load', resolve));
+  }, `${harness.servers.sandboxUrl}/spoof.html?installation=${installationId}`);
+  // Messages posted during load are delivered before a round trip through the page completes.
+  await target.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
