@@ -51,6 +51,9 @@ describe('GET /api/v2 [Bearer]', () => {
   it('answers 401 to a token the provider did not issue', async () => {
     const res = await get('/api/v2', 'x'.repeat(43));
     expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      errors: [{ status: '401', title: 'Unauthorized', detail: 'The authenticated user has no record in this application or the credentials are not valid' }],
+    });
   });
 
   it('still applies the person\'s access with an api token [member, administrators only]', async () => {
@@ -61,7 +64,7 @@ describe('GET /api/v2 [Bearer]', () => {
 });
 
 describe('GET /api/v2/connected_applications [tokens issued by the provider]', () => {
-  it('lists the application and the people the provider recorded as connected, with their scopes', async () => {
+  it('lists the application and the people the provider recorded as connected, with their latest scopes', async () => {
     const apps = await get('/api/v2/connected_applications', apiToken);
     expect(apps.status).toBe(200);
     expect(apps.body.data.map((d: { id: string }) => d.id)).toEqual([app.id]);
@@ -69,7 +72,7 @@ describe('GET /api/v2/connected_applications [tokens issued by the provider]', (
     expect(people.status).toBe(200);
     const byId = Object.fromEntries(people.body.data.map((d: { id: string; attributes: unknown }) => [d.id, d.attributes]));
     expect(byId).toEqual({
-      [await personId(t.db, 'admin@demo.test')]: { first_name: 'Alex', scopes: expect.any(Array), site_administrator: true },
+      [await personId(t.db, 'admin@demo.test')]: { first_name: 'Alex', scopes: ['people'], site_administrator: true },
       [await personId(t.db, 'member@demo.test')]: { first_name: 'Morgan', scopes: ['api'], site_administrator: false },
     });
   });
