@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost, type TestHost } from '../../support/host.ts';
+import { developerApiRouter } from '../../../host/api/developer-api-router.ts';
 import { openApiRuleViolations } from '../../support/openapi-rules.ts';
 import { createOpenApiValidator, documentedApi, servedOpenApiDocument, type DocumentedApi } from '../../support/openapi.ts';
 import { insertApplication, insertMonthlyActiveUser, organizationId, somePeople } from './fixtures.ts';
@@ -101,6 +102,13 @@ describe('GET /api/v2/open_api/{version}', () => {
       expect(Object.keys(doc.paths[path])).toEqual(['get']);
       expect(Object.keys(doc.paths[path].get.responses)).toEqual(['200', '400', '401', '403', '404', '500']);
     }
+  });
+
+  it('documents exactly the routes the developer API router mounts', () => {
+    const stack = (developerApiRouter({ db: t.db }) as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack;
+    const mounted = stack.filter((layer) => layer.route).map((layer) => `${Object.keys(layer.route!.methods).join(',')} ${layer.route!.path}`);
+    const documented = PATHS.map((p) => `get ${p.slice('/api/v2'.length).replace(/\{([a-z_]+)\}/g, ':$1') || '/'}`);
+    expect(mounted).toEqual(documented);
   });
 
   it('lists the parameters each endpoint accepts [path ids, fields, where, per_page, offset, headers]', () => {
