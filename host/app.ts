@@ -5,6 +5,8 @@ import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import type { HostConfig } from './config.ts';
+import { developerApiRouter } from './api/developer-api-router.ts';
+import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
 import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
@@ -27,6 +29,8 @@ export interface HostDeps {
   logger?: Logger;
   /** Bearer token checks; the host's OAuth provider by default. */
   bearer?: BearerVerifier;
+  /** Current time; tests control it. Defaults to the system clock. */
+  now?: () => Date;
 }
 
 export interface Host {
@@ -67,6 +71,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   ];
   app.use('/current/v2', ...api(undefined, currentRouter()));
   app.use('/people/v2', ...api('people', peopleRouter({ db })));
+  app.use(openApiRouter({ baseUrl: config.baseUrl }));
+  app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
   app.use(loginRouter({ db }));
   app.use(oauthRouter({ provider: oauthProvider, db }));

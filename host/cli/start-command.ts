@@ -2,7 +2,6 @@
 import { DATABASE_OPTIONS, integer, parse } from './args.ts';
 import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
-import { startHost } from '../main.ts';
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
@@ -30,6 +29,8 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   });
   const started = Date.now();
   const storage = await openStorage(values, io);
+  // Loaded only once the arguments are good: the host pulls in the whole OAuth server.
+  const { startHost } = await import('../main.ts');
   const running = await startHost({
     db: storage.db,
     dataDir: storage.dataDir,

@@ -11,6 +11,14 @@ export type SqlExpression = string;
 
 export interface AttributeDefinition {
   type: AttributeType;
+  /** What the value means (the API reference shows it). */
+  description?: string;
+  /** The value may be `null`. */
+  nullable?: boolean;
+  /** The only values it takes. */
+  enum?: readonly string[];
+  /** Element type of an `array` attribute. */
+  items?: Exclude<AttributeType, 'array' | 'object'>;
   /** Reads the value from a row; default: `row[name]`. */
   read?: (row: Row) => unknown;
 }
@@ -44,6 +52,8 @@ export type Row = Record<string, unknown>;
 
 export interface ResourceDefinition {
   type: string;
+  /** What the resource is (the API reference shows it). */
+  description?: string;
   attributes: Record<string, AttributeDefinition>;
   /** Values accepted by `fields[Type]`; the attributes and relationships they name are rendered. */
   fields: readonly string[];

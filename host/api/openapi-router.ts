@@ -1,0 +1,39 @@
+/**
+ * Public routes describing the developer-account API (no authentication): the OpenAPI document per
+ * version at `/api/v2/open_api/{version}`, the latest at `/api/v2/open_api` and
+ * `/api/v2/open_api/latest`, and the human-readable reference at `/docs/api`.
+ */
+import { Router, type Response } from 'express';
+import { h } from 'preact';
+import { render } from 'preact-render-to-string';
+import { API_VERSION_HEADER, LATEST_API_VERSION, UnsupportedVersionError, isApiVersion, type ApiVersion } from './api-version.ts';
+import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
+import { ReferencePage } from './reference-page.tsx';
+
+/** The public description routes; documents are built once per version. */
+export function openApiRouter(deps: { baseUrl: string }): Router {
+  const documents = new Map<ApiVersion, OpenApiDocument>();
+  const documentOf = (version: ApiVersion) => {
+    let doc = documents.get(version);
+    if (!doc) documents.set(version, (doc = openApiDocument(deps.baseUrl, version)));
+    return doc;
+  };
+  const send = (res: Response, version: ApiVersion) => {
+    res.set(API_VERSION_HEADER, version).json(documentOf(version));
+  };
+
+  const router = Router();
+  router.get('/api/v2/open_api', (_req, res) => send(res, LATEST_API_VERSION));
+  router.get('/api/v2/open_api/latest', (_req, res) => send(res, LATEST_API_VERSION));
+  router.get('/api/v2/open_api/:version', (req, res) => {
+    const version = String(req.params.version);
+    if (!isApiVersion(version)) throw new UnsupportedVersionError(version);
+    send(res, version);
+  });
+  let page: string | undefined;
+  router.get('/docs/api', (_req, res) => {
+    page ??= `<!doctype html>${render(h(ReferencePage, { document: documentOf(LATEST_API_VERSION) }))}`;
+    res.type('html').send(page);
+  });
+  return router;
+}
