@@ -78,7 +78,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(oauthRouter({ provider: oauthProvider, db }));
   const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
-  const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider });
+  const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
 
