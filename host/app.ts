@@ -14,6 +14,7 @@ import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
+import { createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
@@ -77,9 +78,22 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(oauthRouter({ provider: oauthProvider, db }));
   const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
+  const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
+  app.use('/addons/v1', ...addons.registry);
+  app.use('/addons', addons.router);
 
   app.use(notFound);
   app.use(errorHandler(logger));
 
-  return { app, config, db, logger, oauthProvider, close: async () => housekeeping.stop() };
+  return {
+    app,
+    config,
+    db,
+    logger,
+    oauthProvider,
+    close: async () => {
+      await housekeeping.stop();
+      await addons.close();
+    },
+  };
 }

@@ -32,6 +32,20 @@ export const hostConfigSchema = z.object({
   encryptionKeys: z.array(encryptionKey).min(1),
   /** Largest accepted request body, in bytes. */
   maxBodyBytes: z.number().int().positive(),
+  /** Add-on tokens are refreshed this many seconds before they expire. */
+  addonRefreshLeadSeconds: z.number().int().min(0),
+  /** Seconds between background sweeps refreshing add-on tokens nobody is using; 0 disables the sweeper. */
+  addonSweepIntervalSeconds: z.number().int().min(0),
+  /** Seconds a token request to an integrator may take. */
+  addonTokenTimeoutSeconds: z.number().int().positive(),
+  /** Milliseconds a proxied add-on call may wait for the upstream's response head. */
+  addonFetchTimeoutMs: z.number().int().positive(),
+  /** Largest response body the add-on fetch proxy streams back, in bytes. */
+  addonMaxResponseBytes: z.number().int().positive(),
+  /** Largest proxied request body kept in memory so a call refused with 401 can be retried once, in bytes. */
+  addonReplayBytes: z.number().int().min(0),
+  /** Largest add-on bundle accepted by `addon push`, in bytes. */
+  addonMaxBundleBytes: z.number().int().positive(),
 });
 
 export type HostConfig = z.infer<typeof hostConfigSchema>;
@@ -45,6 +59,13 @@ export const hostConfigDefaults = {
   dataDir: './.addon-kit',
   logLevel: 'info',
   maxBodyBytes: 1_048_576,
+  addonRefreshLeadSeconds: 300,
+  addonSweepIntervalSeconds: 60,
+  addonTokenTimeoutSeconds: 10,
+  addonFetchTimeoutMs: 15_000,
+  addonMaxResponseBytes: 10_485_760,
+  addonReplayBytes: 65_536,
+  addonMaxBundleBytes: 5_242_880,
 } as const satisfies HostConfigInput;
 
 /** Environment variables read, and the key each sets. */
@@ -59,6 +80,8 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_SESSION_SECRET: { key: 'sessionSecret' },
   ADDON_KIT_ENCRYPTION_KEYS: { key: 'encryptionKeys', parse: parseKeyList },
   ADDON_KIT_MAX_BODY_BYTES: { key: 'maxBodyBytes', parse: Number },
+  ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
+  ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
 };
 
 /** `id:base64key,id2:base64key2` → [{id, key}, …]. */

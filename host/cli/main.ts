@@ -1,4 +1,5 @@
 /** The `addon-kit` command line: dispatches to one command per file. */
+import { ADDON_USAGE } from './addon-usage.ts';
 import { UsageError } from './args.ts';
 import { processIo, type CommandIo } from './io.ts';
 import { ConfigError } from '../config.ts';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> 
     load: async () => (await import('./oauth-app-command.ts')).oauthAppCommand,
     usage: 'addon-kit oauth-app create --name N --redirect-uri U [--public] [--scopes "people api"] [--json]',
   },
+  addon: { load: async () => (await import('./addon-command.ts')).addonCommand, usage: ADDON_USAGE },
 };
 
 export function usage(): string {

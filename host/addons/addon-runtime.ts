@@ -1,0 +1,132 @@
+/**
+ * The add-on runtime of a host: the registry API (`/addons/v1`, personal access tokens), and the
+ * browser-facing routes under `/addons` (session cookie): installations, state, the fetch proxy and
+ * the handshake. Owns the background sweeper and the loopback port; `close()` stops both.
+ *
+ * Browser-facing routes (session cookie; POSTs also X-CSRF-Token + exact Origin):
+ * - `GET  /addons/installations` → `{data: [{id, oauth_application_id, environment, version, ui_extensions,
+ *   state, bundle_url}], csrf_token}` for the logged-in person's organization
+ * - `GET  /addons/installations/{id}/bundle.js` → the add-on's built JavaScript
+ * - `GET  /addons/installations/{id}/state` → `{state}`
+ * - `POST /addons/installations/{id}/fetch/{service|integrator}` → see fetch-proxy.ts
+ */
+import type Provider from 'oidc-provider';
+import express, { Router, type Express, type RequestHandler } from 'express';
+import { authenticate, type BearerVerifier } from '../auth/authenticate.ts';
+import { ensureCsrfToken, getHostSession } from '../auth/session.ts';
+import { requireUserAgent } from '../auth/user-agent.ts';
+import type { HostConfig } from '../config.ts';
+import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts';
+import { handshakeRouter } from './handshake.ts';
+import { installationBundle, listInstallations } from './installations.ts';
+import { createLoopback } from './loopback.ts';
+import { createRefresher, type Refresher } from './refresher.ts';
+import { registryRouter } from './registry.ts';
+import { createServiceTokens } from './service-tokens.ts';
+import { addonErrorHandler, addonPersonOf, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
+import { createTokenVault, type TokenVault } from './token-vault.ts';
+
+/** What the runtime needs from createHost. */
+export interface AddonRuntimeDeps {
+  app: Express;
+  config: HostConfig;
+  db: Database;
+  logger: Logger;
+  bearer: BearerVerifier;
+  /** The host's OAuth provider: step 1 of the handshake and the host's own grant. */
+  provider: Provider;
+  clock?: Clock;
+}
+
+/** The runtime's routers and the parts tests reach into. */
+export interface AddonRuntime {
+  /** Handlers for `/addons/v1` (the registry API). */
+  registry: RequestHandler[];
+  /** The router for `/addons`. */
+  router: Router;
+  vault: TokenVault;
+  refresher: Refresher;
+  box: SecretBox;
+  /** Stops the sweeper and the loopback port. */
+  close(): Promise<void>;
+}
+
+/** Builds the add-on runtime of a host (registry, proxy, handshake, sweeper). */
+export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
+  const { config, db, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const box = createSecretBox(config.encryptionKeys);
+  const vault = createTokenVault(db, box);
+  const leadMs = config.addonRefreshLeadSeconds * 1000;
+  const loopback = createLoopback(deps.app);
+  const refresher = createRefresher({ db, box, vault, clock, logger, leadMs, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds });
+  const serviceTokens = createServiceTokens({ db, box, vault, clock, loopback, issuer: config.baseUrl, leadMs, timeoutSeconds: config.addonTokenTimeoutSeconds });
+  if (config.addonSweepIntervalSeconds > 0) refresher.start(config.addonSweepIntervalSeconds * 1000);
+
+  const registry: RequestHandler[] = [
+    requireUserAgent,
+    authenticate({ db, bearer: deps.bearer }),
+    express.json({ limit: config.addonMaxBundleBytes + 262_144 }),
+    registryRouter({ db, box, maxBundleBytes: config.addonMaxBundleBytes }),
+  ];
+
+  const session = requireAddonSession(db);
+  const router = Router();
+  router.get('/installations', session, async (req, res) => {
+    const person = addonPersonOf(req);
+    const installations = await listInstallations(db, person.organization_id);
+    const states = new Map(
+      (
+        await db.query<{ installation_id: string; state: string }>(
+          'SELECT installation_id::text, state FROM addon_authorizations WHERE person_id = $1',
+          [person.id],
+        )
+      ).rows.map((r) => [r.installation_id, r.state]),
+    );
+    const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
+    res.set('Cache-Control', 'no-store').json({
+      data: installations.map((i) => ({
+        id: i.id,
+        oauth_application_id: Number(i.oauthApplicationId),
+        environment: i.environment,
+        version: i.version,
+        ui_extensions: i.uiExtensions,
+        state: states.get(i.id) ?? 'uninitialized',
+        bundle_url: `${config.baseUrl}/addons/installations/${i.id}/bundle.js`,
+      })),
+      csrf_token: csrfToken,
+    });
+  });
+  router.get('/installations/:id/bundle.js', session, async (req, res) => {
+    const installation = await installationOf(db, String(req.params.id), addonPersonOf(req));
+    const bundle = await installationBundle(db, installation.versionId);
+    res.set('Content-Type', 'text/javascript; charset=utf-8').set('Cache-Control', 'private, no-cache').set('ETag', `"${installation.bundleSha256}"`).send(bundle);
+  });
+  router.get('/installations/:id/state', session, installationState({ db, vault }));
+  const limits = {
+    maxRequestBytes: config.maxBodyBytes,
+    replayBytes: Math.min(config.maxBodyBytes, config.addonReplayBytes),
+    maxResponseBytes: config.addonMaxResponseBytes,
+    headersTimeoutMs: config.addonFetchTimeoutMs,
+    totalTimeoutMs: config.addonFetchTimeoutMs * 4,
+  };
+  router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, refresher, serviceTokens, loopback, baseUrl: config.baseUrl, limits }));
+  router.use('/installations', addonErrorHandler(logger));
+  router.use(handshakeRouter({ db, box, vault, config, clock, logger, provider: deps.provider, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds }));
+
+  return {
+    registry,
+    router,
+    vault,
+    refresher,
+    box,
+    async close() {
+      await refresher.stop();
+      await loopback.close();
+    },
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * `POST /addons/installations/{id}/fetch/{service|integrator}`: the server half of authenticatedFetch
+ * and authenticatedIntegratorFetch. The browser proves the person (session cookie, CSRF header, exact
+ * Origin) and says what to call (X-Addon-Fetch); the host checks it against the add-on's policy,
+ * attaches the token it keeps, and streams the upstream's answer back (X-Addon-Upstream + raw body).
+ * Tokens never reach the browser. A 401 from upstream → one refresh and one retry, when the request
+ * body was small enough to keep for a replay.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Transform, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Queryable } from '../db/database.ts';
+import type { PersonRecord } from '../auth/person.ts';
+import { AddonError, HandshakeRequiredError, PolicyError, UpstreamError } from './addon-error.ts';
+import { declaredLength, encodeUpstream, headerPairs, parseFetchEnvelope, stripHeaders, UPSTREAM_HEADER, type FetchEnvelope } from './fetch-envelope.ts';
+import { findInstallation, type Installation } from './installations.ts';
+import { checkIntegratorCall } from './integrator-policy.ts';
+import type { Loopback } from './loopback.ts';
+import type { Refresher } from './refresher.ts';
+import { checkServiceCall } from './service-policy.ts';
+import type { ServiceTokens } from './service-tokens.ts';
+import { addonPersonOf } from './session-gate.ts';
+import type { TokenVault, VaultRecord } from './token-vault.ts';
+import { sendUpstream } from './upstream-request.ts';
+
+/** Size and time limits of proxied calls. */
+export interface FetchProxyLimits {
+  /** Largest request body passed upstream. */
+  maxRequestBytes: number;
+  /** Largest request body kept in memory so a 401 can be retried. */
+  replayBytes: number;
+  /** Largest response body streamed back. */
+  maxResponseBytes: number;
+  /** Milliseconds until the upstream's response head. */
+  headersTimeoutMs: number;
+  /** Milliseconds for the whole exchange, body included. */
+  totalTimeoutMs: number;
+}
+
+/** What the proxy handler needs. */
+export interface FetchProxyDeps {
+  db: Queryable;
+  vault: TokenVault;
+  refresher: Refresher;
+  serviceTokens: ServiceTokens;
+  loopback: Loopback;
+  baseUrl: string;
+  limits: FetchProxyLimits;
+}
+
+/** The installation of the person's organization, or 404 (another organization's id looks unknown). */
+export async function installationOf(db: Queryable, id: string, person: PersonRecord): Promise<Installation> {
+  const installation = await findInstallation(db, id, person.organization_id);
+  if (!installation) throw new AddonError(404, 'policy', 'installation_not_found', 'No such add-on installation', false);
+  return installation;
+}
+
+/** The request body as a size-limited stream that keeps a copy while it stays under the replay limit. */
+function bodyOf(req: Request, method: string, limits: FetchProxyLimits): { stream: Readable | undefined; replay(): Buffer | undefined } {
+  if (method === 'GET' || method === 'HEAD') {
+    req.resume();
+    return { stream: undefined, replay: () => Buffer.alloc(0) };
+  }
+  const length = declaredLength(req.headers);
+  if (length !== undefined && length > limits.maxRequestBytes) throw new PolicyError('body_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes`);
+  const kept: Buffer[] = [];
+  let total = 0;
+  let ended = false;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      total += chunk.length;
+      if (total > limits.maxRequestBytes) return callback(new PolicyError('body_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes`));
+      if (total <= limits.replayBytes) kept.push(chunk);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      ended = true;
+      callback();
+    },
+  });
+  req.on('error', (error) => counter.destroy(error));
+  req.pipe(counter);
+  return { stream: counter, replay: () => (ended && total <= limits.replayBytes ? Buffer.concat(kept) : undefined) };
+}
+
+/** Streams an upstream response back in the contract's success shape, within the limits. */
+function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits: FetchProxyLimits, deadline: NodeJS.Timeout): void {
+  const location = upstream.headers.location;
+  if (location && upstream.statusCode && upstream.statusCode >= 300 && upstream.statusCode < 400) {
+    let target: URL | undefined;
+    try {
+      target = new URL(location, publicUrl);
+    } catch {
+      target = undefined;
+    }
+    if (!target || target.origin !== publicUrl.origin) {
+      upstream.destroy();
+      throw new UpstreamError('upstream_redirect', 'The upstream redirected to another origin; redirects are not followed');
+    }
+  }
+  const declared = Number(upstream.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxResponseBytes) {
+    upstream.destroy();
+    throw new UpstreamError('upstream_response_too_large', `The upstream response exceeds ${limits.maxResponseBytes} bytes`);
+  }
+  // Bytes are relayed decoded: the browser never sees this response's Content-Encoding (the contract).
+  const encoding = String(upstream.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const headers = stripHeaders(headerPairs(upstream.rawHeaders)).filter(([name]) => !(decoder && name === 'content-encoding'));
+  res.status(200);
+  res.set(UPSTREAM_HEADER, encodeUpstream(upstream.statusCode ?? 502, upstream.statusMessage ?? '', publicUrl.toString(), headers));
+  res.set('Content-Type', 'application/octet-stream');
+  res.set('Cache-Control', 'no-store');
+  res.set('X-Content-Type-Options', 'nosniff');
+  const body: Readable = decoder ? upstream.pipe(decoder) : upstream;
+  let total = 0;
+  body.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    // Past the limit the 200 is already sent: cutting the connection is the only honest signal.
+    if (total > limits.maxResponseBytes) {
+      upstream.destroy();
+      res.destroy();
+    }
+  });
+  upstream.on('error', () => res.destroy());
+  body.on('error', () => res.destroy());
+  res.on('close', () => {
+    clearTimeout(deadline);
+    upstream.destroy();
+  });
+  body.pipe(res);
+}
+
+interface Attempt {
+  url: URL;
+  /** Where the request is actually sent (the loopback port for service calls). */
+  target: URL;
+  headers: [string, string][];
+  allowNonPublic: boolean;
+  token(rejected?: string): Promise<string>;
+}
+
+async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attempt: Attempt, limits: FetchProxyLimits): Promise<void> {
+  const deadline = setTimeout(() => {
+    req.destroy();
+    res.destroy();
+  }, limits.totalTimeoutMs);
+  // The browser aborting its request (the add-on aborted its fetch) aborts the upstream one.
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  try {
+    const body = bodyOf(req, envelope.method, limits);
+    const send = (token: string, payload: Readable | Buffer | undefined) =>
+      sendUpstream({
+        signal: abort.signal,
+        url: attempt.target,
+        method: envelope.method,
+        headers: [...attempt.headers, ['authorization', `Bearer ${token}`]],
+        body: payload,
+        allowNonPublic: attempt.allowNonPublic,
+        timeoutMs: limits.headersTimeoutMs,
+      });
+    let token = await attempt.token();
+    let upstream = await send(token, body.stream);
+    if (upstream.statusCode === 401) {
+      // Let the request finish streaming so we know whether it can be replayed.
+      await new Promise<void>((resolve) => (body.stream && !body.stream.readableEnded ? body.stream.once('end', resolve).once('close', resolve).resume() : resolve()));
+      const replay = body.replay();
+      if (replay !== undefined) {
+        upstream.resume();
+        token = await attempt.token(token);
+        upstream = await send(token, envelope.method === 'GET' || envelope.method === 'HEAD' ? undefined : replay);
+      } else {
+        // The body is gone: relay this 401, but refresh now so the add-on's own retry can succeed.
+        await attempt.token(token).catch(() => undefined);
+      }
+    }
+    relay(res, upstream, attempt.url, limits, deadline);
+  } catch (error) {
+    clearTimeout(deadline);
+    throw error;
+  }
+}
+
+/** Common request headers toward any upstream: no credentials, no hop-by-hop, identity encoding (bytes are relayed raw). */
+function outgoingHeaders(envelope: FetchEnvelope, extra: [string, string][]): [string, string][] {
+  const kept = stripHeaders(envelope.headers).filter(([name]) => !['accept-encoding', 'user-agent', 'origin', 'referer'].includes(name.toLowerCase()));
+  return [...kept, ['accept-encoding', 'identity'], ...extra];
+}
+
+async function recordOf(vault: TokenVault, installation: Installation, person: PersonRecord, side: 'host_auth' | 'integrator_auth'): Promise<VaultRecord> {
+  const record = await vault.find(installation.id, person.id);
+  if (!record) throw new HandshakeRequiredError(side);
+  return record;
+}
+
+/** The handler of `POST /installations/:id/fetch/:side`. */
+export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
+  return async (req, res) => {
+    const person = addonPersonOf(req);
+    const side = req.params.side;
+    if (side !== 'service' && side !== 'integrator') throw new PolicyError('invalid_request', 'The fetch side is service or integrator', 404);
+    const installation = await installationOf(deps.db, String(req.params.id), person);
+    const envelope = parseFetchEnvelope(req.get('x-addon-fetch'));
+    const userAgent = `addon-kit-addon/${installation.oauthApplicationId} (installation ${installation.id})`;
+    if (side === 'integrator') {
+      const url = checkIntegratorCall(installation.integratorApi, envelope.method, envelope.url);
+      const record = await recordOf(deps.vault, installation, person, 'integrator_auth');
+      await proxy(req, res, envelope, {
+        url,
+        target: url,
+        headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
+        allowNonPublic: installation.environment === 'development',
+        async token(rejected) {
+          if (rejected === undefined) return deps.refresher.integratorAccessToken(record, installation);
+          const fresh = await recordOf(deps.vault, installation, person, 'integrator_auth');
+          return deps.refresher.integratorAccessToken(fresh, installation, { rejected });
+        },
+      }, deps.limits);
+      return;
+    }
+    const url = checkServiceCall(deps.baseUrl, installation.scopes, envelope.url);
+    const record = await recordOf(deps.vault, installation, person, 'host_auth');
+    const target = new URL(`${url.pathname}${url.search}`, await deps.loopback.origin());
+    await proxy(req, res, envelope, {
+      url,
+      target,
+      headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
+      allowNonPublic: true,
+      async token(rejected) {
+        if (rejected === undefined) return deps.serviceTokens.accessToken(record, installation);
+        const fresh = await recordOf(deps.vault, installation, person, 'host_auth');
+        return deps.serviceTokens.accessToken(fresh, installation, { rejected });
+      },
+    }, deps.limits);
+  };
+}
+
+/** `GET /installations/:id/state`: the handshake state of the logged-in person. */
+export function installationState(deps: Pick<FetchProxyDeps, 'db' | 'vault'>): RequestHandler {
+  return async (req, res) => {
+    const person = addonPersonOf(req);
+    const installation = await installationOf(deps.db, String(req.params.id), person);
+    const record = await deps.vault.find(installation.id, person.id);
+    res.set('Cache-Control', 'no-store').json({ state: record?.state ?? 'uninitialized' });
+  };
+}

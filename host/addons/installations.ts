@@ -1,0 +1,145 @@
+/**
+ * Installations: an add-on environment as one organization sees it. Visibility follows the live
+ * version of each environment: development → the owning organization only; beta → the version's
+ * organization_ids (and the owner); production → every organization. Rows are created on first
+ * sight so an installation id is stable for (add-on, organization, environment).
+ */
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Queryable } from '../db/database.ts';
+import type { Environment } from './config.ts';
+
+/** A version's integrator_oauth without its secret. */
+export interface IntegratorOAuthSettings {
+  authorize_url: string;
+  token_url: string;
+  redirect_url: string;
+  client_id: string;
+  scopes: string[];
+}
+
+/** A version's integrator_api. */
+export interface IntegratorApiSettings {
+  base_url: string;
+  allow: { method: string; path: string }[];
+}
+
+/** One UI extension of an insertion point. */
+export interface UiExtension {
+  title: string;
+  icon_url: string;
+  entry: string;
+}
+
+/** An installation with its add-on's live version in that environment. */
+export interface Installation {
+  id: string;
+  addonId: string;
+  organizationId: string;
+  /** The add-on's owning organization. */
+  ownerOrganizationId: string;
+  environment: Environment;
+  oauthApplicationId: string;
+  versionId: string;
+  version: number;
+  scopes: string[];
+  uiExtensions: Record<string, UiExtension>;
+  integratorOAuth: IntegratorOAuthSettings;
+  integratorApi: IntegratorApiSettings;
+  bundleSha256: string;
+}
+
+const LIVE_VERSION = `
+  SELECT DISTINCT ON (v.addon_id, v.environment) v.*
+  FROM addon_versions v ORDER BY v.addon_id, v.environment, v.version DESC`;
+
+const VISIBLE = `(v.environment = 'production'
+  OR a.organization_id = $1
+  OR (v.environment = 'beta' AND $1 = ANY (v.organization_ids)))`;
+
+interface InstallationRow {
+  id: string;
+  addon_id: string;
+  organization_id: string;
+  owner_organization_id: string;
+  environment: Environment;
+  oauth_application_id: string;
+  version_id: string;
+  version: number;
+  scopes: string[];
+  ui_extensions: Record<string, UiExtension>;
+  integrator_oauth: IntegratorOAuthSettings;
+  integrator_api: IntegratorApiSettings;
+  bundle_sha256: string;
+}
+
+const SELECT = `
+  SELECT i.id::text, i.addon_id::text, i.organization_id::text, a.organization_id::text AS owner_organization_id, i.environment,
+         a.oauth_application_id::text, v.id::text AS version_id, v.version, v.scopes, v.ui_extensions, v.integrator_oauth,
+         v.integrator_api, v.bundle_sha256
+  FROM addon_installations i
+  JOIN addons a ON a.id = i.addon_id
+  JOIN (${LIVE_VERSION}) v ON v.addon_id = i.addon_id AND v.environment = i.environment`;
+
+function toInstallation(r: InstallationRow): Installation {
+  return {
+    id: r.id,
+    addonId: r.addon_id,
+    organizationId: r.organization_id,
+    ownerOrganizationId: r.owner_organization_id,
+    environment: r.environment,
+    oauthApplicationId: r.oauth_application_id,
+    versionId: r.version_id,
+    version: r.version,
+    scopes: r.scopes,
+    uiExtensions: r.ui_extensions,
+    integratorOAuth: r.integrator_oauth,
+    integratorApi: r.integrator_api,
+    bundleSha256: r.bundle_sha256,
+  };
+}
+
+/**
+ * An installation of the given organization, still visible to it; undefined otherwise (so another
+ * organization's installation id is indistinguishable from an unknown one).
+ */
+export async function findInstallation(db: Queryable, installationId: string, organizationId: string): Promise<Installation | undefined> {
+  if (!/^[1-9][0-9]{0,17}$/.test(installationId)) return undefined;
+  const { rows } = await db.query<InstallationRow>(`${SELECT} WHERE i.id = $2 AND i.organization_id = $1 AND ${VISIBLE}`, [organizationId, installationId]);
+  return rows[0] && toInstallation(rows[0]);
+}
+
+/** An installation by id without the visibility check (background work: the sweeper). */
+export async function loadInstallation(db: Queryable, installationId: string): Promise<Installation | undefined> {
+  const { rows } = await db.query<InstallationRow>(`${SELECT} WHERE i.id = $1`, [installationId]);
+  return rows[0] && toInstallation(rows[0]);
+}
+
+/** Every add-on environment visible to an organization, creating installation rows on first sight. */
+export async function listInstallations(db: Queryable, organizationId: string): Promise<Installation[]> {
+  await db.query(
+    `INSERT INTO addon_installations (addon_id, organization_id, environment)
+     SELECT v.addon_id, $1, v.environment FROM (${LIVE_VERSION}) v JOIN addons a ON a.id = v.addon_id WHERE ${VISIBLE}
+     ON CONFLICT (addon_id, organization_id, environment) DO NOTHING`,
+    [organizationId],
+  );
+  const { rows } = await db.query<InstallationRow>(`${SELECT} WHERE i.organization_id = $1 AND ${VISIBLE} ORDER BY i.id`, [organizationId]);
+  return rows.map(toInstallation);
+}
+
+/** Additional authenticated data binding a sealed integrator client secret to its version row. */
+export function integratorSecretAad(versionId: string): string {
+  return `addon_versions:${versionId}:integrator_client_secret`;
+}
+
+/** The integrator client secret of a version, opened. */
+export async function integratorClientSecret(db: Queryable, box: SecretBox, versionId: string): Promise<string> {
+  const { rows } = await db.query<{ sealed: string }>('SELECT integrator_client_secret_encrypted AS sealed FROM addon_versions WHERE id = $1', [versionId]);
+  if (!rows[0]) throw new Error(`no add-on version ${versionId}`);
+  return box.open(rows[0].sealed, integratorSecretAad(versionId));
+}
+
+/** The add-on's bundle of the live version of an installation. */
+export async function installationBundle(db: Queryable, versionId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ bundle: string }>('SELECT bundle FROM addon_versions WHERE id = $1', [versionId]);
+  return rows[0]?.bundle;
+}

@@ -1,0 +1,69 @@
+/**
+ * The host as an OAuth client of the integrator (steps 4–6 and refresh), through openid-client: a
+ * Configuration built from the add-on config's URLs (the integrator need not publish discovery
+ * metadata), client_secret_post with the config's credentials.
+ */
+import * as oidc from 'openid-client';
+import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from './addon-error.ts';
+import type { Installation } from './installations.ts';
+import type { TokenSet } from './token-vault.ts';
+
+/** Options of the integrator OAuth client. */
+export interface IntegratorClientOptions {
+  /** Seconds before a token request is abandoned. */
+  timeoutSeconds: number;
+}
+
+/** An openid-client Configuration for an installation's integrator. */
+export function integratorOAuthClient(installation: Installation, clientSecret: string, options: IntegratorClientOptions): oidc.Configuration {
+  const settings = installation.integratorOAuth;
+  const issuer = new URL(settings.authorize_url).origin;
+  const config = new oidc.Configuration(
+    { issuer, authorization_endpoint: settings.authorize_url, token_endpoint: settings.token_url },
+    settings.client_id,
+    { token_endpoint_auth_method: 'client_secret_post' },
+    oidc.ClientSecretPost(clientSecret),
+  );
+  config.timeout = options.timeoutSeconds;
+  // Plain HTTP only for a development environment's integrator on this machine (the template).
+  if (installation.environment === 'development' && isLoopbackUrl(settings.token_url)) oidc.allowInsecureRequests(config);
+  return config;
+}
+
+/** True for URLs on this machine: localhost names and loopback addresses. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** A token endpoint response as the vault stores it; `now` anchors expires_in. */
+export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): TokenSet {
+  return {
+    accessToken: response.access_token,
+    refreshToken: response.refresh_token,
+    expiresAt: typeof response.expires_in === 'number' ? new Date(now + response.expires_in * 1000) : undefined,
+    scope: response.scope,
+  };
+}
+
+/**
+ * Maps a failed token request to the proxy's typed errors: `invalid_grant` is final (the person must
+ * authorize again, RFC 6749 §5.2); a timeout, a network failure or a 5xx can pass, so it is retryable.
+ */
+export function tokenRequestError(error: unknown): AddonError {
+  if (error instanceof oidc.ResponseBodyError) {
+    if (error.error === 'invalid_grant') return new ReauthorizationRequiredError();
+    if (error.status >= 500) return new TokenEndpointUnavailableError(`The integrator's token endpoint failed (HTTP ${error.status})`);
+    return new AddonError(502, 'integrator_auth', 'token_request_refused', `The integrator's token endpoint refused the request (${error.error})`, false);
+  }
+  const name = (error as { name?: string; cause?: { name?: string } })?.name;
+  const causeName = (error as { cause?: { name?: string } })?.cause?.name;
+  if (name === 'TimeoutError' || causeName === 'TimeoutError' || name === 'AbortError') {
+    return new TokenEndpointUnavailableError("The integrator's token endpoint did not answer in time");
+  }
+  if (error instanceof TypeError) return new TokenEndpointUnavailableError("The integrator's token endpoint cannot be reached");
+  if (error instanceof oidc.ClientError && error.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM') {
+    return new TokenEndpointUnavailableError("The integrator's token endpoint answered with an unexpected status");
+  }
+  return new AddonError(502, 'integrator_auth', 'token_request_refused', "The integrator's token endpoint answered with something that is not a token response", false);
+}

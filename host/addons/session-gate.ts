@@ -1,0 +1,71 @@
+/**
+ * Cookie authentication of the add-on runtime's JSON routes: the person's host session, and for every
+ * POST the session's CSRF token in `X-CSRF-Token` plus an `Origin` exactly equal to the host's (a
+ * browser always sends Origin on a cross-origin or POST fetch, so a missing one is refused too).
+ * Failures render as the proxy's typed envelope, never as a page.
+ */
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { tokensEqual } from '../auth/csrf.ts';
+import { getHostSession, hostSessionSettings } from '../auth/session.ts';
+import { loadPerson, type PersonRecord } from '../auth/person.ts';
+import type { Queryable } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { AddonError } from './addon-error.ts';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The logged-in person of an add-on runtime route. */
+      addonPerson?: PersonRecord;
+    }
+  }
+}
+
+/** Requires a logged-in, active person (401 `login_required`). */
+export function requireAddonSession(db: Queryable): RequestHandler {
+  return async (req, res, next) => {
+    const session = await getHostSession(req, res);
+    const person = session.personId ? await loadPerson(db, session.personId) : undefined;
+    if (!person || person.status !== 'active') throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
+    req.addonPerson = person;
+    next();
+  };
+}
+
+/** Requires the exact host Origin and the session's CSRF token (403 `csrf_failed`). */
+export const requireAddonCsrf: RequestHandler = async (req, res, next) => {
+  const { baseOrigin } = hostSessionSettings(req);
+  const session = await getHostSession(req, res);
+  const presented = req.get('x-csrf-token');
+  const ok = req.get('origin') === baseOrigin && !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
+  if (!ok) throw new AddonError(403, 'host_auth', 'csrf_failed', 'The X-CSRF-Token header or the Origin does not match this session', false);
+  next();
+};
+
+/** The person `requireAddonSession` loaded. */
+export function addonPersonOf(req: Request): PersonRecord {
+  if (!req.addonPerson) throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
+  return req.addonPerson;
+}
+
+/** Renders AddonErrors (and anything unexpected) as the typed `{error}` envelope. */
+export function addonErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (!(error instanceof AddonError)) {
+      const e = error as { type?: string };
+      if (e?.type !== 'entity.too.large') logger.error({ requestId: req.requestId, err: error }, 'add-on runtime error');
+      const typed =
+        e?.type === 'entity.too.large'
+          ? new AddonError(413, 'policy', 'body_too_large', 'The request body is larger than this host accepts', false)
+          : new AddonError(500, 'upstream', 'internal_error', 'An internal error occurred in the host', true);
+      res.status(typed.status).json(typed.toJSON());
+      return;
+    }
+    res.status(error.status).json(error.toJSON());
+  };
+}

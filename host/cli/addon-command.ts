@@ -1,0 +1,118 @@
+/**
+ * `addon-kit addon push --env E` and `addon-kit addon promote <from> <to>`: register the add-on
+ * config and built bundle with a running host through its registry API (`/addons/v1`, see
+ * host/addons/registry.ts), authenticated by a personal access token of an organization
+ * administrator (HTTP Basic). Only the target environment's `${VAR}` placeholders are filled, here on
+ * the developer's machine; for development the template integrator's credentials are the defaults.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { AddonConfigError, ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/config.ts';
+import { ADDON_USAGE } from './addon-usage.ts';
+import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { parse, UsageError } from './args.ts';
+import type { CommandIo } from './io.ts';
+
+export { ADDON_USAGE } from './addon-usage.ts';
+
+const OPTIONS = {
+  env: { type: 'string' },
+  config: { type: 'string' },
+  bundle: { type: 'string' },
+  host: { type: 'string' },
+} as const;
+
+function environment(value: string | undefined, what: string): Environment {
+  if (value === undefined) throw new UsageError(`${what} is required (one of ${ENVIRONMENTS.join(', ')})`);
+  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${ENVIRONMENTS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as Environment;
+}
+
+/** Variables for the config's placeholders: the environment, plus the template integrator's credentials in development. */
+function placeholderVariables(env: NodeJS.ProcessEnv, target: Environment): NodeJS.ProcessEnv {
+  if (target !== 'development') return env;
+  return { INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId, INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret, ...withoutEmpty(env) };
+}
+
+function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+async function loadConfig(path: string, target: Environment, env: NodeJS.ProcessEnv) {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the add-on config ${path}`);
+  }
+  return parseAddonConfigText(text, { env: placeholderVariables(env, target), only: target });
+}
+
+function authorization(env: NodeJS.ProcessEnv): string {
+  const id = env.ADDON_KIT_PAT_CLIENT_ID;
+  const secret = env.ADDON_KIT_PAT_SECRET;
+  if (!id || !secret) throw new UsageError('set ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET to a personal access token of an organization administrator (addon-kit pat create)');
+  return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+}
+
+/** Sends one registry request and prints the outcome; returns the exit code. */
+async function send(io: CommandIo, url: string, method: 'PUT' | 'POST', auth: string, body: unknown, done: (attributes: Record<string, unknown>) => string): Promise<number> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'addon-kit-cli' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    io.err(`cannot reach the host at ${new URL(url).origin}; is it running (addon-kit start)?`);
+    return 1;
+  }
+  const payload = (await response.json().catch(() => undefined)) as
+    | { data?: { attributes?: Record<string, unknown> }; errors?: { status: string; title: string; detail: string; source?: { parameter: string } }[] }
+    | undefined;
+  if (response.status === 201 && payload?.data?.attributes) {
+    io.out(done(payload.data.attributes));
+    return 0;
+  }
+  io.err(`the host refused the request (HTTP ${response.status}):`);
+  for (const e of payload?.errors ?? []) io.err(`  - ${e.source?.parameter ? `${e.source.parameter}: ` : ''}${e.detail || e.title}`);
+  return 1;
+}
+
+/** Runs `addon push|promote`; resolves with the exit code. */
+export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [action, ...rest] = argv;
+  if (action !== 'push' && action !== 'promote') throw new UsageError(`unknown addon action ${JSON.stringify(action ?? '')}; usage:\n  ${ADDON_USAGE}`);
+  const { values, positionals } = parse(rest, OPTIONS, action === 'promote' ? 2 : 0);
+  const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const configPath = resolve(values.config ?? 'addon.config.json');
+  try {
+    if (action === 'push') {
+      if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+      const target = environment(values.env, '--env');
+      const config = await loadConfig(configPath, target, env);
+      const bundlePath = resolve(values.bundle ?? 'dist/addon.js');
+      const bundle = await readFile(bundlePath, 'utf8').catch(() => {
+        throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
+      });
+      const auth = authorization(env);
+      return await send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`, 'PUT', auth, { config, bundle }, (a) =>
+        `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
+      );
+    }
+    if (values.env !== undefined || values.bundle !== undefined) throw new UsageError('promote takes <from> <to> and no --env or --bundle');
+    const from = environment(positionals[0], '<from>');
+    const to = environment(positionals[1], '<to>');
+    const config = await loadConfig(configPath, to, env);
+    const auth = authorization(env);
+    return await send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${to}/promotions`, 'POST', auth, { from, config }, (a) =>
+      `promoted add-on ${config.oauth_application_id} from ${from} to ${to}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
+    );
+  } catch (error) {
+    if (!(error instanceof AddonConfigError)) throw error;
+    io.err(`${configPath} is not a valid add-on config:`);
+    for (const problem of error.problems) io.err(`  - ${problem}`);
+    return 1;
+  }
+}

@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { AddonConfigError, parseAddonConfig, parseAddonConfigText } from '../../../host/addons/config.ts';
+
+const env = { INTEGRATOR_CLIENT_ID: 'sample-client', INTEGRATOR_CLIENT_SECRET: 's3cret', ADDON_OAUTH_APPLICATION_ID: '12' };
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof AddonConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected an AddonConfigError');
+}
+
+function validConfig() {
+  return {
+    oauth_application_id: 7,
+    scopes: ['people'],
+    ui_extensions: { 'people.list.send_message': { title: 'Send', icon_url: 'https://cdn.example/i.svg', entry: 'send' } },
+    environments: {
+      development: {
+        integrator_oauth: {
+          authorize_url: 'http://localhost:4100/oauth/authorize',
+          token_url: 'http://localhost:4100/oauth/token',
+          redirect_url: 'http://localhost:4100/oauth/complete',
+          client_id: '${INTEGRATOR_CLIENT_ID}',
+          client_secret: '${INTEGRATOR_CLIENT_SECRET}',
+          scopes: ['messages'],
+        },
+        integrator_api: { base_url: 'http://localhost:4100', allow: [{ method: 'GET', path: '/api/messages/:id' }] },
+        ui_extensions: ['people.list.send_message'],
+        organization_ids: [],
+      },
+    },
+  };
+}
+
+describe('parseAddonConfig()', () => {
+  it('fills ${VAR} placeholders from the environment', () => {
+    const config = parseAddonConfig(validConfig(), { env });
+    expect(config.environments.development!.integrator_oauth.client_id).toBe('sample-client');
+    expect(config.environments.development!.integrator_oauth.client_secret).toBe('s3cret');
+    expect(config.oauth_application_id).toBe(7);
+  });
+
+  it('reports every problem at once, each with its path [missing variables and invalid values]', () => {
+    const raw = validConfig();
+    (raw as Record<string, unknown>).oauth_application_id = 'abc';
+    raw.scopes = ['people', 'nonsense'];
+    raw.environments.development.integrator_api.allow = [{ method: 'FETCH', path: 'api/x' }];
+    raw.environments.development.ui_extensions = ['people.profile.custom_tab'];
+    expect(problemsOf(() => parseAddonConfig(raw, { env: {} }))).toEqual([
+      'environments.development.integrator_oauth.client_id: environment variable INTEGRATOR_CLIENT_ID is not set',
+      'environments.development.integrator_oauth.client_secret: environment variable INTEGRATOR_CLIENT_SECRET is not set',
+      'oauth_application_id: must be a positive integer',
+      'scopes.1: Invalid option: expected one of "api"|"calendar"|"check_ins"|"giving"|"groups"|"home"|"people"|"publishing"|"registrations"|"services"|"openid"',
+      'environments.development.integrator_api.allow.0.method: Invalid option: expected one of "GET"|"HEAD"|"POST"|"PUT"|"PATCH"|"DELETE"',
+      'environments.development.integrator_api.allow.0.path: must be a path template such as /api/messages/:id',
+      'environments.development.ui_extensions.0: people.profile.custom_tab is not declared under ui_extensions',
+    ]);
+  });
+
+  it('requires https outside development and an empty organization_ids in development [environment rules]', () => {
+    const raw = validConfig();
+    raw.environments.development.organization_ids = [3] as never;
+    (raw.environments as Record<string, unknown>).beta = { ...structuredClone(raw.environments.development), organization_ids: [3] };
+    const problems = problemsOf(() => parseAddonConfig(raw, { env }));
+    expect(problems).toEqual([
+      'environments.development.organization_ids: must be empty: development is visible to the owning organization only',
+      'environments.beta.integrator_oauth.authorize_url: must be an https URL outside development',
+      'environments.beta.integrator_oauth.token_url: must be an https URL outside development',
+      'environments.beta.integrator_oauth.redirect_url: must be an https URL outside development',
+      'environments.beta.integrator_api.base_url: must be an https URL outside development',
+    ]);
+  });
+
+  it('keeps only the selected environment and ignores the others\' variables [only]', () => {
+    const raw = validConfig();
+    (raw.environments as Record<string, unknown>).production = { ...structuredClone(raw.environments.development), integrator_oauth: { ...raw.environments.development.integrator_oauth, client_secret: '${PROD_SECRET}' } };
+    const config = parseAddonConfig(raw, { env, only: 'development' });
+    expect(Object.keys(config.environments)).toEqual(['development']);
+    expect(problemsOf(() => parseAddonConfig(raw, { env, only: 'beta' }))).toEqual([
+      'environments.beta: is not defined',
+      'environments: must define at least one of development, beta, production',
+    ]);
+  });
+
+  it('refuses unknown members [strict]', () => {
+    const raw = { ...validConfig(), extra: true };
+    expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual(['(config): Unrecognized key: "extra"']);
+  });
+
+  it('reports a JSON syntax error as one problem [text]', () => {
+    expect(problemsOf(() => parseAddonConfigText('{"oauth_application_id": ', { env }))[0]).toMatch(/^\(file\): not valid JSON: /);
+  });
+});
+
+describe('addon.config.json', () => {
+  it('is a valid config once the development variables are set [sample]', async () => {
+    const text = await readFile(new URL('../../../addon.config.json', import.meta.url), 'utf8');
+    const config = parseAddonConfigText(text, { env });
+    expect(config.oauth_application_id).toBe(12);
+    expect(config.environments.development!.integrator_api.allow).toContainEqual({ method: 'POST', path: '/api/messages' });
+  });
+
+  it('names the missing variables [no environment]', async () => {
+    const text = await readFile(new URL('../../../addon.config.json', import.meta.url), 'utf8');
+    expect(problemsOf(() => parseAddonConfigText(text, { env: {} })).slice(0, 3)).toEqual([
+      'oauth_application_id: environment variable ADDON_OAUTH_APPLICATION_ID is not set',
+      'environments.development.integrator_oauth.client_id: environment variable INTEGRATOR_CLIENT_ID is not set',
+      'environments.development.integrator_oauth.client_secret: environment variable INTEGRATOR_CLIENT_SECRET is not set',
+    ]);
+  });
+});

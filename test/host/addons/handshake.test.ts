@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANDSHAKE_COOKIE } from '../../../host/addons/handshake.ts';
+import { createOAuthApplication } from '../../../host/oauth/applications.ts';
+import type { Database } from '../../../host/db/database.ts';
+import { TEST_USER_AGENT } from '../../support/constants.ts';
+import { basicAuthFor, personId } from '../../support/host.ts';
+import { TestBrowser } from '../../support/oauth-browser.ts';
+import { runAuthorization } from '../../support/oauth-flow.ts';
+import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
+import {
+  authorizeInBrowser,
+  Browser,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  createIntegratorTestDatabase,
+  startTestIntegrator,
+  USER,
+  type TestIntegrator,
+} from '../../integrator-template/support.ts';
+import { loggedIn, organizationId, proxyFetch, testBox, testVault, upstreamOf } from './fixtures.ts';
+
+let t: HttpTestHost;
+let integrator: TestIntegrator;
+let integratorDb: { db: Database; drop(): Promise<void> };
+let appId: string;
+let installation: string;
+
+beforeAll(async () => {
+  t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0 } });
+  const org = await organizationId(t.db, 'demo');
+  const app = await createOAuthApplication(t.db, testBox(), { organizationId: org, name: 'Messages add-on', redirectUris: ['http://127.0.0.1/pending'], addOnScopes: 'people' });
+  appId = app.id;
+  integratorDb = await createIntegratorTestDatabase();
+  integrator = await startTestIntegrator(integratorDb.db, {
+    hostBaseUrl: t.baseUrl,
+    oauthApplicationId: Number(appId),
+    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`], name: 'Test Host' }],
+  });
+  // The add-on's OAuth application sends step 2 to the integrator's completion endpoint.
+  await t.db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [appId, [`${integrator.url}/addon/complete`]]);
+  const push = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/development`, {
+    method: 'PUT',
+    headers: { authorization: await basicAuthFor(t.db, 'admin@demo.test'), 'user-agent': TEST_USER_AGENT, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      bundle: 'export default () => {}',
+      config: {
+        oauth_application_id: Number(appId),
+        scopes: ['people'],
+        ui_extensions: { 'people.list.send_message': { title: 'Send a message', icon_url: `${integrator.url}/icon.svg`, entry: 'send-message' } },
+        environments: {
+          development: {
+            integrator_oauth: {
+              authorize_url: `${integrator.url}/oauth/authorize`,
+              token_url: `${integrator.url}/oauth/token`,
+              redirect_url: `${integrator.url}/addon/complete`,
+              client_id: CLIENT_ID,
+              client_secret: CLIENT_SECRET,
+              scopes: ['messages'],
+            },
+            integrator_api: { base_url: integrator.url, allow: [{ method: 'GET', path: '/api/messages' }, { method: 'POST', path: '/api/messages' }] },
+            ui_extensions: ['people.list.send_message'],
+            organization_ids: [],
+          },
+        },
+      },
+    }),
+  });
+  expect(push.status).toBe(201);
+});
+afterAll(async () => {
+  await integrator?.close();
+  await integratorDb?.drop();
+  await t?.close();
+});
+
+/** Step 0: the logged-in host browser opens the popup at the start endpoint. */
+async function startPopup(host: TestBrowser): Promise<URL> {
+  const start = await host.request(`/addons/installations/${installation}/authorize`);
+  expect(start.status).toBe(303);
+  return new URL(start.location!);
+}
+
+describe('the two-way handshake (steps 0–6)', () => {
+  it('runs over real HTTP with the template integrator, then both proxies work [happy path]', async () => {
+    const session = await loggedIn(t.baseUrl);
+    const host = session.browser;
+    const list = JSON.parse((await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body);
+    expect(list.data).toHaveLength(1);
+    installation = list.data[0].id;
+    expect(list.data[0]).toMatchObject({ oauth_application_id: Number(appId), environment: 'development', version: 1, state: 'uninitialized' });
+
+    // Step 0 → 1: to the host's own /oauth/authorize for the add-on's application with the add-on scopes.
+    const authorize = await startPopup(host);
+    expect(authorize.origin + authorize.pathname).toBe(`${t.baseUrl}/oauth/authorize`);
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${integrator.url}/addon/complete`);
+    expect(authorize.searchParams.get('scope')).toBe('people');
+    expect(host.jar.get(HANDSHAKE_COOKIE)).toBeDefined();
+
+    // Step 1 → 2: consent at the host; the code goes to the integrator's redirect_url.
+    const completion = await runAuthorization(host, authorize);
+    expect(completion.origin + completion.pathname).toBe(`${integrator.url}/addon/complete`);
+    expect(completion.searchParams.get('code')).toBeTruthy();
+
+    // Step 2 → 3: the integrator sends the browser on to advance.
+    const integratorBrowser = new Browser();
+    const toAdvance = await integratorBrowser.fetch(completion.toString());
+    expect(toAdvance.status).toBe(302);
+    const advance = new URL(toAdvance.headers.get('location')!);
+    expect(advance.origin + advance.pathname).toBe(`${t.baseUrl}/addons/authorizations/${appId}/advance`);
+
+    // Step 3 → 4: the host holds its own grant and sends the browser to the integrator's authorize page with PKCE.
+    const toIntegrator = await host.request(advance.toString());
+    expect(toIntegrator.status).toBe(303);
+    const integratorAuthorize = new URL(toIntegrator.location!);
+    expect(integratorAuthorize.origin + integratorAuthorize.pathname).toBe(`${integrator.url}/oauth/authorize`);
+    expect(integratorAuthorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(integratorAuthorize.searchParams.get('client_id')).toBe(CLIENT_ID);
+    expect(integratorAuthorize.searchParams.get('redirect_uri')).toBe(`${t.baseUrl}/addons/authorizations/${appId}`);
+    const midway = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, { headers: { cookie: session.cookie } });
+    expect(await midway.json()).toEqual({ state: 'integrator_pending' });
+
+    // Step 4 → 5: the person allows at the integrator, which redirects back with a code.
+    const callback = await authorizeInBrowser(integratorBrowser, integratorAuthorize.toString(), USER, 'allow');
+    expect(callback.origin + callback.pathname).toBe(`${t.baseUrl}/addons/authorizations/${appId}`);
+
+    // Step 5 → 6: the host exchanges the code; the page tells the opener and closes.
+    const done = await host.request(callback.toString());
+    expect(done.status).toBe(200);
+    expect(done.body).toContain(`window.opener.postMessage({"type":"addon-kit:handshake","installationId":"${installation}","state":"ready"}, "${t.baseUrl}");`);
+    expect(done.body).toContain('window.close();');
+    const nonce = /script-src 'nonce-([^']+)'/.exec(done.headers.get('content-security-policy')!)![1];
+    expect(done.body).toContain(`<script nonce="${nonce}">`);
+    expect(host.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
+
+    const state = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, { headers: { cookie: session.cookie } });
+    expect(await state.json()).toEqual({ state: 'ready' });
+    const record = (await testVault(t.db).find(installation, await personId(t.db, 'admin@demo.test')))!;
+    expect(record.service!.scope).toBe('people');
+    expect(record.integrator!.refreshToken).toBeTruthy();
+    const { rows } = await t.db.query<{ handshake_state_hash: string | null; integrator_access_token_encrypted: string }>(
+      'SELECT handshake_state_hash, integrator_access_token_encrypted FROM addon_authorizations WHERE id = $1',
+      [record.id],
+    );
+    expect(rows[0]!.handshake_state_hash).toBeNull();
+    expect(rows[0]!.integrator_access_token_encrypted).toMatch(/^v1\.test1\./);
+    // The host grant is a real provider grant: it counts the person as a monthly active user.
+    const mau = await t.db.query('SELECT 1 FROM oauth_monthly_active_users WHERE application_id = $1 AND person_id = $2', [appId, record.personId]);
+    expect(mau.rows).toHaveLength(1);
+
+    // authenticatedFetch: the host API as the person.
+    const me = await proxyFetch(t.baseUrl, session, installation, 'service', { url: '/current/v2/me' });
+    expect(me.status).toBe(200);
+    expect(upstreamOf(me).status).toBe(200);
+    expect((await me.json()).data).toMatchObject({ id: record.personId, type: 'Person' });
+
+    // authenticatedIntegratorFetch: the integrator's sample API with the integrator token.
+    const sent = await proxyFetch(t.baseUrl, session, installation, 'integrator', {
+      method: 'POST',
+      url: '/api/messages',
+      headers: [['Content-Type', 'application/json']],
+      body: JSON.stringify({ list_id: '1', person_ids: ['2', '3'], message: 'Welcome!' }),
+    });
+    expect(sent.status).toBe(200);
+    expect(upstreamOf(sent).status).toBe(201);
+    expect((await sent.json()).data).toMatchObject({ list_id: '1', person_ids: ['2', '3'], message: 'Welcome!' });
+    const listed = await proxyFetch(t.baseUrl, session, installation, 'integrator', { url: `${integrator.url}/api/messages` });
+    expect(upstreamOf(listed).status).toBe(200);
+    expect((await listed.json()).data).toHaveLength(1);
+  });
+
+  it('revokes the previous host grant when a finished handshake is run again [restart after ready]', async () => {
+    const session = await loggedIn(t.baseUrl);
+    const vault = testVault(t.db);
+    const admin = await personId(t.db, 'admin@demo.test');
+    const before = (await vault.find(installation, admin))!.service!;
+    expect(await t.host.oauthProvider.AccessToken.find(before.accessToken)).toBeDefined();
+    const completion = await runAuthorization(session.browser, await startPopup(session.browser));
+    const toAdvance = await new Browser().fetch(completion.toString());
+    const advanced = await session.browser.request(toAdvance.headers.get('location')!);
+    expect(advanced.status).toBe(303);
+    const after = (await vault.find(installation, admin))!;
+    expect(after.state).toBe('integrator_pending');
+    expect(after.service!.accessToken).not.toBe(before.accessToken);
+    expect(await t.host.oauthProvider.AccessToken.find(before.accessToken)).toBeUndefined();
+    expect(await t.host.oauthProvider.RefreshToken.find(before.refreshToken!)).toBeUndefined();
+    expect(await t.host.oauthProvider.AccessToken.find(after.service!.accessToken)).toBeDefined();
+  });
+
+  it('refuses advance without a started handshake, without state, and with a wrong state [state checks]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'editor@demo.test');
+    const none = await browser.request(`/addons/authorizations/${appId}/advance?state=abc`);
+    expect(none.status).toBe(400);
+    expect(none.body).toContain('No authorization in progress');
+
+    await startPopup(browser);
+    const missing = await browser.request(`/addons/authorizations/${appId}/advance`);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toContain('The request carries no state parameter.');
+    expect(missing.body).toContain(`href="/addons/installations/${installation}/authorize"`);
+    const wrong = await browser.request(`/addons/authorizations/${appId}/advance?state=forged`);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The state parameter does not belong to the authorization this browser started.');
+    // Another person's browser cannot use this state either (the cookie is per browser).
+    expect((await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!.state).toBe('uninitialized');
+  });
+
+  it('refuses an expired state and accepts a restarted handshake [expiry, restart]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const first = await startPopup(browser);
+    const state = first.searchParams.get('state')!;
+    await t.db.query("UPDATE addon_authorizations SET handshake_expires_at = now() - interval '1 minute' WHERE person_id = $1", [await personId(t.db, 'member@demo.test')]);
+    const expired = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`);
+    expect(expired.status).toBe(400);
+    expect(expired.body).toContain('The authorization expired');
+
+    // Restart: a new state replaces the old one, which stops working.
+    const second = await startPopup(browser);
+    const replaced = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`);
+    expect(replaced.status).toBe(400);
+    const fresh = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(second.searchParams.get('state')!)}`);
+    expect(fresh.status).toBe(303);
+    expect(new URL(fresh.location!).origin).toBe(integrator.url);
+  });
+
+  it('shows a failure page when the person declines at the host [error at advance]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const start = await startPopup(browser);
+    const declined = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(start.searchParams.get('state')!)}&error=access_denied`);
+    expect(declined.status).toBe(400);
+    expect(declined.body).toContain('Authorization declined');
+    expect(declined.body).toContain('"error":"service_denied"');
+  });
+
+  it('refuses the step-5 callback with a state of the first leg [leg mismatch]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const start = await startPopup(browser);
+    const res = await browser.request(`/addons/authorizations/${appId}?code=x&state=${encodeURIComponent(start.searchParams.get('state')!)}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('The state parameter does not belong to the authorization this browser started.');
+  });
+
+  it('redirects the popup to the login page without a host session [login]', async () => {
+    const anonymous = new TestBrowser(t.baseUrl);
+    const res = await anonymous.request(`/addons/installations/${installation}/authorize`);
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`${t.baseUrl}/login?return_to=${encodeURIComponent(`/addons/installations/${installation}/authorize`)}`);
+  });
+
+  it("answers 404 for another organization's installation [tenant isolation]", async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'admin@other.test');
+    const res = await browser.request(`/addons/installations/${installation}/authorize`);
+    expect(res.status).toBe(404);
+    expect(res.body).toContain('Add-on not found');
+  });
+});
