@@ -7,9 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AddonConfigError, ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/config.ts';
+import { AddonConfigError } from '../addons/config.ts';
+import { environment, loadConfig } from './addon-config-file.ts';
 import { ADDON_USAGE } from './addon-usage.ts';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
 import { parse, UsageError } from './args.ts';
 import type { CommandIo } from './io.ts';
 
@@ -21,32 +21,6 @@ const OPTIONS = {
   bundle: { type: 'string' },
   host: { type: 'string' },
 } as const;
-
-function environment(value: string | undefined, what: string): Environment {
-  if (value === undefined) throw new UsageError(`${what} is required (one of ${ENVIRONMENTS.join(', ')})`);
-  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${ENVIRONMENTS.join(', ')}, got ${JSON.stringify(value)}`);
-  return value as Environment;
-}
-
-/** Variables for the config's placeholders: the environment, plus the template integrator's credentials in development. */
-function placeholderVariables(env: NodeJS.ProcessEnv, target: Environment): NodeJS.ProcessEnv {
-  if (target !== 'development') return env;
-  return { INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId, INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret, ...withoutEmpty(env) };
-}
-
-function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-}
-
-async function loadConfig(path: string, target: Environment, env: NodeJS.ProcessEnv) {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read the add-on config ${path}`);
-  }
-  return parseAddonConfigText(text, { env: placeholderVariables(env, target), only: target });
-}
 
 function authorization(env: NodeJS.ProcessEnv): string {
   const id = env.ADDON_KIT_PAT_CLIENT_ID;

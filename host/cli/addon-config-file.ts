@@ -1,0 +1,34 @@
+/** Reading addon.config.json on the developer's machine, for `addon push|promote` and `doctor`. */
+import { readFile } from 'node:fs/promises';
+import { ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/config.ts';
+import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { UsageError } from './args.ts';
+
+/** The environment a flag or argument names; a usage mistake otherwise. */
+export function environment(value: string | undefined, what: string): Environment {
+  if (value === undefined) throw new UsageError(`${what} is required (one of ${ENVIRONMENTS.join(', ')})`);
+  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${ENVIRONMENTS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as Environment;
+}
+
+/** Variables for the config's placeholders: the environment, plus the template integrator's credentials in development. */
+export function placeholderVariables(env: NodeJS.ProcessEnv, target: Environment): NodeJS.ProcessEnv {
+  if (target !== 'development') return env;
+  return { INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId, INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret, ...withoutEmpty(env) };
+}
+
+function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+/** Parses the config file for one environment, its placeholders filled (AddonConfigError lists every problem). */
+export async function loadConfig(path: string, target: Environment, env: NodeJS.ProcessEnv) {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the add-on config ${path}`);
+  }
+  return parseAddonConfigText(text, { env: placeholderVariables(env, target), only: target });
+}
+

@@ -1,0 +1,59 @@
+/**
+ * `addon-kit doctor --env E`: checks a running integrator against what the handshake needs, using
+ * the add-on config's URLs and credentials, and prints a pass/fail table with the fix for each failure.
+ */
+import { resolve } from 'node:path';
+import { AddonConfigError } from '../addons/config.ts';
+import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { runDoctor } from '../../integrator-template/doctor.ts';
+import { environment, loadConfig } from './addon-config-file.ts';
+import { parse, UsageError } from './args.ts';
+import type { CommandIo } from './io.ts';
+
+export async function doctorCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values } = parse(argv, {
+    env: { type: 'string' },
+    config: { type: 'string' },
+    host: { type: 'string' },
+    username: { type: 'string' },
+    password: { type: 'string' },
+  });
+  const target = environment(values.env, '--env');
+  if ((values.username === undefined) !== (values.password === undefined)) throw new UsageError('--username and --password go together');
+  const configPath = resolve(values.config ?? 'addon.config.json');
+  const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  let config;
+  try {
+    config = await loadConfig(configPath, target, env);
+  } catch (error) {
+    if (!(error instanceof AddonConfigError)) throw error;
+    io.err(`${configPath} is not a valid add-on config:`);
+    for (const problem of error.problems) io.err(`  - ${problem}`);
+    return 1;
+  }
+  const settings = config.environments[target];
+  if (!settings) throw new UsageError(`${configPath} has no ${target} environment`);
+  // In development the template integrator's demo user signs in; elsewhere only with explicit flags.
+  const login =
+    values.username !== undefined
+      ? { username: values.username, password: values.password! }
+      : target === 'development'
+        ? { username: DEVELOPMENT_DEFAULTS.user.username, password: env.INTEGRATOR_DEMO_PASSWORD || DEVELOPMENT_DEFAULTS.user.password }
+        : undefined;
+  const apiCheck = settings.integrator_api.allow.find((a) => a.method === 'GET' && !a.path.includes(':'));
+  io.out(`addon-kit doctor: checking the ${target} integrator at ${new URL(settings.integrator_oauth.token_url).origin}`);
+  return runDoctor(
+    {
+      authorizeUrl: settings.integrator_oauth.authorize_url,
+      tokenUrl: settings.integrator_oauth.token_url,
+      apiBaseUrl: settings.integrator_api.base_url,
+      clientId: settings.integrator_oauth.client_id,
+      clientSecret: settings.integrator_oauth.client_secret,
+      redirectUri: `${host}/addons/authorizations/${config.oauth_application_id}`,
+      scope: settings.integrator_oauth.scopes.join(' '),
+      ...(login ? { login } : {}),
+      ...(apiCheck ? { apiCheck: { method: apiCheck.method, path: apiCheck.path } } : {}),
+    },
+    { write: (s: string) => io.out(s.replace(/\n$/, '')) },
+  );
+}

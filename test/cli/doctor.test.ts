@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../host/db/database.ts';
+import { runCli } from '../support/cli.ts';
+import { APP_ID, CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, USER, type TestIntegrator } from '../integrator-template/support.ts';
+
+let store: { db: Database; drop(): Promise<void> };
+let t: TestIntegrator;
+let configPath: string;
+
+beforeAll(async () => {
+  store = await createIntegratorTestDatabase();
+  t = await startTestIntegrator(store.db);
+  // The repository's sample config, pointed at this test's integrator.
+  const sample = (await readFile(new URL('../../addon.config.json', import.meta.url), 'utf8')).replaceAll('http://localhost:4100', t.url);
+  configPath = join(await mkdtemp(join(tmpdir(), 'addon-kit-doctor-')), 'addon.config.json');
+  await writeFile(configPath, sample);
+});
+afterAll(async () => {
+  await t.close();
+  await store.drop();
+});
+
+const env = (secret = CLIENT_SECRET) => ({ ADDON_OAUTH_APPLICATION_ID: String(APP_ID), INTEGRATOR_CLIENT_ID: CLIENT_ID, INTEGRATOR_CLIENT_SECRET: secret });
+const args = ['doctor', '--env', 'development', '--host', HOST_BASE_URL, '--username', USER.username, '--password', USER.password];
+
+describe('addon-kit doctor', () => {
+  it('checks a running integrator with the add-on config and passes every row [sample config]', async () => {
+    const res = await runCli([...args, '--config', configPath], env());
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const rows = res.stdout.split('\n');
+    expect(rows[0]).toBe(`addon-kit doctor: checking the development integrator at ${t.url}`);
+    expect(rows.slice(3, 9).map((l) => l.split(/\s{2,}/).slice(0, 2))).toEqual([
+      ['authorize page reachable', 'PASS'],
+      ['token endpoint refuses a bad code', 'PASS'],
+      ['token endpoint refuses bad client credentials', 'PASS'],
+      ['issues tokens', 'PASS'],
+      ['refresh works', 'PASS'],
+      ['API accepts the token', 'PASS'],
+    ]);
+    expect(res.stdout).toContain('All checks passed.');
+  });
+
+  it('exits 1 with a failing row and its fix when the client secret is wrong', async () => {
+    const res = await runCli([...args, '--config', configPath], env('a-wrong-secret-0123456789'));
+    expect(res.code).toBe(1);
+    expect(res.stdout).toMatch(/\nissues tokens\s+FAIL\s+code exchange answered 401 .*invalid_client.*\s+The token endpoint must exchange/);
+    expect(res.stdout).toMatch(/\nrefresh works\s+SKIP/);
+    expect(res.stdout).toContain('2 check(s) failed.');
+  });
+
+  it('exits 2 without --env, and 1 naming every problem of an invalid config', async () => {
+    const noEnv = await runCli(['doctor', '--config', configPath], env());
+    expect(noEnv.code).toBe(2);
+    expect(noEnv.stderr.trim()).toBe('addon-kit doctor: --env is required (one of development, beta, production)');
+    const bad = join(await mkdtemp(join(tmpdir(), 'addon-kit-doctor-')), 'addon.config.json');
+    await writeFile(bad, JSON.stringify({ oauth_application_id: 'x', scopes: [], ui_extensions: {}, environments: {} }));
+    const invalid = await runCli(['doctor', '--env', 'development', '--config', bad], env());
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr.split('\n')[0]).toBe(`${bad} is not a valid add-on config:`);
+    expect(invalid.stderr.split('\n').filter((l) => l.startsWith('  - ')).length).toBeGreaterThanOrEqual(3);
+  });
+});
