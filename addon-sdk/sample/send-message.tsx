@@ -32,9 +32,10 @@ async function sendMessage(listId: string, personIds: string[], message: string)
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ list_id: listId, person_ids: personIds, message }),
   });
-  const body = (await response.json().catch(() => null)) as { id?: unknown; error?: unknown } | null;
+  // The template integrator answers `{data: {id, …}}`; a bare `{id}` is accepted too.
+  const body = (await response.json().catch(() => null)) as { id?: unknown; data?: { id?: unknown } } | null;
   if (!response.ok) return { kind: 'error', text: `The integrator refused the message (HTTP ${response.status})` };
-  return { kind: 'sent', text: `Message ${String(body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
+  return { kind: 'sent', text: `Message ${String(body?.data?.id ?? body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
 }
 
 function SendMessage() {
