@@ -1,13 +1,15 @@
 /**
  * `addon-kit start` as a person runs it: a spawned CLI on a new data directory prints the demo URLs, the demo
- * List page answers after login, its add-on script comes cookie-free from the sandbox origin, and a restart
- * reuses the sample add-on it registered.
+ * List page answers after login, its add-on script comes cookie-free from the sandbox origin, the printed
+ * walk-through works in Chromium on the printed `localhost` URLs, and a restart reuses the sample add-on.
  */
 import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
 import { startCli, stopCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
@@ -15,6 +17,9 @@ import { TestBrowser } from '../support/oauth-browser.ts';
 let dataDir: string;
 let databaseUrl: string | undefined;
 let ports: { host: number; sandbox: number; integrator: number };
+/** The first start, kept running for the browser walk-through. */
+let first: { child: ChildProcessWithoutNullStreams; stdout: () => string } | undefined;
+let listPage: string;
 
 /** A port free right now (the restart needs the same ports twice, so port 0 will not do). */
 async function freePort(): Promise<number> {
@@ -38,11 +43,17 @@ const args = () => [
   ...(databaseUrl ? ['--database-url', databaseUrl] : []),
 ];
 const READY = /^admin@other\.test \/ .*$/m;
+const ENV = { INTEGRATOR_DEMO_PASSWORD: '', INTEGRATOR_CLIENT_ID: '', INTEGRATOR_CLIENT_SECRET: '' };
+
+afterAll(async () => {
+  if (first) await stopCli(first.child);
+});
 
 describe('addon-kit start (demo)', () => {
   it('prints the demo URLs and serves the demo List page after login, with the add-on script on the sandbox origin [first start]', async () => {
-    const run = await startCli(args(), READY, { INTEGRATOR_DEMO_PASSWORD: '', INTEGRATOR_CLIENT_ID: '', INTEGRATOR_CLIENT_SECRET: '' });
-    try {
+    const run = await startCli(args(), READY, ENV);
+    first = run;
+    {
       const host = `http://localhost:${ports.host}`;
       const listUrl = new RegExp(`^  demo List page:    (${host}/demo/lists/(\\d+)) `, 'm').exec(run.stdout());
       expect(listUrl).not.toBeNull();
@@ -99,13 +110,46 @@ describe('addon-kit start (demo)', () => {
       expect(frame.headers.get('content-security-policy')).toContain(`frame-ancestors ${host}`);
       const integratorLogin = await fetch(`http://localhost:${ports.integrator}/login`);
       expect(integratorLogin.status).toBe(200);
-    } finally {
-      expect(await stopCli(run.child)).toBe(0);
+      listPage = listUrl![1]!;
     }
-  });
+  }, 90_000);
+
+  it('gives the printed walk-through in Chromium: sign in, Authorize in the popup, send to the List [real browser]', async () => {
+    expect(first).toBeDefined();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(listPage);
+      await page.fill('input[name=email]', 'admin@demo.test');
+      await page.fill('input[name=password]', 'demo-start-pw');
+      await Promise.all([page.waitForURL(listPage), page.click('button[type=submit]')]);
+      const count = Number(/^(\d+) people$/.exec((await page.locator('#list-people-count').textContent())!)![1]);
+      const popupOpened = page.waitForEvent('popup');
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      const popup = await popupOpened;
+      const closed = popup.waitForEvent('close');
+      // Host consent, then the integrator's login with the printed credentials, then its consent.
+      await popup.locator('button[value=allow]').click();
+      await popup.waitForURL(new RegExp(`^http://localhost:${ports.integrator}/login`));
+      await popup.fill('input[name=username]', 'demo');
+      await popup.fill('input[name=password]', 'demo-password');
+      await popup.click('button[type=submit]');
+      await popup.waitForURL(new RegExp(`^http://localhost:${ports.integrator}/oauth/authorize`));
+      await popup.locator('button[value=allow]').click();
+      await closed;
+      await page.getByText(`${count} of ${count} people selected`).waitFor();
+      await page.getByLabel('Message').fill('Choir practice moves to Thursday.');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await page.getByText(new RegExp(`^Message \\d+ sent to ${count} people\\.$`)).waitFor();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('finds the sample add-on again and registers nothing new [restart]', async () => {
-    const run = await startCli(args(), READY, { INTEGRATOR_DEMO_PASSWORD: '', INTEGRATOR_CLIENT_ID: '', INTEGRATOR_CLIENT_SECRET: '' });
+    expect(await stopCli(first!.child)).toBe(0);
+    first = undefined;
+    const run = await startCli(args(), READY, ENV);
     try {
       expect(run.stdout()).toMatch(new RegExp(`^  demo List page:    http://localhost:${ports.host}/demo/lists/\\d+ `, 'm'));
       expect(run.stderr()).not.toContain('created the OAuth application');
@@ -114,5 +158,5 @@ describe('addon-kit start (demo)', () => {
     } finally {
       expect(await stopCli(run.child)).toBe(0);
     }
-  });
+  }, 90_000);
 });
