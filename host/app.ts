@@ -15,6 +15,7 @@ import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
 import { createAddonRuntime } from './addons/index.ts';
+import { demoRouter } from './demo/demo-pages.tsx';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
@@ -81,6 +82,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
+  app.use(demoRouter({ db, config }));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -46,6 +46,15 @@ export const hostConfigSchema = z.object({
   addonReplayBytes: z.number().int().min(0),
   /** Largest add-on bundle accepted by `addon push`, in bytes. */
   addonMaxBundleBytes: z.number().int().positive(),
+  /** TCP port of the add-on sandbox listener that `start` opens beside the host; default: the host's port + 1 (0 with port 0). */
+  sandboxPort: z.number().int().min(0).max(65535).optional(),
+  /**
+   * Public origin of the add-on sandbox (a second origin serving the sandbox frame and add-on scripts, so add-on
+   * code never runs on the host's origin); default `http://localhost:<sandbox port>`. No trailing slash.
+   */
+  sandboxUrl: z.url().transform((u) => u.replace(/\/+$/, '')).optional(),
+  /** Directory of the built add-on SDK browser bundles (`host.js`, `sandbox-bootstrap.js`) the host serves; default `<dataDir>/addon-sdk`. */
+  addonSdkDir: z.string().min(1).optional(),
 });
 
 export type HostConfig = z.infer<typeof hostConfigSchema>;
@@ -82,6 +91,8 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_MAX_BODY_BYTES: { key: 'maxBodyBytes', parse: Number },
   ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
   ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
+  ADDON_KIT_SANDBOX_PORT: { key: 'sandboxPort', parse: Number },
+  ADDON_KIT_SANDBOX_URL: { key: 'sandboxUrl' },
 };
 
 /** `id:base64key,id2:base64key2` → [{id, key}, …]. */

@@ -1,15 +1,21 @@
 /**
- * The main job: the host with its database (migrated, demo data seeded on first start) listening
- * on its port, and — when present — the template integrator beside it.
+ * The main job: the host with its database (migrated, demo data seeded on first start) listening on its
+ * port, the add-on sandbox origin on a second listener, and the template integrator beside them with the
+ * sample add-on registered for it (host/demo).
  */
 import type { Server } from 'node:http';
-import { once } from 'node:events';
 import { createHost, type Host } from './app.ts';
 import { resolveHostConfig, type HostConfigInput } from './config.ts';
 import type { Database } from './db/database.ts';
 import { DEMO_LOGINS, seedDemo } from './db/seed/demo.ts';
 import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from './db/seed/demo-password.ts';
+import { addonSdkDir } from './demo/bundle-dir.ts';
+import { startDemoIntegrator } from './demo/demo-integrator.ts';
+import { listenOn, type Listener } from './demo/listen.ts';
+import { prepareDemo } from './demo/prepare-demo.ts';
+import { createSandboxApp } from './demo/sandbox-app.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
+import { openIntegratorDatabase } from '../integrator-template/store/database.ts';
 
 export interface StartOptions {
   db: Database;
@@ -17,6 +23,8 @@ export interface StartOptions {
   config?: HostConfigInput;
   /** Password for the demo logins when the demo data is first seeded. */
   demoPassword?: string | undefined;
+  /** The template integrator: its port (default 4100, or 0 when the host's port is 0) and PostgreSQL URL (schema `integrator`; default PGlite in `<dataDir>/integrator`). */
+  integrator?: { port?: number | undefined; databaseUrl?: string | undefined };
   log?: (line: string) => void;
 }
 
@@ -24,16 +32,22 @@ export interface RunningHost {
   host: Host;
   server: Server;
   url: string;
+  /** The add-on sandbox origin. */
+  sandboxUrl: string;
+  /** The template integrator and its demo login. */
+  integrator: { url: string; login: { username: string; password: string } | undefined };
+  /** The demo List page with the sample add-on (undefined when the organization has no List). */
+  demoListUrl: string | undefined;
   /** Demo logins: e-mail and password (undefined when this data directory did not seed them). */
   logins: { email: string; password: string | undefined }[];
   close(): Promise<void>;
 }
 
-/** Seeds on first start, then serves the host. */
+/** Seeds on first start, then serves the host, the sandbox and the template integrator. */
 export async function startHost(options: StartOptions): Promise<RunningHost> {
   const log = options.log ?? (() => {});
   const secrets = await loadOrCreateSecrets(options.dataDir);
-  const config = resolveHostConfig({ ...secrets, dataDir: options.dataDir, ...options.config });
+  const requested = resolveHostConfig({ ...secrets, dataDir: options.dataDir, ...options.config });
   const organizations = await options.db.query("SELECT 1 FROM organizations WHERE slug = 'demo'");
   let password = await readDemoPassword(options.dataDir);
   if (organizations.rows.length === 0) {
@@ -44,21 +58,64 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
   } else if (options.demoPassword && options.demoPassword !== password) {
     log('addon-kit: --demo-password applies only when the demo data is first seeded; keeping the existing passwords');
   }
-  const host = await createHost({ config, db: options.db });
-  const server = host.app.listen(config.port, config.bindAddress);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = config.port === 0 ? `http://${config.bindAddress}:${port}` : config.baseUrl;
-  return {
-    host,
-    server,
-    url,
-    logins: DEMO_LOGINS.map((l) => ({ email: l.email, password })),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await host.close();
-    },
+
+  // Listen first: with port 0 the URLs (issuer, sandbox origin, integrator URLs in the add-on config) need the real ports.
+  const listeners: Listener[] = [];
+  const closeListeners = () => Promise.all(listeners.map((l) => l.close()));
+  const listen = async (port: number) => {
+    const listener = await listenOn(port, requested.bindAddress);
+    listeners.push(listener);
+    return listener;
   };
+  let integratorDb: Database | undefined;
+  try {
+    const hostListener = await listen(requested.port);
+    const sandboxListener = await listen(requested.sandboxPort ?? (requested.port === 0 ? 0 : requested.port + 1));
+    const integratorListener = await listen(options.integrator?.port ?? (requested.port === 0 ? 0 : 4100));
+    const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
+    const config = resolveHostConfig({
+      ...secrets,
+      dataDir: options.dataDir,
+      ...options.config,
+      port: hostListener.port,
+      baseUrl: explicitBaseUrl ?? `http://localhost:${hostListener.port}`,
+      sandboxUrl: requested.sandboxUrl ?? `http://localhost:${sandboxListener.port}`,
+      addonSdkDir: addonSdkDir(requested),
+    });
+    const integratorUrl = `http://localhost:${integratorListener.port}`;
+    const demo = await prepareDemo({ db: options.db, config, integratorUrl, log });
+
+    const host = await createHost({ config, db: options.db });
+    hostListener.server.on('request', host.app);
+    sandboxListener.server.on('request', createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir: addonSdkDir(config) }));
+    integratorDb = await openIntegratorDatabase({ databaseUrl: options.integrator?.databaseUrl, schema: 'integrator', dataDir: options.dataDir });
+    const integrator = await startDemoIntegrator({
+      listener: integratorListener,
+      baseUrl: integratorUrl,
+      hostBaseUrl: config.baseUrl,
+      oauthApplicationId: demo.sampleAddon.oauthApplicationId,
+      db: integratorDb,
+      logger: host.logger,
+    });
+    const db = integratorDb;
+    return {
+      host,
+      server: hostListener.server,
+      url: config.baseUrl,
+      sandboxUrl: config.sandboxUrl!,
+      integrator: { url: integrator.url, login: integrator.login },
+      demoListUrl: demo.listId ? `${config.baseUrl}/demo/lists/${demo.listId}` : undefined,
+      logins: DEMO_LOGINS.map((l) => ({ email: l.email, password })),
+      async close() {
+        await closeListeners();
+        await integrator.close();
+        await db.close();
+        await host.close();
+      },
+    };
+  } catch (error) {
+    await closeListeners();
+    await integratorDb?.close();
+    throw error;
+  }
 }

@@ -11,12 +11,18 @@ import {
 interface Person { id: string; name: string }
 type Result = { kind: 'sent'; text: string } | { kind: 'error'; text: string };
 
-/** Reads the people of a List (JSON:API, first page). */
+/** Reads the people of a List (JSON:API), following `links.next` page by page. */
 async function loadPeople(listId: string): Promise<Person[]> {
-  const response = await authenticatedFetch(`/people/v2/lists/${encodeURIComponent(listId)}/people?per_page=100`);
-  if (!response.ok) throw new Error(`Could not read the list's people (HTTP ${response.status})`);
-  const document = (await response.json()) as { data: Array<{ id: string; attributes: { first_name?: string; last_name?: string } }> };
-  return document.data.map((p) => ({ id: p.id, name: `${p.attributes.first_name ?? ''} ${p.attributes.last_name ?? ''}`.trim() }));
+  const people: Person[] = [];
+  let next: string | undefined = `/people/v2/lists/${encodeURIComponent(listId)}/people?per_page=100`;
+  while (next) {
+    const response = await authenticatedFetch(next);
+    if (!response.ok) throw new Error(`Could not read the list's people (HTTP ${response.status})`);
+    const document = (await response.json()) as { data: Array<{ id: string; attributes: { first_name?: string; last_name?: string } }>; links?: { next?: string } };
+    people.push(...document.data.map((p) => ({ id: p.id, name: `${p.attributes.first_name ?? ''} ${p.attributes.last_name ?? ''}`.trim() })));
+    next = document.links?.next;
+  }
+  return people;
 }
 
 /** Sends the message through the integrator's API. */
@@ -26,9 +32,10 @@ async function sendMessage(listId: string, personIds: string[], message: string)
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ list_id: listId, person_ids: personIds, message }),
   });
-  const body = (await response.json().catch(() => null)) as { id?: unknown; error?: unknown } | null;
+  // The template integrator answers `{data: {id, …}}`; a bare `{id}` is accepted too.
+  const body = (await response.json().catch(() => null)) as { id?: unknown; data?: { id?: unknown } } | null;
   if (!response.ok) return { kind: 'error', text: `The integrator refused the message (HTTP ${response.status})` };
-  return { kind: 'sent', text: `Message ${String(body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
+  return { kind: 'sent', text: `Message ${String(body?.data?.id ?? body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
 }
 
 function SendMessage() {

@@ -31,7 +31,8 @@ export interface RegistryDeps {
 
 const ORDER: Record<Environment, number> = { development: 0, beta: 1, production: 2 };
 
-interface VersionRow {
+/** A stored version as the registry reports it. */
+export interface VersionRow {
   id: string;
   environment: Environment;
   version: number;
@@ -136,6 +137,27 @@ async function ensureAddon(tx: Queryable, app: { id: string; organization_id: st
   return rows[0]!.id;
 }
 
+/** What `registerAddonVersion` adds: one environment's config (placeholders filled, validated) and the built bundle. */
+export interface NewAddonVersion {
+  application: { id: string; organization_id: string };
+  environment: Environment;
+  config: AddonConfig;
+  bundle: string;
+  /** Who registers it (created_by_id). */
+  personId: string;
+}
+
+/**
+ * Adds a version of an environment (the live one from now on), creating the add-on on first use — what
+ * `PUT …/environments/{env}` does after its checks; in-process callers (the demo set-up) use it directly.
+ */
+export async function registerAddonVersion(db: Database, box: SecretBox, v: NewAddonVersion): Promise<VersionRow> {
+  return db.transaction(async (tx) => {
+    const addonId = await ensureAddon(tx, v.application);
+    return insertVersion(tx, box, { addonId, environment: v.environment, config: v.config, bundle: v.bundle, promotedFromId: null, personId: v.personId, scopes: v.config.scopes, uiExtensions: v.config.ui_extensions });
+  });
+}
+
 function bodyObject(req: Request): Record<string, unknown> {
   const body = req.body as unknown;
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new InvalidResourcePayloadError('The body must be a JSON object');
@@ -158,11 +180,7 @@ export function registryRouter(deps: RegistryDeps): Router {
     if (Buffer.byteLength(body.bundle, 'utf8') > deps.maxBundleBytes) {
       throw new ValidationError('AddonVersion', [{ parameter: 'bundle', detail: `must be at most ${deps.maxBundleBytes} bytes` }]);
     }
-    const bundle = body.bundle;
-    const row = await db.transaction(async (tx) => {
-      const addonId = await ensureAddon(tx, app);
-      return insertVersion(tx, box, { addonId, environment, config, bundle, promotedFromId: null, personId: authOf(req).person.id, scopes: config.scopes, uiExtensions: config.ui_extensions });
-    });
+    const row = await registerAddonVersion(db, box, { application: app, environment, config, bundle: body.bundle, personId: authOf(req).person.id });
     res.status(201).json(versionDocument(row, app.id));
   });
 

@@ -9,16 +9,17 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     ...DATABASE_OPTIONS,
     port: { type: 'string' },
     'integrator-port': { type: 'string' },
+    'sandbox-port': { type: 'string' },
     'demo-password': { type: 'string' },
     'base-url': { type: 'string' },
   });
   const port = integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
-  integer(values['integrator-port'], 'integrator-port', 0, 65535);
+  const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
+  const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);
   if (values['demo-password'] !== undefined && values['demo-password'].length < 8) {
     io.err('addon-kit: --demo-password must be at least 8 characters');
     return 2;
   }
-  const baseUrl = values['base-url'] ?? process.env.ADDON_KIT_BASE_URL ?? `http://localhost:${port}`;
 
   // Listen for the stop signals before anything is printed: whoever reads "listening" may stop us at once.
   const stopped = new Promise<void>((resolve) => {
@@ -34,13 +35,20 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   const running = await startHost({
     db: storage.db,
     dataDir: storage.dataDir,
-    config: { port, baseUrl },
+    // The base URL defaults to http://localhost:<the port actually listened on>.
+    config: { port, baseUrl: values['base-url'], sandboxPort },
     demoPassword: values['demo-password'],
+    integrator: { port: integratorPort, databaseUrl: storage.databaseUrl },
     log: io.err,
   });
   io.out(`addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`);
   io.out(`  health:            ${running.url}/health`);
   io.out(`  sign in:           ${running.url}/login`);
+  io.out(`  demo Lists:        ${running.url}/demo/lists`);
+  if (running.demoListUrl) io.out(`  demo List page:    ${running.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`);
+  io.out(`  add-on sandbox:    ${running.sandboxUrl}`);
+  io.out(`  integrator:        ${running.integrator.url}`);
+  if (running.integrator.login) io.out(`  integrator login:  ${running.integrator.login.username} / ${running.integrator.login.password}`);
   io.out('demo logins (email / password):');
   for (const login of running.logins) io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
 

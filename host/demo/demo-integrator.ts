@@ -1,0 +1,51 @@
+/**
+ * The template integrator as `start` runs it beside the host, on a listener opened beforehand (so its URL,
+ * which the add-on config names, is known even for port 0).
+ */
+import type { Listener } from './listen.ts';
+import type { Database } from '../db/database.ts';
+import { createIntegrator, type Integrator } from '../../integrator-template/server.ts';
+import { resolveIntegratorConfig } from '../../integrator-template/config.ts';
+import type { Logger } from '../logger.ts';
+
+/** What the demo integrator needs. */
+export interface DemoIntegratorOptions {
+  listener: Listener;
+  /** Its public base URL. */
+  baseUrl: string;
+  hostBaseUrl: string;
+  /** The sample add-on's OAuth application id on the host. */
+  oauthApplicationId: string;
+  /** Its own database (PGlite in `<dataDir>/integrator` or the `integrator` schema; see openIntegratorDatabase). */
+  db: Database;
+  /** INTEGRATOR_* variables (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+}
+
+/** A running demo integrator and the login it was seeded with. */
+export interface DemoIntegrator {
+  integrator: Integrator;
+  url: string;
+  /** The first configured user (in development `demo` / `demo-password` unless INTEGRATOR_DEMO_PASSWORD is set). */
+  login: { username: string; password: string } | undefined;
+  /** Stops serving (the listener and the database are the caller's). */
+  close(): Promise<void>;
+}
+
+/** Builds the integrator app over `db` and serves it on the listener. */
+export async function startDemoIntegrator(options: DemoIntegratorOptions): Promise<DemoIntegrator> {
+  const config = resolveIntegratorConfig(
+    { port: options.listener.port, baseUrl: options.baseUrl, hostBaseUrl: options.hostBaseUrl, oauthApplicationId: Number(options.oauthApplicationId) },
+    options.env ?? process.env,
+  );
+  const integrator = await createIntegrator({ config, db: options.db, ...(options.logger ? { logger: options.logger } : {}) });
+  options.listener.server.on('request', integrator.app);
+  const user = config.users[0];
+  return {
+    integrator,
+    url: config.baseUrl,
+    login: user && { username: user.username, password: user.password },
+    close: () => integrator.close(),
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The host's demo pages (behind the host login): the organization's Lists, and a List page with the add-ons
+ * of `people.list.send_message` mounted through the browser SDK's embedder (`/assets/addon-sdk/host.js`).
+ * The page's policy lets it frame only the sandbox origin and run only its own scripts.
+ */
+import { randomBytes } from 'node:crypto';
+import { Router, type Response } from 'express';
+import type { VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { createEmbedderRouter } from '../../addon-sdk/server/embedder-router.ts';
+import { listInstallations, type Installation } from '../addons/installations.ts';
+import { hasRole } from '../auth/permissions.ts';
+import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
+import type { HostConfig } from '../config.ts';
+import type { Queryable } from '../db/database.ts';
+import { Layout, sendMessagePage } from '../pages/render.tsx';
+import { addonSdkDir } from './bundle-dir.ts';
+import { addonScriptUrl } from './sandbox-app.ts';
+import { SAMPLE_EXTENSION } from './sample-addon.ts';
+
+interface ListRow {
+  id: string;
+  name: string;
+  description: string;
+  total_people: number;
+  refreshed_at: Date | null;
+}
+
+/** One add-on to mount: the element it goes into and the options of `mountAddon` (without the CSRF token). */
+interface MountSpec {
+  element: string;
+  options: { installationId: string; extension: string; props: Record<string, unknown>; environment: string; sandboxUrl: string; addonUrl: string };
+}
+
+/** Mounts each add-on and keeps it (with its diagnostics) on `window.addonKitDemo` for whoever inspects the page. */
+const MOUNT_SCRIPT = `import { mountAddon } from '/assets/addon-sdk/host.js';
+const setup = JSON.parse(document.getElementById('addon-kit-mounts').textContent);
+window.addonKitDemo = setup.mounts.map((m) => {
+  const events = [];
+  const addon = mountAddon(document.getElementById(m.element), { ...m.options, csrfToken: setup.csrfToken, onEvent: (e) => events.push(e) });
+  return { installationId: m.options.installationId, addon, events };
+});`;
+
+/** JSON safe inside a script element (no `</script>`, no HTML comment openers). */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+/** Sends a demo page with a policy allowing its nonce'd script and frames from the sandbox origin only. */
+function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: string | undefined): void {
+  res
+    .status(200)
+    .set('Content-Type', 'text/html; charset=utf-8')
+    .set('Cache-Control', 'no-store')
+    .set(
+      'Content-Security-Policy',
+      [
+        "default-src 'none'",
+        `script-src 'self' 'nonce-${nonce}'`,
+        "style-src 'unsafe-inline'",
+        "connect-src 'self'",
+        `frame-src ${sandboxOrigin ?? "'none'"}`,
+        "img-src 'self' https:",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+      ].join('; '),
+    )
+    .set('X-Frame-Options', 'DENY')
+    .set('Referrer-Policy', 'same-origin')
+    .send(`<!doctype html>${renderToString(page)}`);
+}
+
+function Nav(): VNode {
+  return (
+    <nav>
+      <a href="/demo/lists">Lists</a>
+      <a href="/developer">Developer account</a>
+    </nav>
+  );
+}
+
+/** The demo pages and the embedder bundle; mounted at the root. */
+export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router {
+  const { db, config } = deps;
+  const router = Router();
+  router.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
+  router.get('/demo', requireHostLogin, (_req, res) => res.redirect(303, '/demo/lists'));
+
+  router.get('/demo/lists', requireHostLogin, async (req, res) => {
+    const person = hostPersonOf(req);
+    if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'Lists', 'You have no access to People.');
+    const { rows } = await db.query<ListRow>('SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 ORDER BY name, id', [person.organization_id]);
+    sendDemoPage(
+      res,
+      <Layout title="Lists">
+        <Nav />
+        <h1>Lists</h1>
+        <p>{person.organization_name}</p>
+        <table>
+          <thead>
+            <tr>
+              <th>List</th>
+              <th>People</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((l) => (
+              <tr key={l.id}>
+                <td>
+                  <a href={`/demo/lists/${l.id}`}>{l.name}</a>
+                </td>
+                <td>{l.refreshed_at ? l.total_people : 'not run yet'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Layout>,
+      randomBytes(16).toString('base64'),
+      config.sandboxUrl,
+    );
+  });
+
+  router.get('/demo/lists/:id', requireHostLogin, async (req, res) => {
+    const person = hostPersonOf(req);
+    if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'List', 'You have no access to People.');
+    const id = String(req.params.id);
+    // Another organization's List is as unknown as a missing one.
+    const list = /^[1-9][0-9]{0,17}$/.test(id)
+      ? (await db.query<ListRow>('SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 AND id = $2', [person.organization_id, id])).rows[0]
+      : undefined;
+    if (!list) return sendMessagePage(res, 404, 'Not found', 'There is no such List.');
+    const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
+    const installations = (await listInstallations(db, person.organization_id)).filter((i) => SAMPLE_EXTENSION in i.uiExtensions);
+    const sandboxUrl = config.sandboxUrl;
+    const mounts: MountSpec[] = sandboxUrl
+      ? installations.map((i: Installation) => ({
+          element: `addon-${i.id}`,
+          options: {
+            installationId: i.id,
+            extension: SAMPLE_EXTENSION,
+            props: { listId: list.id, list_id: list.id },
+            environment: i.environment,
+            sandboxUrl: `${sandboxUrl}/frame.html`,
+            addonUrl: addonScriptUrl(sandboxUrl, i.bundleSha256),
+          },
+        }))
+      : [];
+    const nonce = randomBytes(16).toString('base64');
+    sendDemoPage(
+      res,
+      <Layout title={list.name}>
+        <Nav />
+        <h1>{list.name}</h1>
+        {list.description ? <p>{list.description}</p> : null}
+        <p id="list-people-count">{list.refreshed_at ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}` : 'This List has not run yet.'}</p>
+        {!sandboxUrl ? <p class="error">The add-on sandbox is not configured (ADDON_KIT_SANDBOX_URL), so no add-on can run here.</p> : null}
+        {sandboxUrl && installations.length === 0 ? <p>No add-on is installed for {SAMPLE_EXTENSION}.</p> : null}
+        {sandboxUrl
+          ? installations.map((i) => (
+              <section key={i.id}>
+                <h2>
+                  {i.uiExtensions[SAMPLE_EXTENSION]!.title} <small>({i.environment})</small>
+                </h2>
+                <div id={`addon-${i.id}`} />
+              </section>
+            ))
+          : null}
+        <script type="application/json" id="addon-kit-mounts" dangerouslySetInnerHTML={{ __html: scriptJson({ csrfToken, mounts }) }} />
+        {mounts.length ? <script type="module" nonce={nonce} dangerouslySetInnerHTML={{ __html: MOUNT_SCRIPT }} /> : null}
+      </Layout>,
+      nonce,
+      sandboxUrl && new URL(sandboxUrl).origin,
+    );
+  });
+  return router;
+}

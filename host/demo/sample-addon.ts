@@ -1,0 +1,157 @@
+/**
+ * The sample add-on as `start` sets it up: an OAuth application of Demo Church whose redirect URI is the
+ * template integrator's completion URL, and a development version registered from the repository's
+ * `addon.config.json` and the freshly built sample bundle — in-process, through the registry's own
+ * function. A restart finds the application and reuses the live version unless the bundle or settings changed.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { COMPLETION_PATH } from '../../integrator-template/oauth/complete.ts';
+import { parseAddonConfigText, type AddonConfig } from '../addons/config.ts';
+import { integratorClientSecret } from '../addons/installations.ts';
+import { registerAddonVersion } from '../addons/registry.ts';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Database } from '../db/database.ts';
+import { createOAuthApplication } from '../oauth/applications.ts';
+
+/** Name of the sample add-on's OAuth application (how a restart finds it). */
+export const SAMPLE_ADDON_NAME = 'Send Message (sample add-on)';
+/** The insertion point the sample add-on fills. */
+export const SAMPLE_EXTENSION = 'people.list.send_message';
+/** The repository's sample add-on config. */
+export const SAMPLE_ADDON_CONFIG = fileURLToPath(new URL('../../addon.config.json', import.meta.url));
+
+/** What `ensureSampleAddon` needs. */
+export interface SampleAddonOptions {
+  /** The template integrator's public base URL; the config's integrator URLs are moved onto it. */
+  integratorUrl: string;
+  /** The built sample add-on (classic script). */
+  bundle: string;
+  /** Placeholder variables (default process.env); INTEGRATOR_CLIENT_ID/SECRET default to the template's development values. */
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/** The sample add-on as registered. */
+export interface SampleAddon {
+  oauthApplicationId: string;
+  versionId: string;
+  /** `created`: first start; `updated`: a new version (bundle or settings changed); `reused`: nothing to do. */
+  outcome: 'created' | 'updated' | 'reused';
+}
+
+/** Finds or creates the sample add-on and makes its live development version match this start. */
+export async function ensureSampleAddon(db: Database, box: SecretBox, options: SampleAddonOptions): Promise<SampleAddon> {
+  const log = options.log ?? (() => {});
+  const completeUrl = `${options.integratorUrl.replace(/\/+$/, '')}${COMPLETION_PATH}`;
+  const { rows: owners } = await db.query<{ organization_id: string; person_id: string }>(
+    `SELECT o.id::text AS organization_id, p.id::text AS person_id FROM organizations o JOIN people p ON p.organization_id = o.id
+     WHERE o.slug = 'demo' AND p.site_administrator ORDER BY p.id LIMIT 1`,
+  );
+  const owner = owners[0];
+  if (!owner) throw new Error('the demo organization is missing: seed the demo data first');
+
+  const { rows: apps } = await db.query<{ id: string; redirect_uris: string[] }>(
+    'SELECT id::text, redirect_uris FROM oauth_applications WHERE organization_id = $1 AND name = $2 ORDER BY id LIMIT 1',
+    [owner.organization_id, SAMPLE_ADDON_NAME],
+  );
+  let applicationId = apps[0]?.id;
+  const created = !applicationId;
+  if (!applicationId) {
+    applicationId = (
+      await createOAuthApplication(db, box, {
+        organizationId: owner.organization_id,
+        name: SAMPLE_ADDON_NAME,
+        description: 'The sample add-on of addon-kit: sends a message to the people of a List through the template integrator.',
+        redirectUris: [completeUrl],
+        addOnScopes: 'people',
+        createdById: owner.person_id,
+      })
+    ).id;
+    log(`addon-kit: created the OAuth application "${SAMPLE_ADDON_NAME}" (id ${applicationId})`);
+  } else if (apps[0]!.redirect_uris.length !== 1 || apps[0]!.redirect_uris[0] !== completeUrl) {
+    // Step 1 redirects to the integrator's completion URL, which moves when the integrator's port does.
+    await db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [applicationId, [completeUrl]]);
+  }
+
+  const config = await sampleConfig(applicationId, options.integratorUrl, options.env ?? process.env);
+  const live = await liveDevelopmentVersion(db, box, applicationId);
+  if (live && live.matches(config, options.bundle)) return { oauthApplicationId: applicationId, versionId: live.id, outcome: 'reused' };
+  const row = await registerAddonVersion(db, box, {
+    application: { id: applicationId, organization_id: owner.organization_id },
+    environment: 'development',
+    config,
+    bundle: options.bundle,
+    personId: owner.person_id,
+  });
+  log(`addon-kit: registered the sample add-on's development version ${row.version}`);
+  return { oauthApplicationId: applicationId, versionId: row.id, outcome: created ? 'created' : 'updated' };
+}
+
+/** `addon.config.json`'s development environment with its placeholders filled and its integrator URLs on `integratorUrl`. */
+export async function sampleConfig(applicationId: string, integratorUrl: string, env: NodeJS.ProcessEnv): Promise<AddonConfig> {
+  const nonEmpty = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const config = parseAddonConfigText(await readFile(SAMPLE_ADDON_CONFIG, 'utf8'), {
+    env: { INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId, INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret, ...nonEmpty, ADDON_OAUTH_APPLICATION_ID: applicationId },
+    only: 'development',
+  });
+  const development = config.environments.development!;
+  const base = integratorUrl.replace(/\/+$/, '');
+  const moved = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return `${base}${pathname === '/' ? '' : pathname}${search}`;
+  };
+  const oauth = development.integrator_oauth;
+  return {
+    ...config,
+    environments: {
+      development: {
+        ...development,
+        integrator_oauth: { ...oauth, authorize_url: moved(oauth.authorize_url), token_url: moved(oauth.token_url), redirect_url: moved(oauth.redirect_url) },
+        integrator_api: { ...development.integrator_api, base_url: moved(development.integrator_api.base_url) },
+      },
+    },
+  };
+}
+
+/** The live development version, with a check whether a config and bundle would register the same thing. */
+async function liveDevelopmentVersion(db: Database, box: SecretBox, applicationId: string) {
+  const { rows } = await db.query<{ id: string; bundle_sha256: string; scopes: string[]; ui_extensions: unknown; integrator_oauth: unknown; integrator_api: unknown }>(
+    `SELECT v.id::text, v.bundle_sha256, v.scopes, v.ui_extensions, v.integrator_oauth, v.integrator_api
+     FROM addon_versions v JOIN addons a ON a.id = v.addon_id
+     WHERE a.oauth_application_id = $1 AND v.environment = 'development' ORDER BY v.version DESC LIMIT 1`,
+    [applicationId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const secret = await integratorClientSecret(db, box, row.id);
+  return {
+    id: row.id,
+    matches(config: AddonConfig, bundle: string): boolean {
+      const development = config.environments.development!;
+      const { client_secret: configSecret, ...oauth } = development.integrator_oauth;
+      const extensions = Object.fromEntries(development.ui_extensions.filter((p) => p in config.ui_extensions).map((p) => [p, config.ui_extensions[p]]));
+      return (
+        row.bundle_sha256 === createHash('sha256').update(bundle, 'utf8').digest('hex') &&
+        secret === configSecret &&
+        sameJson(row.scopes, config.scopes) &&
+        sameJson(row.ui_extensions, extensions) &&
+        sameJson(row.integrator_oauth, oauth) &&
+        sameJson(row.integrator_api, development.integrator_api)
+      );
+    },
+  };
+}
+
+/** Deep equality of JSON values, ignoring object key order (jsonb does not keep it). */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, sorted(v)]));
+  return value;
+}

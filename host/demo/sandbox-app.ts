@@ -1,0 +1,47 @@
+/**
+ * The add-on sandbox origin (a second listener): the sandbox frame, its bootstrap and the add-on scripts.
+ * Add-on scripts are loaded by an opaque-origin worker that sends no cookies, so they are served here by
+ * content hash (`/addons/<bundle_sha256>.js`, read from the registered versions) rather than behind the
+ * host session. A hash names exactly one immutable bundle and cannot be guessed.
+ */
+import express, { type Express } from 'express';
+import { createSandboxRouter } from '../../addon-sdk/server/sandbox-router.ts';
+import type { Queryable } from '../db/database.ts';
+
+/** What the sandbox listener serves from. */
+export interface SandboxAppDeps {
+  db: Queryable;
+  /** The host's public base URL: the only page allowed to frame the sandbox. */
+  hostBaseUrl: string;
+  /** This listener's public origin. */
+  sandboxUrl: string;
+  /** Built SDK bundles (`sandbox-bootstrap.js`). */
+  bundleDir: string;
+}
+
+/** The sandbox origin's app. */
+export function createSandboxApp(deps: SandboxAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    createSandboxRouter({
+      hostOrigins: [new URL(deps.hostBaseUrl).origin],
+      sandboxOrigin: new URL(deps.sandboxUrl).origin,
+      bundleDir: deps.bundleDir,
+      addons: async (name) => {
+        if (!/^[0-9a-f]{64}$/.test(name)) return undefined;
+        const { rows } = await deps.db.query<{ bundle: string }>('SELECT bundle FROM addon_versions WHERE bundle_sha256 = $1 ORDER BY id LIMIT 1', [name]);
+        return rows[0] ? { source: rows[0].bundle } : undefined;
+      },
+    }),
+  );
+  app.use((_req, res) => {
+    res.status(404).type('text/plain').send('Not found');
+  });
+  return app;
+}
+
+/** Where the sandbox serves a bundle. */
+export function addonScriptUrl(sandboxUrl: string, bundleSha256: string): string {
+  return `${sandboxUrl}/addons/${bundleSha256}.js`;
+}

@@ -1,0 +1,192 @@
+/**
+ * The demo path end to end in Chromium: the host (with its sandbox listener) and the template integrator as
+ * separate real servers, set up as `start` sets them up (host/demo); a person signs in, opens a List page,
+ * authorizes the sample add-on through the six-step handshake in a popup and sends a message to the List's people.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTokenVault } from '../../host/addons/token-vault.ts';
+import { createSecretBox } from '../../host/crypto/secret-box.ts';
+import type { Database } from '../../host/db/database.ts';
+import { startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
+import { listenOn, type Listener } from '../../host/demo/listen.ts';
+import { prepareDemo, type PreparedDemo } from '../../host/demo/prepare-demo.ts';
+import { createSandboxApp } from '../../host/demo/sandbox-app.ts';
+import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../support/constants.ts';
+import { personId } from '../support/host.ts';
+import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
+import { createIntegratorTestDatabase } from '../integrator-template/support.ts';
+
+let t: HttpTestHost;
+let bundleDir: string;
+let sandbox: Listener;
+let sandboxUrl: string;
+let integratorListener: Listener;
+let integratorDb: { db: Database; drop(): Promise<void> };
+let integrator: DemoIntegrator;
+let demo: PreparedDemo;
+/** A List of more than one page of people (the add-on follows links.next). */
+let listId: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+/** Every response body any page of the browser received (host, sandbox, integrator), as text. */
+const received: { url: string; body: string }[] = [];
+
+beforeAll(async () => {
+  bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-e2e-'));
+  sandbox = await listenOn(0, '127.0.0.1');
+  sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
+  integratorListener = await listenOn(0, '127.0.0.1');
+  const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
+  t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
+  demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
+  const { rows } = await t.db.query<{ id: string }>(
+    "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",
+  );
+  listId = rows[0]!.id;
+  sandbox.server.on('request', createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl, bundleDir }));
+  integratorDb = await createIntegratorTestDatabase();
+  integrator = await startDemoIntegrator({
+    listener: integratorListener,
+    baseUrl: integratorUrl,
+    hostBaseUrl: t.baseUrl,
+    oauthApplicationId: demo.sampleAddon.oauthApplicationId,
+    db: integratorDb.db,
+    env: { INTEGRATOR_LOG_LEVEL: 'silent' },
+  });
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  context.on('response', (response) => {
+    void response.body().then(
+      (body) => received.push({ url: response.url(), body: body.toString('latin1') }),
+      () => undefined,
+    );
+  });
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+  await integratorListener?.close();
+  await integrator?.close();
+  await integratorDb?.drop();
+  await t?.close();
+  if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+});
+
+/** Answers whichever page the popup shows until it closes; returns where it went (host or integrator + path). */
+async function drivePopup(popup: Page): Promise<string[]> {
+  const seen: string[] = [];
+  let closed = false;
+  popup.on('close', () => (closed = true));
+  for (let i = 0; i < 12 && !closed; i++) {
+    await popup.waitForLoadState('load').catch(() => undefined);
+    if (closed) break;
+    const url = new URL(popup.url());
+    seen.push(`${url.origin === t.baseUrl ? 'host' : url.origin === integrator.url ? 'integrator' : url.origin}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`);
+    if (await popup.locator('input[name=username]').count()) {
+      await popup.fill('input[name=username]', DEVELOPMENT_DEFAULTS.user.username);
+      await popup.fill('input[name=password]', DEVELOPMENT_DEFAULTS.user.password);
+      await Promise.all([popup.waitForNavigation(), popup.click('button[type=submit]')]);
+    } else if (await popup.locator('button[value=allow]').count()) {
+      // The last Allow ends on the page that closes the popup, so its navigation may never be observed.
+      await Promise.all([popup.waitForNavigation().catch(() => undefined), popup.click('button[value=allow]')]);
+    } else {
+      await popup.waitForEvent('close', { timeout: 5000 });
+    }
+  }
+  return seen;
+}
+
+/** The people of a List by plain SQL, in id order. */
+async function listPeople(listId: string): Promise<string[]> {
+  const { rows } = await t.db.query<{ id: string }>('SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]);
+  return rows.map((r) => r.id);
+}
+
+describe('the demo List page with the sample add-on, in Chromium', () => {
+  it('sends to the login page first and back to the List after signing in [GET /demo/lists/{id}]', async () => {
+    const listUrl = `${t.baseUrl}/demo/lists/${listId}`;
+    await page.goto(listUrl);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=email]', 'admin@demo.test');
+    await page.fill('input[name=password]', TEST_PASSWORD);
+    await Promise.all([page.waitForURL(listUrl), page.click('button[type=submit]')]);
+    const people = await listPeople(listId);
+    expect(people.length).toBeGreaterThan(100);
+    expect(await page.locator('#list-people-count').textContent()).toBe(`${people.length} ${people.length === 1 ? 'person' : 'people'}`);
+    await page.getByRole('button', { name: 'Authorize' }).waitFor();
+    expect(await page.locator('iframe').count()).toBe(0);
+  });
+
+  it('answers 404 for a List of another organization and lists only its own Lists [GET /demo/lists]', async () => {
+    const { rows } = await t.db.query<{ id: string; name: string; organization: string }>(
+      'SELECT l.id::text, l.name, o.slug AS organization FROM lists l JOIN organizations o ON o.id = l.organization_id ORDER BY l.name, l.id',
+    );
+    const other = rows.find((r) => r.organization === 'other')!;
+    const foreign = await context.request.get(`${t.baseUrl}/demo/lists/${other.id}`);
+    expect(foreign.status()).toBe(404);
+    expect(await foreign.text()).toContain('There is no such List.');
+    const index = await context.request.get(`${t.baseUrl}/demo/lists`);
+    expect(index.status()).toBe(200);
+    const links = [...(await index.text()).matchAll(/<a href="\/demo\/lists\/(\d+)">/g)].map((m) => m[1]);
+    expect(links).toEqual(rows.filter((r) => r.organization === 'demo').map((r) => r.id));
+  });
+
+  it('runs the six-step handshake in a popup from the Authorize button, then starts the add-on in the sandbox [popup]', async () => {
+    const popupOpened = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    const seen = await drivePopup(await popupOpened);
+    // Host consent (already signed in), integrator login, integrator consent; the rest are redirects.
+    expect(seen).toEqual(['host/oauth/interaction/:uid', 'integrator/login', 'integrator/oauth/authorize']);
+    const people = await listPeople(listId);
+    await page.getByText(`${people.length} of ${people.length} people selected`).waitFor();
+    const frame = page.locator('iframe');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(new URL((await frame.getAttribute('src'))!).origin).toBe(sandboxUrl);
+    const { rows } = await t.db.query<{ state: string }>('SELECT state FROM addon_authorizations WHERE person_id = $1', [await personId(t.db, 'admin@demo.test')]);
+    expect(rows).toEqual([{ state: 'ready' }]);
+  });
+
+  it("sends the message through the template integrator to every person of the List and shows the result [send]", async () => {
+    const people = await listPeople(listId);
+    await page.getByLabel('Message').fill('Potluck after the service on Sunday.');
+    await page.getByRole('button', { name: 'Send message' }).click();
+    const { rows: messages } = await (async () => {
+      await page.getByText(/^Message \d+ sent to \d+ (person|people)\.$/).waitFor();
+      return integratorDb.db.query<{ id: string; list_id: string; body: string; username: string }>(
+        'SELECT m.id::text, m.list_id, m.body, u.username FROM messages m JOIN users u ON u.id = m.user_id ORDER BY m.id',
+      );
+    })();
+    expect(messages).toEqual([{ id: expect.any(String), list_id: listId, body: 'Potluck after the service on Sunday.', username: 'demo' }]);
+    expect(await page.getByText(`Message ${messages[0]!.id} sent to ${people.length} ${people.length === 1 ? 'person' : 'people'}.`).count()).toBe(1);
+    const { rows: recipients } = await integratorDb.db.query<{ person_id: string }>('SELECT person_id FROM message_recipients WHERE message_id = $1 ORDER BY person_id::bigint', [messages[0]!.id]);
+    expect(recipients.map((r) => r.person_id)).toEqual(people);
+  });
+
+  it('never lets a token reach the page: not in its cookies, not in any response it received [tokens]', async () => {
+    const vault = createTokenVault(t.db, createSecretBox([TEST_ENCRYPTION_KEY]));
+    const { rows } = await t.db.query<{ id: string }>('SELECT id::text FROM addon_authorizations WHERE person_id = $1', [await personId(t.db, 'admin@demo.test')]);
+    const record = (await vault.findById(rows[0]!.id))!;
+    const secrets = [record.integrator!.accessToken, record.integrator!.refreshToken!, record.service!.accessToken, record.service!.refreshToken!];
+    for (const secret of secrets) expect(secret.length).toBeGreaterThan(10);
+    // The session cookie is HttpOnly: nothing is visible to scripts.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    const html = await page.content();
+    expect(received.length).toBeGreaterThan(10);
+    for (const secret of secrets) {
+      expect(html).not.toContain(secret);
+      expect(received.filter((r) => r.body.includes(secret)).map((r) => r.url)).toEqual([]);
+    }
+    // The proxied calls the page made did reach the host (so the responses above are the ones that mattered).
+    expect(received.some((r) => r.url.startsWith(`${t.baseUrl}/addons/installations/`) && r.url.endsWith('/fetch/integrator'))).toBe(true);
+    expect(received.some((r) => r.url.startsWith(`${t.baseUrl}/addons/installations/`) && r.url.endsWith('/fetch/service'))).toBe(true);
+  });
+});
