@@ -79,7 +79,9 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
       ...options.config,
       port: hostListener.port,
       baseUrl: explicitBaseUrl ?? `http://localhost:${hostListener.port}`,
-      sandboxUrl: requested.sandboxUrl ?? `http://localhost:${sandboxListener.port}`,
+      // 127.0.0.1, not localhost: cookies ignore ports, so another host name keeps the host session cookie
+      // away from the sandbox (the add-on origin) in development.
+      sandboxUrl: requested.sandboxUrl ?? `http://127.0.0.1:${sandboxListener.port}`,
       addonSdkDir: addonSdkDir(requested),
     });
     const integratorUrl = `http://localhost:${integratorListener.port}`;

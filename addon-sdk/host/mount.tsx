@@ -22,7 +22,7 @@ export interface MountOptions {
   environment?: AddOnEnvironment;
   /** The host session's CSRF token (or a function returning the current one). */
   csrfToken: string | (() => string | Promise<string>);
-  /** The sandbox frame page on the sandbox origin, e.g. `http://localhost:4001/frame.html`. */
+  /** The sandbox frame page on the sandbox origin, e.g. `http://127.0.0.1:4001/frame.html`. */
   sandboxUrl: string;
   /** The add-on's worker script, absolute or relative to sandboxUrl (must be on the sandbox origin). */
   addonUrl: string;

@@ -61,7 +61,7 @@ describe('addon-kit start (demo)', () => {
         [
           `  demo Lists:        ${host}/demo/lists`,
           `  demo List page:    ${listUrl![1]}   (the sample add-on "Send a message": Authorize, then send)`,
-          `  add-on sandbox:    http://localhost:${ports.sandbox}`,
+          `  add-on sandbox:    http://127.0.0.1:${ports.sandbox}`,
           `  integrator:        http://localhost:${ports.integrator}`,
           '  integrator login:  demo / demo-password',
           'demo logins (email / password):',
@@ -82,7 +82,7 @@ describe('addon-kit start (demo)', () => {
       expect(done.location).toBe(listUrl![1]);
       const page = await browser.request(listUrl![1]!);
       expect(page.status).toBe(200);
-      expect(page.headers.get('content-security-policy')).toContain(`frame-src http://localhost:${ports.sandbox}`);
+      expect(page.headers.get('content-security-policy')).toContain(`frame-src http://127.0.0.1:${ports.sandbox}`);
       expect(page.body).toContain("import { mountAddon } from '/assets/addon-sdk/host.js';");
       const mounts = JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!) as {
         csrfToken: string;
@@ -94,8 +94,8 @@ describe('addon-kit start (demo)', () => {
           extension: 'people.list.send_message',
           props: { listId: listUrl![2], list_id: listUrl![2] },
           environment: 'development',
-          sandboxUrl: `http://localhost:${ports.sandbox}/frame.html`,
-          addonUrl: expect.stringMatching(new RegExp(`^http://localhost:${ports.sandbox}/addons/[0-9a-f]{64}\\.js$`)),
+          sandboxUrl: `http://127.0.0.1:${ports.sandbox}/frame.html`,
+          addonUrl: expect.stringMatching(new RegExp(`^http://127.0.0.1:${ports.sandbox}/addons/[0-9a-f]{64}\\.js$`)),
         },
       ]);
 
