@@ -5,6 +5,8 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
+const TAG_BYTES = 16;
+
 export interface EncryptionKey {
   id: string;
   /** 32 bytes, base64. */
@@ -47,10 +49,14 @@ export function createSecretBox(keys: readonly EncryptionKey[]): SecretBox {
       const [, keyId, iv, data, tag] = parts as [string, string, string, string, string];
       const key = byId.get(keyId);
       if (!key) throw new SecretBoxError('unknown_key', `no configured key with id ${keyId}`);
+      const authTag = Buffer.from(tag, 'base64url');
+      // A shortened tag must never verify: without a fixed length Node accepts a 4-byte prefix.
+      // @see NIST SP 800-38D §5.2.1.2 (tag length is fixed per key; we use 128 bits)
+      if (authTag.length !== TAG_BYTES) throw new SecretBoxError('tampered', 'the sealed secret does not verify');
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
         decipher.setAAD(Buffer.from(aad, 'utf8'));
-        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        decipher.setAuthTag(authTag);
         return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
       } catch {
         throw new SecretBoxError('tampered', 'the sealed secret does not verify');
