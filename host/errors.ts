@@ -129,10 +129,27 @@ export class DeleteRestrictionError extends HostError {
 
 /** 401: no credentials, wrong credentials, or an expired/revoked token. */
 export class UnauthorizedError extends HostError {
-  constructor(detail = 'The authenticated user has no record in this application or the credentials are not valid') {
+  /**
+   * The `WWW-Authenticate` challenge sent with the 401.
+   * @see RFC 6750 §3 (Bearer, `error="invalid_token"` for a bad token) and RFC 7617 §2 (Basic)
+   */
+  readonly challenge: string;
+
+  constructor(
+    detail = 'The authenticated user has no record in this application or the credentials are not valid',
+    attempted: 'bearer' | 'basic' | 'none' = 'none',
+  ) {
     super({ status: 401, title: 'Unauthorized', detail });
+    this.challenge =
+      attempted === 'bearer'
+        ? `Bearer realm="${REALM}", error="invalid_token"`
+        : attempted === 'basic'
+          ? `Basic realm="${REALM}"`
+          : `Bearer realm="${REALM}", Basic realm="${REALM}"`;
   }
 }
+
+const REALM = 'addon-kit';
 
 /** 403 with `meta.description` saying why (missing scope, role, User-Agent). */
 export class ForbiddenError extends HostError {

@@ -68,9 +68,10 @@ export function authenticate(deps: { db: Queryable; bearer: BearerVerifier }): R
       personId = grant?.personId;
       context = grant && { method: 'oauth', scopes: new Set(grant.scopes), clientId: grant.clientId };
     }
-    if (!personId || !context) throw new UnauthorizedError();
+    const attempted = /^Basic\s/i.test(header) ? 'basic' : /^Bearer\s/i.test(header) ? 'bearer' : 'none';
+    if (!personId || !context) throw new UnauthorizedError(undefined, attempted);
     const person = await loadPerson(deps.db, personId);
-    if (!person || person.status !== 'active') throw new UnauthorizedError();
+    if (!person || person.status !== 'active') throw new UnauthorizedError(undefined, attempted);
     req.auth = { person, ...context };
     next();
   };

@@ -3,7 +3,7 @@
  * map to the spec's codes; anything else is a 500 with the spec's detail, logged with the request id.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { HostError, InternalServerError, InvalidJsonError, NotFoundError } from '../errors.ts';
+import { HostError, InternalServerError, InvalidJsonError, NotFoundError, UnauthorizedError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** Unknown route → 404 JSON, never HTML. */
@@ -18,6 +18,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (hostError instanceof InternalServerError) {
       logger.error({ requestId: req.requestId, err: error }, 'unexpected error');
     }
+    if (hostError instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', hostError.challenge);
     res.status(hostError.status).type('application/json').json({ errors: hostError.toErrors() });
   };
 }

@@ -62,6 +62,18 @@ describe('personal access tokens (HTTP Basic)', () => {
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
   });
+
+  it('sends the WWW-Authenticate challenge of the scheme tried (RFC 6750 §3, RFC 7617 §2)', async () => {
+    const challenge = async (authorization?: string) => {
+      const req = t.api().get('/current/v2/me');
+      const res = await (authorization ? req.set('Authorization', authorization) : req);
+      expect(res.status).toBe(401);
+      return res.headers['www-authenticate'];
+    };
+    expect(await challenge('Bearer not-a-token')).toBe('Bearer realm="addon-kit", error="invalid_token"');
+    expect(await challenge(basic('unknown', 'secret'))).toBe('Basic realm="addon-kit"');
+    expect(await challenge()).toBe('Bearer realm="addon-kit", Basic realm="addon-kit"');
+  });
 });
 
 describe('User-Agent', () => {
