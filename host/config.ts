@@ -44,6 +44,12 @@ export const hostConfigSchema = z.object({
   addonMaxResponseBytes: z.number().int().positive(),
   /** Largest proxied request body kept in memory so a call refused with 401 can be retried once, in bytes. */
   addonReplayBytes: z.number().int().min(0),
+  /**
+   * May add-ons of the development environment reach private and loopback addresses (their integrator
+   * API and token endpoint)? An operator setting, never the tenant's: default true only when the host's
+   * own base URL is on this machine (a development host), false for any deployed host.
+   */
+  addonAllowPrivateAddresses: z.boolean().optional(),
   /** Largest add-on bundle accepted by `addon push`, in bytes. */
   addonMaxBundleBytes: z.number().int().positive(),
   /** TCP port of the add-on sandbox listener that `start` opens beside the host; default: the host's port + 1 (0 with port 0). */
@@ -91,6 +97,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_MAX_BODY_BYTES: { key: 'maxBodyBytes', parse: Number },
   ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
   ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
+  ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: { key: 'addonAllowPrivateAddresses', parse: (v) => (v === 'true' ? true : v === 'false' ? false : v) },
   ADDON_KIT_SANDBOX_PORT: { key: 'sandboxPort', parse: Number },
   ADDON_KIT_SANDBOX_URL: { key: 'sandboxUrl' },
 };
@@ -133,4 +140,11 @@ export function resolveHostConfig(overrides: HostConfigInput = {}, env: NodeJS.P
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`));
   }
   return parsed.data;
+}
+
+/** Whether development add-ons may reach private and loopback addresses (see `addonAllowPrivateAddresses`). */
+export function allowsPrivateAddresses(config: Pick<HostConfig, 'addonAllowPrivateAddresses' | 'baseUrl'>): boolean {
+  if (config.addonAllowPrivateAddresses !== undefined) return config.addonAllowPrivateAddresses;
+  const host = new URL(config.baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

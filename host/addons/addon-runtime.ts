@@ -15,7 +15,8 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { authenticate, type BearerVerifier } from '../auth/authenticate.ts';
 import { ensureCsrfToken, getHostSession } from '../auth/session.ts';
 import { requireUserAgent } from '../auth/user-agent.ts';
-import type { HostConfig } from '../config.ts';
+import { allowsPrivateAddresses, type HostConfig } from '../config.ts';
+import { requirePersonalAccessToken } from '../auth/require-personal-access-token.ts';
 import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -63,13 +64,15 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   const vault = createTokenVault(db, box);
   const leadMs = config.addonRefreshLeadSeconds * 1000;
   const loopback = createLoopback(deps.app);
-  const refresher = createRefresher({ db, box, vault, clock, logger, leadMs, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds });
+  const allowPrivateAddresses = allowsPrivateAddresses(config);
+  const refresher = createRefresher({ db, box, vault, clock, logger, leadMs, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds, allowPrivateAddresses });
   const serviceTokens = createServiceTokens({ db, box, vault, clock, loopback, issuer: config.baseUrl, leadMs, timeoutSeconds: config.addonTokenTimeoutSeconds });
   if (config.addonSweepIntervalSeconds > 0) refresher.start(config.addonSweepIntervalSeconds * 1000);
 
   const registry: RequestHandler[] = [
     requireUserAgent,
     authenticate({ db, bearer: deps.bearer }),
+    requirePersonalAccessToken,
     express.json({ limit: config.addonMaxBundleBytes + 262_144 }),
     registryRouter({ db, box, maxBundleBytes: config.addonMaxBundleBytes }),
   ];
@@ -114,7 +117,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     headersTimeoutMs: config.addonFetchTimeoutMs,
     totalTimeoutMs: config.addonFetchTimeoutMs * 4,
   };
-  router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, refresher, serviceTokens, loopback, baseUrl: config.baseUrl, limits }));
+  router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, refresher, serviceTokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }));
   router.use('/installations', addonErrorHandler(logger));
   router.use(handshakeRouter({ db, box, vault, config, clock, logger, provider: deps.provider, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds }));
 

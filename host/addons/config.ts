@@ -156,11 +156,20 @@ function crossFieldProblems(raw: unknown): string[] {
         ['integrator_api.base_url', env.integrator_api?.base_url],
       ];
       for (const [path, value] of urls) {
-        if (typeof value === 'string' && value.startsWith('http:')) problems.push(`${at}.${path}: must be an https URL outside development`);
+        if (typeof value === 'string' && protocolOf(value) === 'http:') problems.push(`${at}.${path}: must be an https URL outside development`);
       }
     }
   }
   return problems;
+}
+
+/** The URL's scheme as the URL parser normalises it (`HTTP://` is `http:`); undefined when unparsable. */
+function protocolOf(value: string): string | undefined {
+  try {
+    return new URL(value).protocol;
+  } catch {
+    return undefined;
+  }
 }
 
 function hasEnvironment(raw: unknown, name: Environment): boolean {

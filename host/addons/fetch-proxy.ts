@@ -47,6 +47,8 @@ export interface FetchProxyDeps {
   loopback: Loopback;
   baseUrl: string;
   limits: FetchProxyLimits;
+  /** The operator's setting: development add-ons may reach private addresses (config `allowsPrivateAddresses`). */
+  allowPrivateAddresses: boolean;
 }
 
 /** The installation of the person's organization, or 404 (another organization's id looks unknown). */
@@ -213,7 +215,8 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
         url,
         target: url,
         headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
-        allowNonPublic: installation.environment === 'development',
+        // The operator decides, not the tenant: an environment name alone never opens private addresses.
+        allowNonPublic: installation.environment === 'development' && deps.allowPrivateAddresses,
         async token(rejected) {
           if (rejected === undefined) return deps.refresher.integratorAccessToken(record, installation);
           const fresh = await recordOf(deps.vault, installation, person, 'integrator_auth');

@@ -24,7 +24,7 @@ import * as oidc from 'openid-client';
 import type Provider from 'oidc-provider';
 import { requireHostLogin, hostPersonOf } from '../auth/session.ts';
 import type { PersonRecord } from '../auth/person.ts';
-import type { HostConfig } from '../config.ts';
+import { allowsPrivateAddresses, type HostConfig } from '../config.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -205,7 +205,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const verifier = oidc.randomPKCECodeVerifier();
       const state = await beginLeg(cookie, recordId, 'integrator', verifier);
       await vault.setState(recordId, 'integrator_pending');
-      const client = integratorOAuthClient(installation, await integratorClientSecret(db, deps.box, installation.versionId), { timeoutSeconds: deps.tokenTimeoutSeconds });
+      const client = integratorOAuthClient(installation, await integratorClientSecret(db, deps.box, installation.versionId), { timeoutSeconds: deps.tokenTimeoutSeconds, allowPrivateAddresses: allowsPrivateAddresses(deps.config) });
       const target = oidc.buildAuthorizationUrl(client, {
         redirect_uri: `${config.baseUrl}/addons/authorizations/${installation.oauthApplicationId}`,
         response_type: 'code',
@@ -233,7 +233,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       if (!verifier || verifier !== cookie.codeVerifier) {
         throw new StepFailure(400, 'state_mismatch', 'The authorization cannot continue', 'This authorization was replaced by a newer one.', installation.id, pending);
       }
-      const client = integratorOAuthClient(installation, await integratorClientSecret(db, deps.box, installation.versionId), { timeoutSeconds: deps.tokenTimeoutSeconds });
+      const client = integratorOAuthClient(installation, await integratorClientSecret(db, deps.box, installation.versionId), { timeoutSeconds: deps.tokenTimeoutSeconds, allowPrivateAddresses: allowsPrivateAddresses(deps.config) });
       const currentUrl = new URL(req.originalUrl, config.baseUrl);
       let tokens: oidc.TokenEndpointResponse;
       try {

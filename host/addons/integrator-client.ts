@@ -3,7 +3,10 @@
  * Configuration built from the add-on config's URLs (the integrator need not publish discovery
  * metadata), client_secret_post with the config's credentials.
  */
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import * as oidc from 'openid-client';
+import { isNonPublicAddress } from './address-policy.ts';
 import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from './addon-error.ts';
 import type { Installation } from './installations.ts';
 import type { TokenSet } from './token-vault.ts';
@@ -12,6 +15,8 @@ import type { TokenSet } from './token-vault.ts';
 export interface IntegratorClientOptions {
   /** Seconds before a token request is abandoned. */
   timeoutSeconds: number;
+  /** Development installations may use a private or loopback token endpoint (the operator's `allowsPrivateAddresses`). */
+  allowPrivateAddresses: boolean;
 }
 
 /** An openid-client Configuration for an installation's integrator. */
@@ -25,9 +30,26 @@ export function integratorOAuthClient(installation: Installation, clientSecret: 
     oidc.ClientSecretPost(clientSecret),
   );
   config.timeout = options.timeoutSeconds;
+  const allowPrivate = installation.environment === 'development' && options.allowPrivateAddresses;
   // Plain HTTP only for a development environment's integrator on this machine (the template).
-  if (installation.environment === 'development' && isLoopbackUrl(settings.token_url)) oidc.allowInsecureRequests(config);
+  if (allowPrivate && isLoopbackUrl(settings.token_url)) oidc.allowInsecureRequests(config);
+  // Otherwise the token endpoint must resolve to public addresses only (no SSRF into the host's network).
+  if (!allowPrivate) config[oidc.customFetch] = publicOnlyFetch;
   return config;
+}
+
+/**
+ * fetch that first resolves the URL's host and refuses private, loopback and other non-public
+ * addresses. A pre-flight check: the connection resolves again, so a DNS answer that changes in
+ * between (rebinding) is not covered here — the fetch proxy's pinned lookup is.
+ */
+export async function publicOnlyFetch(url: string, options: oidc.CustomFetchOptions): Promise<Response> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  if (addresses.length === 0 || addresses.some(isNonPublicAddress)) {
+    throw new AddonError(502, 'policy', 'upstream_refused_address', `The integrator's token endpoint ${new URL(url).origin} is not a public address`, false);
+  }
+  return fetch(url, options as RequestInit);
 }
 
 /** True for URLs on this machine: localhost names and loopback addresses. */
@@ -51,6 +73,13 @@ export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): T
  * authorize again, RFC 6749 §5.2); a timeout, a network failure or a 5xx can pass, so it is retryable.
  */
 export function tokenRequestError(error: unknown): AddonError {
+  // A policy refusal from publicOnlyFetch arrives as is, or wrapped (as a cause) by openid-client.
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof AddonError) return e;
+  }
+  if (error instanceof oidc.ClientError && error.code === 'OAUTH_HTTP_REQUEST_FORBIDDEN') {
+    return new AddonError(502, 'policy', 'not_allowed', "The integrator's token endpoint must use https here", false);
+  }
   if (error instanceof oidc.ResponseBodyError) {
     if (error.error === 'invalid_grant') return new ReauthorizationRequiredError();
     if (error.status >= 500) return new TokenEndpointUnavailableError(`The integrator's token endpoint failed (HTTP ${error.status})`);

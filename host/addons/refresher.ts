@@ -30,6 +30,8 @@ export interface RefresherOptions {
   leadMs: number;
   /** Seconds a token request may take. */
   tokenTimeoutSeconds: number;
+  /** Passed to the integrator client: development token endpoints on private addresses allowed. */
+  allowPrivateAddresses: boolean;
 }
 
 /** On-demand and background refresh of integrator tokens. */
@@ -91,7 +93,7 @@ export function createRefresher(options: RefresherOptions): Refresher {
         return { error: new ReauthorizationRequiredError('The integrator gave no refresh token and no longer accepts the access token; authorize the add-on again') };
       }
       const secret = await integratorClientSecret(tx, box, installation.versionId);
-      const client = integratorOAuthClient(installation, secret, { timeoutSeconds: options.tokenTimeoutSeconds });
+      const client = integratorOAuthClient(installation, secret, { timeoutSeconds: options.tokenTimeoutSeconds, allowPrivateAddresses: options.allowPrivateAddresses });
       let response: oidc.TokenEndpointResponse;
       try {
         response = await oidc.refreshTokenGrant(client, integrator.refreshToken);

@@ -66,6 +66,9 @@ describe('parseAddonConfig()', () => {
     const raw = validConfig();
     raw.environments.development.organization_ids = [3] as never;
     (raw.environments as Record<string, unknown>).beta = { ...structuredClone(raw.environments.development), organization_ids: [3] };
+    // An upper-case scheme is still plain HTTP.
+    const beta = (raw.environments as Record<string, { integrator_api: { base_url: string } }>).beta!;
+    beta.integrator_api.base_url = beta.integrator_api.base_url.replace(/^http:/, 'HTTP:');
     const problems = problemsOf(() => parseAddonConfig(raw, { env }));
     expect(problems).toEqual([
       'environments.development.organization_ids: must be empty: development is visible to the owning organization only',

@@ -146,7 +146,7 @@ describe('Refresher.sweep()', () => {
   afterAll(() => t.close());
 
   const refresher = (leadMs = 300_000) =>
-    createRefresher({ db: t.db, box: testBox(), vault, clock: { now: () => now }, logger: createLogger('silent'), leadMs, tokenTimeoutSeconds: 2 });
+    createRefresher({ db: t.db, box: testBox(), vault, clock: { now: () => now }, logger: createLogger('silent'), leadMs, tokenTimeoutSeconds: 2, allowPrivateAddresses: true });
 
   it('refreshes tokens inside the lead window only, and never tokens without expiry [controllable clock]', async () => {
     now = Date.UTC(2030, 0, 1);

@@ -7,6 +7,7 @@ import { main } from '../../../host/cli/main.ts';
 import { addonCommand } from '../../../host/cli/addon-command.ts';
 import { createPersonalAccessToken } from '../../../host/auth/personal-access-tokens.ts';
 import { createOAuthApplication } from '../../../host/oauth/applications.ts';
+import { issueTokensForPerson } from '../../../host/oauth/issue-tokens.ts';
 import { DEVELOPMENT_DEFAULTS } from '../../../integrator-template/config.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor, personId } from '../../support/host.ts';
@@ -159,6 +160,29 @@ describe('PUT /addons/v1/applications/{oauth_application_id}/environments/{envir
     expect(anonymous.status).toBe(401);
     const unknown = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/staging`, { headers: { authorization: await basicAuthFor(t.db, 'admin@demo.test'), 'user-agent': TEST_USER_AGENT } });
     expect(unknown.status).toBe(404);
+  });
+
+  it("answers 403 to an OAuth access token, even an administrator's with scope api [personal access tokens only]", async () => {
+    const other = await createOAuthApplication(t.db, testBox(), { organizationId: await organizationId(t.db, 'demo'), name: 'Some integration', redirectUris: ['https://integration.test/cb'] });
+    const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: other.client_id, personId: await personId(t.db, 'admin@demo.test'), scopes: ['api', 'people'] });
+    const res = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/production`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${issued.access_token}`, 'user-agent': TEST_USER_AGENT, 'content-type': 'application/json' },
+      body: JSON.stringify({ config: {}, bundle: 'x' }),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      errors: [
+        {
+          status: '403',
+          title: 'Forbidden',
+          detail: 'You do not have access to this resource',
+          meta: { description: 'This request needs a personal access token (HTTP Basic); OAuth access tokens are not accepted here' },
+        },
+      ],
+    });
+    const versions = await t.db.query('SELECT 1 FROM addon_versions v JOIN addons a ON a.id = v.addon_id WHERE a.oauth_application_id = $1 AND v.environment = $2', [appId, 'production']);
+    expect(versions.rows).toEqual([]);
   });
 });
 
