@@ -47,13 +47,14 @@ export function tokenRouter(ctx: IntegratorContext): Router {
     const outcome = await ctx.db.transaction(async (tx) => {
       const stored = await lockAuthorizationCode(tx, code);
       if (!stored) return new OAuthError('invalid_grant', 'the authorization code is invalid');
+      // The client first: another client presenting a used code must not revoke this client's tokens.
+      if (stored.clientId !== clientId) return new OAuthError('invalid_grant', 'the authorization code was issued to another client');
       if (stored.usedAt) {
         // RFC 6749 §4.1.2: a code used twice SHOULD revoke the tokens issued from it.
         if (stored.familyId) await revokeTokenFamily(tx, stored.familyId, now);
         return new OAuthError('invalid_grant', 'the authorization code was already used');
       }
       if (stored.expiresAt <= now) return new OAuthError('invalid_grant', 'the authorization code expired');
-      if (stored.clientId !== clientId) return new OAuthError('invalid_grant', 'the authorization code was issued to another client');
       // RFC 6749 §4.1.3: redirect_uri MUST be identical to the one of the authorization request.
       if (stored.redirectUri !== redirectUri) return new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
       if (!checkPkce(verifier, stored.codeChallenge)) return new OAuthError('invalid_grant', 'PKCE verification failed');

@@ -143,6 +143,19 @@ describe('POST /oauth/token (authorization_code)', () => {
     expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code was issued to another client' });
   });
 
+  it('leaves the tokens alone when another client replays a used code [client binding before replay]', async () => {
+    const config = integratorClient(t.url);
+    const { callback, verifier, state } = await authorizeWith(config);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const replay = await postToken(
+      t.url,
+      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      basic(OTHER_CLIENT.client_id, OTHER_CLIENT.client_secret),
+    );
+    expect((await errorOf(replay)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code was issued to another client' });
+    expect(await apiStatus(tokens.access_token)).toBe(200);
+  });
+
   it('refuses an unknown code [bad code]', async () => {
     const res = await postToken(t.url, { grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT_URI, code_verifier: 'c'.repeat(43) }, basic());
     expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code is invalid' });
