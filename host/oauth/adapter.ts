@@ -5,7 +5,7 @@
  * Clients are not stored here: they are the host's `oauth_applications` (see `client-adapter.ts`).
  */
 import { createHash } from 'node:crypto';
-import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Queryable } from '../db/database.ts';
 
 /** Hex SHA-256 of a record id. */
@@ -20,6 +20,27 @@ export function recordDigest(id: string): string {
  * @see RFC 9700 §4.14.2
  */
 export const REFRESH_CONCURRENCY_GRACE_SECONDS = 10;
+
+/** Expired records are kept this long before housekeeping deletes them. */
+export const EXPIRED_RECORD_RETENTION_SECONDS = 24 * 60 * 60;
+
+/**
+ * Models returned even when expired (until purged): oidc-provider finds codes and refresh tokens
+ * ignoring expiry and checks it itself, so that a used one presented again is still recognised as a
+ * replay. Every other model is invisible once expired.
+ * @see RFC 6749 §4.1.2
+ */
+const FOUND_WHEN_EXPIRED = new Set(['AuthorizationCode', 'RefreshToken']);
+
+/**
+ * Whether the provider request in progress is a refresh_token grant: the only place where a just-rotated
+ * refresh token is shown as unconsumed; introspection, revocation and the rest always see it consumed.
+ * @see RFC 7662 §2.2
+ */
+function inRefreshTokenGrant(): boolean {
+  const ctx = Provider.ctx;
+  return ctx?.oidc.route === 'token' && ctx.oidc.params?.grant_type === 'refresh_token';
+}
 
 interface RecordRow {
   payload: AdapterPayload;
@@ -45,9 +66,10 @@ export class DatabaseAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    const retention = FOUND_WHEN_EXPIRED.has(this.model) ? EXPIRED_RECORD_RETENTION_SECONDS * 1000 : 0;
     const { rows } = await this.db.query<RecordRow>(
       'SELECT payload, consumed_at FROM oauth_provider_records WHERE model = $1 AND id_digest = $2 AND (expires_at IS NULL OR expires_at > $3)',
-      [this.model, recordDigest(id), new Date()],
+      [this.model, recordDigest(id), new Date(Date.now() - retention)],
     );
     return rows[0] && this.toPayload(rows[0], id);
   }
@@ -90,15 +112,16 @@ export class DatabaseAdapter implements Adapter {
 
   private toPayload(row: RecordRow, id: string): AdapterPayload {
     const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
-    // Within the grace period the token is reported unconsumed: oidc-provider then tries `consume`,
-    // which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the grant.
-    const concurrent = this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS;
+    // Within the grace period a refresh_token grant sees the token unconsumed: oidc-provider then tries
+    // `consume`, which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the grant.
+    const concurrent =
+      this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS && inRefreshTokenGrant();
     return { ...row.payload, jti: id, ...(consumed !== undefined && !concurrent ? { consumed } : {}) };
   }
 }
 
-/** Deletes records that expired more than a day ago (run from time to time; expired ones are never returned). */
+/** Deletes records expired for longer than the retention (run from time to time). */
 export async function purgeExpiredOAuthRecords(db: Queryable, now = new Date()): Promise<number> {
-  const { rowCount } = await db.query("DELETE FROM oauth_provider_records WHERE expires_at < $1::timestamptz - interval '1 day'", [now]);
+  const { rowCount } = await db.query('DELETE FROM oauth_provider_records WHERE expires_at < $1', [new Date(now.getTime() - EXPIRED_RECORD_RETENTION_SECONDS * 1000)]);
   return rowCount;
 }

@@ -1,6 +1,7 @@
 /**
- * Periodic clean-up of the provider's storage: expired records (never returned once expired, deleted
- * a day later) and monthly-active-user rows older than the 24 months of history the spec keeps.
+ * Periodic clean-up of the provider's storage: records expired for more than a day (codes and refresh
+ * tokens are still found until then, for replay detection) and monthly-active-user rows older than the
+ * 24 months of history the spec keeps.
  */
 import type { Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';

@@ -206,6 +206,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
         : new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
       if (missingOIDCScope?.length) grant.addOIDCScope(missingOIDCScope.join(' '));
       if (missingOIDCClaims?.length) grant.addOIDCClaims(missingOIDCClaims);
+      // Saving keeps an existing grant's expiry; the code exchange that follows extends it (response-shapes.ts).
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     }),

@@ -16,6 +16,7 @@ import { accountFinder } from './account.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { ClientAdapter } from './client-adapter.ts';
 import { renderProviderError } from './error-page.tsx';
+import { revokeOnLateCodeReplay } from './late-code-replay.ts';
 import { shapeResponses } from './response-shapes.ts';
 import { isKnownScope, SCOPES } from './scopes.ts';
 import { loadSigningKeys } from './signing-keys.ts';
@@ -123,7 +124,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
       AuthorizationCode: TOKEN_LIFETIMES.authorizationCode,
       IdToken: TOKEN_LIFETIMES.idToken,
       RefreshToken: TOKEN_LIFETIMES.refreshToken,
-      // Extended on every refresh (response-shapes.ts), so it lives as long as its newest refresh token.
+      // Extended on every code exchange and refresh (response-shapes.ts): it lives as long as its newest refresh token.
       Grant: TOKEN_LIFETIMES.refreshToken,
       Interaction: TOKEN_LIFETIMES.interaction,
       Session: TOKEN_LIFETIMES.session,
@@ -149,11 +150,12 @@ function safeOrigin(uri: string): string | undefined {
   }
 }
 
-/** Builds the provider: loads (or creates) the signing keys, configures it, adds the response shaping. */
+/** Builds the provider: loads (or creates) the signing keys, configures it, adds the response shaping and late-replay revocation. */
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
   provider.use(shapeResponses(deps.db));
+  provider.use(revokeOnLateCodeReplay());
   provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
   return provider;
 }

@@ -1,7 +1,8 @@
 /**
  * Shapes oidc-provider's responses to the spec, after the provider has done its work:
  * - token: `token_type` "bearer", `created_at` (Unix seconds); records MAU and the connection;
- *   extends the grant on each refresh so it lives as long as its newest refresh token;
+ *   extends the grant with each refresh token issued (code exchange or refresh) so it lives as long as
+ *   its newest refresh token;
  * - introspection: exactly `{active, scope, client_id, token_type: "Bearer", exp, iat}` or `{active: false}`;
  * - revocation: `{}` (oidc-provider answers an empty body);
  * - discovery: only what is supported (no JWT client authentication).
@@ -44,8 +45,13 @@ async function shapeTokenResponse(ctx: KoaContextWithOIDC, body: Body, db: Query
   if (at?.accountId) {
     await recordTokenIssued(db, { clientId: at.clientId!, personId: at.accountId, scopes: (at.scope ?? '').split(' ').filter(Boolean) });
   }
-  if (grant && ctx.oidc.params?.grant_type === 'refresh_token') {
-    grant.exp = Math.floor(Date.now() / 1000) + TOKEN_LIFETIMES.refreshToken;
-    await grant.save();
+  // oidc-provider reuses one grant per session and client, created with the first consent: each
+  // refresh token issued (by a code exchange as by a refresh) must keep it alive for its 90 days.
+  if (grant && body.refresh_token) {
+    const until = Math.floor(Date.now() / 1000) + TOKEN_LIFETIMES.refreshToken;
+    if (!grant.exp || grant.exp < until) {
+      grant.exp = until;
+      await grant.save();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { parseForms, TestBrowser } from '../../support/oauth-browser.ts';
@@ -26,6 +26,13 @@ beforeAll(async () => {
   publicApp = await createTestApplication(t.db, { name: 'Mobile App', public: true });
 });
 afterAll(() => t.close());
+afterEach(() => void vi.useRealTimers());
+
+/** Freezes the clock at `at` (Date only: timers and I/O run normally). */
+function setClock(at: number): void {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(at);
+}
 
 async function me(accessToken: string): Promise<number> {
   const res = await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } });
@@ -279,6 +286,56 @@ describe('POST /oauth/token', () => {
     const refresh = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, ...credentials(app) });
     expect(refresh.status).toBe(400);
     expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('answers invalid_grant to a code replayed after its lifetime and revokes the tokens issued from it [late code replay]', async () => {
+    const t0 = Date.parse('2026-08-01T09:00:00Z');
+    setClock(t0);
+    const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
+    const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) };
+    const first = await postOAuth(t.baseUrl, '/oauth/token', params);
+    expect(first.status).toBe(200);
+    setClock(t0 + 61_000);
+    expect(await me(first.body.access_token as string)).toBe(200);
+    const replay = await postOAuth(t.baseUrl, '/oauth/token', params);
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', { token: first.body.access_token as string, ...credentials(app) });
+    expect(introspected.body).toEqual({ active: false });
+    expect(await me(first.body.access_token as string)).toBe(401);
+    const refresh = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, ...credentials(app) });
+    expect(refresh.status).toBe(400);
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+
+  it('revokes nothing for a late replay with a wrong code_verifier [late code replay, PKCE]', async () => {
+    const t0 = Date.parse('2026-08-02T09:00:00Z');
+    setClock(t0);
+    const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
+    const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) };
+    const first = await postOAuth(t.baseUrl, '/oauth/token', params);
+    expect(first.status).toBe(200);
+    setClock(t0 + 61_000);
+    const replay = await postOAuth(t.baseUrl, '/oauth/token', { ...params, code_verifier: 'b'.repeat(43) });
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    expect(await me(first.body.access_token as string)).toBe(200);
+  });
+
+  it('refuses an unused code after its lifetime without revoking anything [expired code]', async () => {
+    const t0 = Date.parse('2026-08-03T09:00:00Z');
+    setClock(t0);
+    const browser = new TestBrowser(t.baseUrl);
+    const earlier = await obtainCode(browser, app);
+    const tokens = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code: earlier.code, redirect_uri: REDIRECT_URI, code_verifier: earlier.verifier, ...credentials(app) });
+    expect(tokens.status).toBe(200);
+    // A second code of the same session (same grant), left unused past its 60 s.
+    const { code, verifier } = await obtainCode(browser, app);
+    setClock(t0 + 61_000);
+    const late = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) });
+    expect(late.status).toBe(400);
+    expect(late.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    expect(await me(tokens.body.access_token as string)).toBe(200);
   });
 
   it('refuses a code issued to another client', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseAdapter, purgeExpiredOAuthRecords, recordDigest } from '../../../host/oauth/adapter.ts';
+import { DatabaseAdapter, EXPIRED_RECORD_RETENTION_SECONDS, purgeExpiredOAuthRecords, recordDigest } from '../../../host/oauth/adapter.ts';
 import { purgeOldMonthlyActiveUsers } from '../../../host/oauth/housekeeping.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';
 import { createTestApplication } from '../../support/oauth-flow.ts';
@@ -9,6 +9,11 @@ beforeAll(async () => {
   t = await createTestHost();
 });
 afterAll(() => t.close());
+
+/** Sets a record's expiry `agoMs` before the present. */
+async function expire(id: string, agoMs: number): Promise<void> {
+  await t.db.query('UPDATE oauth_provider_records SET expires_at = $2 WHERE id_digest = $1', [recordDigest(id), new Date(Date.now() - agoMs)]);
+}
 
 describe('purgeExpiredOAuthRecords()', () => {
   it('deletes records expired more than a day ago and keeps the rest', async () => {
@@ -25,13 +30,33 @@ describe('purgeExpiredOAuthRecords()', () => {
 });
 
 describe('DatabaseAdapter', () => {
-  it('stores the payload without its id, under the id’s SHA-256, and never returns expired records', async () => {
+  it('stores the payload without its id, under the id’s SHA-256', async () => {
     const adapter = new DatabaseAdapter(t.db, 'RefreshToken');
-    await adapter.upsert('secret-id-1', { jti: 'secret-id-1', grantId: 'g1', kind: 'RefreshToken' } as never, 1);
+    await adapter.upsert('secret-id-1', { jti: 'secret-id-1', grantId: 'g1', kind: 'RefreshToken' } as never, 60);
     const { rows } = await t.db.query<{ payload: unknown; grant_id: string }>('SELECT payload, grant_id FROM oauth_provider_records WHERE id_digest = $1', [recordDigest('secret-id-1')]);
     expect(rows).toEqual([{ payload: { grantId: 'g1', kind: 'RefreshToken' }, grant_id: 'g1' }]);
-    await t.db.query("UPDATE oauth_provider_records SET expires_at = now() - interval '1 second' WHERE id_digest = $1", [recordDigest('secret-id-1')]);
-    expect(await adapter.find('secret-id-1')).toBeUndefined();
+    expect(await adapter.find('secret-id-1')).toEqual({ grantId: 'g1', kind: 'RefreshToken', jti: 'secret-id-1' });
+  });
+
+  it('never returns an expired access token, grant or session', async () => {
+    for (const model of ['AccessToken', 'Grant', 'Session']) {
+      const adapter = new DatabaseAdapter(t.db, model);
+      await adapter.upsert(`expired-${model}`, { jti: `expired-${model}`, kind: model } as never, 60);
+      await expire(`expired-${model}`, 1000);
+      expect(await adapter.find(`expired-${model}`)).toBeUndefined();
+    }
+  });
+
+  it('returns an expired code or refresh token until a day after its expiry, so a replay is recognised [replay]', async () => {
+    for (const model of ['AuthorizationCode', 'RefreshToken']) {
+      const adapter = new DatabaseAdapter(t.db, model);
+      await adapter.upsert(`late-${model}`, { jti: `late-${model}`, kind: model } as never, 60);
+      await adapter.consume(`late-${model}`);
+      await expire(`late-${model}`, EXPIRED_RECORD_RETENTION_SECONDS * 1000 - 60_000);
+      expect(await adapter.find(`late-${model}`)).toEqual({ kind: model, jti: `late-${model}`, consumed: expect.any(Number) });
+      await expire(`late-${model}`, EXPIRED_RECORD_RETENTION_SECONDS * 1000 + 1000);
+      expect(await adapter.find(`late-${model}`)).toBeUndefined();
+    }
   });
 
   it('consumes a record once; the second consume fails with invalid_grant', async () => {

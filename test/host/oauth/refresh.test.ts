@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REFRESH_CONCURRENCY_GRACE_SECONDS } from '../../../host/oauth/adapter.ts';
+import { recordDigest, REFRESH_CONCURRENCY_GRACE_SECONDS } from '../../../host/oauth/adapter.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import { createTestApplication, credentials, discoverClient, obtainTokens, postOAuth, type TestApplication } from '../../support/oauth-flow.ts';
@@ -22,6 +22,12 @@ afterEach(() => void vi.useRealTimers());
 
 async function me(accessToken: string): Promise<number> {
   return (await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } })).status;
+}
+
+/** The grant a refresh token belongs to, from the store. */
+async function grantOf(refreshToken: string): Promise<string> {
+  const { rows } = await t.db.query<{ grant_id: string }>("SELECT grant_id FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1", [recordDigest(refreshToken)]);
+  return rows[0]!.grant_id;
 }
 
 const refreshParams = (refreshToken: string) => ({ grant_type: 'refresh_token', refresh_token: refreshToken, ...credentials(app) });
@@ -151,6 +157,42 @@ describe('POST /oauth/token [refresh_token]', () => {
     const late = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(third.body.refresh_token as string));
     expect(late.status).toBe(400);
     expect(late.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+  });
+
+  it('honours the refresh token of a later authorization in the same session 90 days after its issue [grant reuse]', async () => {
+    const t0 = Date.parse('2026-07-01T08:00:00Z');
+    setClock(t0);
+    const browser = new TestBrowser(t.baseUrl);
+    const first = await obtainTokens(browser, config, { scope: 'people' });
+    setClock(t0 + 10 * DAY);
+    const second = await obtainTokens(browser, config, { scope: 'people' });
+    // oidc-provider reuses the grant of the session and client: the case under test.
+    expect(await grantOf(second.refresh_token!)).toBe(await grantOf(first.refresh_token!));
+    setClock(t0 + 91 * DAY);
+    const refreshed = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(second.refresh_token!));
+    expect(refreshed.status).toBe(200);
+    expect(await me(refreshed.body.access_token as string)).toBe(200);
+  });
+
+  it('honours the refresh token issued after a re-consent 90 days after its issue [grant reuse + consent]', async () => {
+    const t0 = Date.parse('2026-07-10T08:00:00Z');
+    setClock(t0);
+    const browser = new TestBrowser(t.baseUrl);
+    const first = await obtainTokens(browser, config, { scope: 'people' });
+    setClock(t0 + 10 * DAY);
+    const pages: string[] = [];
+    const second = await obtainTokens(browser, config, { scope: 'people api', onPage: (_page, kind) => void pages.push(kind) });
+    // The host login has lapsed by day 10 (a login page first); the grant gains a scope, so consent is asked.
+    expect(pages).toEqual(['login', 'consent']);
+    expect(await grantOf(second.refresh_token!)).toBe(await grantOf(first.refresh_token!));
+    setClock(t0 + 91 * DAY);
+    const refreshed = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(second.refresh_token!));
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.scope).toBe('people api');
+    // The first pair's refresh token is past its own 90 days.
+    const old = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    expect(old.status).toBe(400);
+    expect(old.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
   });
 
   it('records a monthly active user for each month a token is issued [clock]', async () => {

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import { createTestApplication, credentials, discoverClient, obtainTokens, postOAuth, type TestApplication } from '../../support/oauth-flow.ts';
@@ -17,6 +17,7 @@ beforeAll(async () => {
   config = await discoverClient(t.baseUrl, app);
 });
 afterAll(() => t.close());
+afterEach(() => void vi.useRealTimers());
 
 async function me(accessToken: string): Promise<number> {
   return (await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } })).status;
@@ -41,6 +42,21 @@ describe('POST /oauth/introspect', () => {
     const res = await introspect(tokens.refresh_token!);
     expect(res.body).toEqual({ active: true, scope: 'people api', client_id: app.clientId, token_type: 'Bearer', exp: expect.any(Number), iat: expect.any(Number) });
     expect((res.body.exp as number) - (res.body.iat as number)).toBe(90 * 86400);
+  });
+
+  it('answers exactly {active:false} for a refresh token right after its rotation [rotated]', async () => {
+    // Frozen clock: the introspection falls within the grace period for concurrent refreshes.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse('2026-09-01T09:00:00Z'));
+    const tokens = await fresh();
+    const rotated = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, ...credentials(app) });
+    expect(rotated.status).toBe(200);
+    const res = await introspect(tokens.refresh_token!);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ active: false });
+    // Introspection is no reuse: the new pair keeps working.
+    expect((await introspect(rotated.body.refresh_token as string)).body.active).toBe(true);
+    expect(await me(rotated.body.access_token as string)).toBe(200);
   });
 
   it('works through openid-client', async () => {
