@@ -20,6 +20,7 @@ import { requirePersonalAccessToken } from '../auth/require-personal-access-toke
 import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts';
 import { handshakeRouter } from './handshake.ts';
@@ -27,6 +28,7 @@ import { installationBundle, listInstallations } from './installations.ts';
 import { createLoopback } from './loopback.ts';
 import { createRefresher, type Refresher } from './refresher.ts';
 import { registryRouter } from './registry.ts';
+import { recordServiceConsent } from './service-consent.ts';
 import { createServiceTokens } from './service-tokens.ts';
 import { addonErrorHandler, addonPersonOf, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
 import { createTokenVault, type TokenVault } from './token-vault.ts';
@@ -119,6 +121,8 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   };
   router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, refresher, serviceTokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }));
   router.use('/installations', addonErrorHandler(logger));
+  // Step 3 of the handshake requires this mark of the provider's consent (step 1).
+  onAuthorizationCodeIssued(deps.provider, recordServiceConsent(db));
   router.use(handshakeRouter({ db, box, vault, config, clock, logger, provider: deps.provider, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds }));
 
   return {

@@ -4,14 +4,17 @@
  * 0. `GET /addons/installations/{id}/authorize` — the popup's start (host login required): a new
  *    handshake state, kept sealed in the `addon_kit_handshake` cookie and as a SHA-256 digest with a
  *    deadline in the vault row. Starting again replaces it, so the flow can restart at any point.
- * 1. Redirect to `/oauth/authorize` for the add-on's OAuth application with the add-on scopes and the
- *    integrator's redirect_url; the person consents at the host.
+ * 1. Redirect to `/oauth/authorize` for the add-on's OAuth application with the add-on scopes, the
+ *    integrator's redirect_url and the handshake state; the person consents at the host. When the
+ *    provider issues the code, `service-consent.ts` marks the row with the state's digest.
  * 2. The provider sends the code to the integrator's redirect_url; the integrator may exchange it and
  *    must redirect to `/addons/authorizations/{oauth_application_id}/advance?state=…`.
- * 3. advance: the state must match cookie and database, unexpired, same person. The host issues its
+ * 3. advance: the state must match cookie and database, unexpired, same person, and carry the
+ *    provider's consent mark (an integrator dropping `error=access_denied`, or a visit that skipped
+ *    the consent, gets no grant). The state is consumed in one statement that starts leg two (a new
+ *    state and PKCE verifier), so of concurrent requests exactly one goes on. The host then issues its
  *    own grant for the application and person (a real provider grant: refreshable, revocable, counted
- *    as MAU) and stores it sealed → `service_authorized`; a new state and PKCE verifier for leg two
- *    → `integrator_pending`.
+ *    as MAU) and stores it sealed → `service_authorized` → `integrator_pending`.
  * 4. Redirect to the integrator's authorize_url (state + S256 challenge).
  * 5. `GET /addons/authorizations/{oauth_application_id}?code&state`: state checked again.
  * 6. openid-client POSTs code + verifier + the config's client credentials to token_url; tokens
@@ -33,6 +36,7 @@ import type { Clock } from './clock.ts';
 import { sendHandshakeDone, sendHandshakeFailure } from './handshake-pages.tsx';
 import { findInstallation, integratorClientSecret, type Installation } from './installations.ts';
 import { integratorOAuthClient, tokenRequestError, tokenSetOf } from './integrator-client.ts';
+import { handshakeStateDigest as digest } from './service-consent.ts';
 import type { AuthorizationState, TokenVault } from './token-vault.ts';
 
 /** What the handshake routes need. */
@@ -64,8 +68,6 @@ interface HandshakeCookie {
 }
 
 type Cookie = IronSession<HandshakeCookie>;
-
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 function sameSecret(a: string, b: string): boolean {
   const x = createHash('sha256').update(a).digest();
@@ -101,13 +103,24 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       cookieOptions: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https:'), path: '/addons' },
     });
 
-  /** Starts (or restarts) a leg: a fresh state in cookie and database. */
-  async function beginLeg(cookie: Cookie, recordId: string, leg: 'service' | 'integrator', codeVerifier?: string): Promise<string> {
+  /**
+   * Starts (or restarts) a leg: a fresh state in cookie and database, no consent mark. With `replacing`
+   * (the digest of the state being consumed), only if the row still holds that state, consented and
+   * unexpired — one statement, so of concurrent requests with one state exactly one gets a new state;
+   * the others get undefined.
+   */
+  async function beginLeg(cookie: Cookie, recordId: string, leg: 'service' | 'integrator', codeVerifier?: string, replacing?: string): Promise<string | undefined> {
     const state = randomBytes(32).toString('base64url');
-    await db.query(
-      `UPDATE addon_authorizations SET handshake_state_hash = $2, handshake_expires_at = $3, handshake_code_verifier_encrypted = $4, updated_at = now() WHERE id = $1`,
-      [recordId, digest(state), new Date(clock.now() + HANDSHAKE_TTL_MS), codeVerifier ? vault.seal(recordId, 'handshake_code_verifier_encrypted', codeVerifier) : null],
+    const now = clock.now();
+    const params: unknown[] = [recordId, digest(state), new Date(now + HANDSHAKE_TTL_MS), codeVerifier ? vault.seal(recordId, 'handshake_code_verifier_encrypted', codeVerifier) : null];
+    const guard = replacing ? ' AND handshake_state_hash = $5 AND handshake_consent_hash = $5 AND handshake_expires_at > $6' : '';
+    if (replacing) params.push(replacing, new Date(now));
+    const { rowCount } = await db.query(
+      `UPDATE addon_authorizations SET handshake_state_hash = $2, handshake_expires_at = $3, handshake_code_verifier_encrypted = $4,
+         handshake_consent_hash = NULL, updated_at = now() WHERE id = $1${guard}`,
+      params,
     );
+    if (rowCount !== 1) return undefined;
     cookie.leg = leg;
     cookie.state = state;
     if (codeVerifier) cookie.codeVerifier = codeVerifier;
@@ -117,7 +130,11 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
   }
 
   /** Steps 3 and 5: the returning state must be this browser's, this person's, the database's, and fresh. */
-  async function checkReturn(req: Request, res: Response, leg: 'service' | 'integrator'): Promise<{ cookie: Cookie; installation: Installation; person: PersonRecord; recordId: string; state: AuthorizationState }> {
+  async function checkReturn(
+    req: Request,
+    res: Response,
+    leg: 'service' | 'integrator',
+  ): Promise<{ cookie: Cookie; installation: Installation; person: PersonRecord; recordId: string; state: AuthorizationState; stateHash: string; consented: boolean }> {
     const person = hostPersonOf(req);
     const cookie = await cookieOf(req, res);
     const returned = typeof req.query.state === 'string' ? req.query.state : undefined;
@@ -131,8 +148,8 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
     const fail = (code: string, title: string, detail: string) => new StepFailure(400, code, title, detail, installation.id, record?.state ?? 'uninitialized');
     if (!returned) throw fail('state_missing', 'The authorization cannot continue', 'The request carries no state parameter.');
     if (cookie.leg !== leg || !sameSecret(returned, cookie.state)) throw fail('state_mismatch', 'The authorization cannot continue', 'The state parameter does not belong to the authorization this browser started.');
-    const { rows } = await db.query<{ id: string; handshake_state_hash: string | null; handshake_expires_at: Date | null }>(
-      'SELECT id::text, handshake_state_hash, handshake_expires_at FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2',
+    const { rows } = await db.query<{ id: string; handshake_state_hash: string | null; handshake_expires_at: Date | null; handshake_consent_hash: string | null }>(
+      'SELECT id::text, handshake_state_hash, handshake_expires_at, handshake_consent_hash FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2',
       [installation.id, person.id],
     );
     const row = rows[0];
@@ -142,7 +159,8 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
     if (!row.handshake_expires_at || row.handshake_expires_at.getTime() <= clock.now()) {
       throw fail('state_expired', 'The authorization expired', 'The authorization took too long.');
     }
-    return { cookie, installation, person, recordId: row.id, state: record!.state };
+    const consented = !!row.handshake_consent_hash && sameSecret(row.handshake_consent_hash, row.handshake_state_hash);
+    return { cookie, installation, person, recordId: row.id, state: record!.state, stateHash: row.handshake_state_hash, consented };
   }
 
   const render = (res: Response, error: unknown) => {
@@ -170,7 +188,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       cookie.installationId = installation.id;
       cookie.oauthApplicationId = installation.oauthApplicationId;
       cookie.personId = person.id;
-      const state = await beginLeg(cookie, record.id, 'service');
+      const state = (await beginLeg(cookie, record.id, 'service'))!;
       const authorize = new URL('/oauth/authorize', config.baseUrl);
       authorize.search = new URLSearchParams({
         client_id: rows[0]!.client_id,
@@ -188,9 +206,18 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
   // Step 3 → 4.
   router.get('/authorizations/:oauthApplicationId/advance', requireHostLogin, async (req, res) => {
     try {
-      const { cookie, installation, person, recordId } = await checkReturn(req, res, 'service');
+      const { cookie, installation, person, recordId, state: current, stateHash, consented } = await checkReturn(req, res, 'service');
       if (typeof req.query.error === 'string') {
-        throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, (await vault.findById(recordId))!.state);
+        throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current);
+      }
+      if (!consented) {
+        throw new StepFailure(400, 'service_not_authorized', 'Authorization not confirmed', 'This platform has no record that you allowed the add-on during this authorization. Start it again from the add-on and allow access when asked.', installation.id, current);
+      }
+      // Consumes the state: only one request with it gets past this line.
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = await beginLeg(cookie, recordId, 'integrator', verifier, stateHash);
+      if (!state) {
+        throw new StepFailure(400, 'state_mismatch', 'The authorization cannot continue', 'This authorization was already used or replaced by a newer one.', installation.id, (await vault.findById(recordId))!.state);
       }
       const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
       // A restarted handshake replaces the host grant: the previous tokens are revoked, not left behind.
@@ -202,8 +229,6 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const issued = await issueTokensForPerson(deps.provider, db, { clientId: rows[0]!.client_id, personId: person.id, scopes: installation.scopes });
       const now = clock.now();
       await vault.saveServiceTokens(recordId, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(now + issued.expires_in * 1000), scope: issued.scope }, installation.scopes);
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = await beginLeg(cookie, recordId, 'integrator', verifier);
       await vault.setState(recordId, 'integrator_pending');
       const client = integratorOAuthClient(installation, await integratorClientSecret(db, deps.box, installation.versionId), { timeoutSeconds: deps.tokenTimeoutSeconds, allowPrivateAddresses: allowsPrivateAddresses(deps.config) });
       const target = oidc.buildAuthorizationUrl(client, {
@@ -246,7 +271,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       await db.transaction(async (tx) => {
         await vault.saveIntegratorTokens(recordId, tokenSetOf(tokens, clock.now()), { q: tx, state: 'ready' });
         // Single use: the finished handshake's state and verifier are gone.
-        await tx.query('UPDATE addon_authorizations SET handshake_state_hash = NULL, handshake_expires_at = NULL, handshake_code_verifier_encrypted = NULL WHERE id = $1', [recordId]);
+        await tx.query('UPDATE addon_authorizations SET handshake_state_hash = NULL, handshake_expires_at = NULL, handshake_code_verifier_encrypted = NULL, handshake_consent_hash = NULL WHERE id = $1', [recordId]);
       });
       cookie.destroy();
       sendHandshakeDone(res, hostOrigin, installation.id);

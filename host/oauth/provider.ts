@@ -15,6 +15,7 @@ import type { Logger } from '../logger.ts';
 import { accountFinder } from './account.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { ClientAdapter } from './client-adapter.ts';
+import { codeIssuedHook } from './code-issued.ts';
 import { renderProviderError } from './error-page.tsx';
 import { revokeOnLateCodeReplay } from './late-code-replay.ts';
 import { shapeResponses } from './response-shapes.ts';
@@ -150,12 +151,13 @@ function safeOrigin(uri: string): string | undefined {
   }
 }
 
-/** Builds the provider: loads (or creates) the signing keys, configures it, adds the response shaping and late-replay revocation. */
+/** Builds the provider: loads (or creates) the signing keys, configures it, adds the response shaping, late-replay revocation and the code-issued hook. */
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
   provider.use(shapeResponses(deps.db));
   provider.use(revokeOnLateCodeReplay());
+  provider.use(codeIssuedHook(provider, deps.logger));
   provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
   return provider;
 }

@@ -80,6 +80,40 @@ async function startPopup(host: TestBrowser): Promise<URL> {
   return new URL(start.location!);
 }
 
+/** The host's access and refresh tokens stored by the provider for the add-on's application and a person. */
+async function hostTokens(db: Database, email: string): Promise<{ model: string; count: number }[]> {
+  const { rows } = await db.query<{ model: string; count: number }>(
+    `SELECT r.model, count(*)::int AS count FROM oauth_provider_records r JOIN oauth_applications o ON o.client_id = r.payload->>'clientId'
+     WHERE o.id = $1 AND r.payload->>'accountId' = $2 AND r.model IN ('AccessToken', 'RefreshToken') GROUP BY r.model ORDER BY r.model`,
+    [appId, await personId(db, email)],
+  );
+  return rows;
+}
+
+/**
+ * Holds the result of each of the next `count` statements starting with `prefix` until all `count`
+ * have run: concurrent requests all pass that point before any goes on (a deterministic race).
+ * Returns the undo.
+ */
+function meetAfter(db: Database, prefix: string, count: number): () => void {
+  const original = db.query;
+  let arrived = 0;
+  let release!: () => void;
+  const all = new Promise<void>((resolve) => (release = resolve));
+  const held = async (sql: string, params?: readonly unknown[]) => {
+    const result = await original.call(db, sql, params);
+    if (arrived < count && sql.startsWith(prefix)) {
+      if (++arrived === count) release();
+      await all;
+    }
+    return result;
+  };
+  Object.assign(db, { query: held });
+  return () => Object.assign(db, { query: original });
+}
+
+const advanceUrl = (state: string) => `/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`;
+
 describe('the two-way handshake (steps 0–6)', () => {
   it('runs over real HTTP with the template integrator, then both proxies work [happy path]', async () => {
     const session = await loggedIn(t.baseUrl);
@@ -217,6 +251,7 @@ describe('the two-way handshake (steps 0–6)', () => {
     const second = await startPopup(browser);
     const replaced = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`);
     expect(replaced.status).toBe(400);
+    await runAuthorization(browser, second, { email: 'member@demo.test' });
     const fresh = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(second.searchParams.get('state')!)}`);
     expect(fresh.status).toBe(303);
     expect(new URL(fresh.location!).origin).toBe(integrator.url);
@@ -229,6 +264,89 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(declined.status).toBe(400);
     expect(declined.body).toContain('Authorization declined');
     expect(declined.body).toContain('"error":"service_denied"');
+  });
+
+  it('issues no host grant when the person denied at the host and the error is dropped [deny, advance without error]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'editor@demo.test');
+    const start = await startPopup(browser);
+    const denied = await runAuthorization(browser, start, { email: 'editor@demo.test', decision: 'Deny' });
+    expect(denied.origin + denied.pathname).toBe(`${integrator.url}/addon/complete`);
+    expect(denied.searchParams.get('error')).toBe('access_denied');
+    expect(denied.searchParams.get('code')).toBeNull();
+
+    const res = await browser.request(advanceUrl(start.searchParams.get('state')!));
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('Authorization not confirmed');
+    expect(res.body).toContain('"error":"service_not_authorized"');
+    const record = (await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!;
+    expect(record.state).toBe('uninitialized');
+    expect(record.service).toBeUndefined();
+    expect(await hostTokens(t.db, 'editor@demo.test')).toEqual([]);
+  });
+
+  it('issues no host grant when advance is visited without the host consent [skipped step 1, consent of a replaced state]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'editor@demo.test');
+    const direct = await startPopup(browser);
+    const res = await browser.request(advanceUrl(direct.searchParams.get('state')!));
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('"error":"service_not_authorized"');
+
+    // A consent given to an earlier leg does not carry over to the restarted one.
+    const consented = await startPopup(browser);
+    await runAuthorization(browser, consented, { email: 'editor@demo.test' });
+    const restarted = await startPopup(browser);
+    const stale = await browser.request(advanceUrl(restarted.searchParams.get('state')!));
+    expect(stale.status).toBe(400);
+    expect(stale.body).toContain('"error":"service_not_authorized"');
+    const record = (await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!;
+    expect(record.state).toBe('uninitialized');
+    expect(record.service).toBeUndefined();
+    expect(await hostTokens(t.db, 'editor@demo.test')).toEqual([]);
+  });
+
+  it('counts only a consent to the add-on application with the add-on scopes [another client, fewer scopes]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const member = await personId(t.db, 'member@demo.test');
+    const before = (await testVault(t.db).find(installation, member))!;
+    const other = await createOAuthApplication(t.db, testBox(), { organizationId: await organizationId(t.db, 'demo'), name: 'Another app', redirectUris: [`${integrator.url}/addon/complete`] });
+    for (const change of [{ client_id: other.client_id }, { scope: 'openid' }]) {
+      const start = await startPopup(browser);
+      const tampered = new URL(start);
+      for (const [key, value] of Object.entries(change)) tampered.searchParams.set(key, value);
+      const completion = await runAuthorization(browser, tampered, { email: 'member@demo.test' });
+      expect(completion.searchParams.get('code')).toBeTruthy();
+      const res = await browser.request(advanceUrl(start.searchParams.get('state')!));
+      expect(res.status).toBe(400);
+      expect(res.body).toContain('"error":"service_not_authorized"');
+    }
+    const after = (await testVault(t.db).find(installation, member))!;
+    expect(after.state).toBe(before.state);
+    expect(after.service!.accessToken).toBe(before.service!.accessToken);
+  });
+
+  it('lets exactly one of two concurrent advances with one state issue a grant [state consumed atomically]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'editor@demo.test');
+    const start = await startPopup(browser);
+    await runAuthorization(browser, start, { email: 'editor@demo.test' });
+    const url = advanceUrl(start.searchParams.get('state')!);
+    // Both requests read the row (the state check of step 3) before either goes on.
+    const undo = meetAfter(t.db, 'SELECT id::text, handshake_state_hash', 2);
+    const results = await Promise.all([browser.request(url), browser.request(url)]).finally(undo);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 400]);
+    const loser = results.find((r) => r.status === 400)!;
+    expect(loser.body).toContain('This authorization was already used or replaced by a newer one.');
+    expect(new URL(results.find((r) => r.status === 303)!.location!).origin).toBe(integrator.url);
+
+    expect(await hostTokens(t.db, 'editor@demo.test')).toEqual([
+      { model: 'AccessToken', count: 1 },
+      { model: 'RefreshToken', count: 1 },
+    ]);
+    const record = (await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!;
+    expect(record.state).toBe('integrator_pending');
+    expect(await t.host.oauthProvider.AccessToken.find(record.service!.accessToken)).toBeDefined();
+    // The used state is gone: a third try is refused too.
+    const again = await browser.request(url);
+    expect(again.status).toBe(400);
   });
 
   it('refuses the step-5 callback with a state of the first leg [leg mismatch]', async () => {
