@@ -3,6 +3,7 @@
  * explicit options (CLI flags, tests), validated at boot with every problem reported at once.
  */
 import { z } from 'zod';
+import { isLoopbackUrl } from './http/loopback-url.ts';
 
 const encryptionKey = z.object({
   /** Stored beside every ciphertext so keys can rotate. */
@@ -145,6 +146,5 @@ export function resolveHostConfig(overrides: HostConfigInput = {}, env: NodeJS.P
 /** Whether development add-ons may reach private and loopback addresses (see `addonAllowPrivateAddresses`). */
 export function allowsPrivateAddresses(config: Pick<HostConfig, 'addonAllowPrivateAddresses' | 'baseUrl'>): boolean {
   if (config.addonAllowPrivateAddresses !== undefined) return config.addonAllowPrivateAddresses;
-  const host = new URL(config.baseUrl).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackUrl(config.baseUrl);
 }

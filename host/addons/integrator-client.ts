@@ -7,6 +7,9 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import * as oidc from 'openid-client';
 import { isNonPublicAddress } from './address-policy.ts';
+import { isLoopbackUrl } from '../http/loopback-url.ts';
+
+export { isLoopbackUrl };
 import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from './addon-error.ts';
 import type { Installation } from './installations.ts';
 import type { TokenSet } from './token-vault.ts';
@@ -52,11 +55,6 @@ export async function publicOnlyFetch(url: string, options: oidc.CustomFetchOpti
   return fetch(url, options as RequestInit);
 }
 
-/** True for URLs on this machine: localhost names and loopback addresses. */
-export function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 /** A token endpoint response as the vault stores it; `now` anchors expires_in. */
 export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): TokenSet {
