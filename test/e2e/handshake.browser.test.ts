@@ -37,6 +37,10 @@ let context: BrowserContext;
 let page: Page;
 /** Every response body any page of the browser received (host, sandbox, integrator), as text. */
 const received: { url: string; body: string }[] = [];
+/** Every response URL, recorded when the response arrives (bodies are read asynchronously). */
+const seenUrls: string[] = [];
+/** Body reads still under way; awaited before the bodies are checked. */
+const pendingBodies: Promise<unknown>[] = [];
 
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-e2e-'));
@@ -63,9 +67,12 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext();
   context.on('response', (response) => {
-    void response.body().then(
-      (body) => received.push({ url: response.url(), body: body.toString('latin1') }),
-      () => undefined,
+    seenUrls.push(response.url());
+    pendingBodies.push(
+      response.body().then(
+        (body) => received.push({ url: response.url(), body: body.toString('latin1') }),
+        () => undefined,
+      ),
     );
   });
   page = await context.newPage();
@@ -180,13 +187,14 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
     // The session cookie is HttpOnly: nothing is visible to scripts.
     expect(await page.evaluate(() => document.cookie)).toBe('');
     const html = await page.content();
+    await Promise.allSettled(pendingBodies);
     expect(received.length).toBeGreaterThan(10);
     for (const secret of secrets) {
       expect(html).not.toContain(secret);
       expect(received.filter((r) => r.body.includes(secret)).map((r) => r.url)).toEqual([]);
     }
     // The proxied calls the page made did reach the host (so the responses above are the ones that mattered).
-    expect(received.some((r) => r.url.startsWith(`${t.baseUrl}/addons/installations/`) && r.url.endsWith('/fetch/integrator'))).toBe(true);
-    expect(received.some((r) => r.url.startsWith(`${t.baseUrl}/addons/installations/`) && r.url.endsWith('/fetch/service'))).toBe(true);
+    expect(seenUrls.some((u) => u.startsWith(`${t.baseUrl}/addons/installations/`) && u.endsWith('/fetch/integrator'))).toBe(true);
+    expect(seenUrls.some((u) => u.startsWith(`${t.baseUrl}/addons/installations/`) && u.endsWith('/fetch/service'))).toBe(true);
   });
 });
