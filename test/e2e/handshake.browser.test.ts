@@ -16,7 +16,7 @@ import { listenOn, type Listener } from '../../host/demo/listen.ts';
 import { prepareDemo, type PreparedDemo } from '../../host/demo/prepare-demo.ts';
 import { createSandboxApp } from '../../host/demo/sandbox-app.ts';
 import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
-import { launchBrowser } from '../support/browser.ts';
+import { drivePopup, launchBrowser } from '../support/browser.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../support/constants.ts';
 import { personId } from '../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
@@ -88,30 +88,6 @@ afterAll(async () => {
   if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
 });
 
-/** Answers whichever page the popup shows until it closes; returns where it went (host or integrator + path). */
-async function drivePopup(popup: Page): Promise<string[]> {
-  const seen: string[] = [];
-  let closed = false;
-  popup.on('close', () => (closed = true));
-  for (let i = 0; i < 12 && !closed; i++) {
-    await popup.waitForLoadState('load').catch(() => undefined);
-    if (closed) break;
-    const url = new URL(popup.url());
-    seen.push(`${url.origin === t.baseUrl ? 'host' : url.origin === integrator.url ? 'integrator' : url.origin}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`);
-    if (await popup.locator('input[name=username]').count()) {
-      await popup.fill('input[name=username]', DEVELOPMENT_DEFAULTS.user.username);
-      await popup.fill('input[name=password]', DEVELOPMENT_DEFAULTS.user.password);
-      await Promise.all([popup.waitForNavigation(), popup.click('button[type=submit]')]);
-    } else if (await popup.locator('button[value=allow]').count()) {
-      // The last Allow ends on the page that closes the popup, so its navigation may never be observed.
-      await Promise.all([popup.waitForNavigation().catch(() => undefined), popup.click('button[value=allow]')]);
-    } else {
-      await popup.waitForEvent('close', { timeout: 5000 });
-    }
-  }
-  return seen;
-}
-
 /** The people of a List by plain SQL, in id order. */
 async function listPeople(listId: string): Promise<string[]> {
   const { rows } = await t.db.query<{ id: string }>('SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]);
@@ -150,7 +126,10 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
   it('runs the six-step handshake in a popup from the Authorize button, then starts the add-on in the sandbox [popup]', async () => {
     const popupOpened = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Authorize' }).click();
-    const seen = await drivePopup(await popupOpened);
+    const seen = await drivePopup(await popupOpened, {
+      origins: { [t.baseUrl]: 'host', [integrator.url]: 'integrator' },
+      integrator: DEVELOPMENT_DEFAULTS.user,
+    });
     // Host consent (already signed in), integrator login, integrator consent; the rest are redirects.
     expect(seen).toEqual(['host/oauth/interaction/:uid', 'integrator/login', 'integrator/oauth/authorize']);
     const people = await listPeople(listId);

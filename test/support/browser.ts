@@ -3,7 +3,7 @@
  * the machine has two cores.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium (installed by .ci/run through apt-get when missing); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -16,4 +16,44 @@ export async function launchBrowser(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+}
+
+/** Who signs in where while a handshake popup runs. */
+export interface PopupActors {
+  /** Origin → label used in the returned path list (e.g. host, integrator). */
+  origins: Record<string, string>;
+  /** The host's login, when the popup may ask for it. */
+  host?: { email: string; password: string };
+  integrator: { username: string; password: string };
+}
+
+/**
+ * Answers whichever page a handshake popup shows (host login, host consent, integrator login,
+ * integrator consent) until it closes; returns the pages met as `label/path` (long ids as `:uid`).
+ */
+export async function drivePopup(popup: Page, actors: PopupActors): Promise<string[]> {
+  const seen: string[] = [];
+  let closed = false;
+  popup.on('close', () => (closed = true));
+  for (let i = 0; i < 12 && !closed; i++) {
+    await popup.waitForLoadState('load').catch(() => undefined);
+    if (closed) break;
+    const url = new URL(popup.url());
+    seen.push(`${actors.origins[url.origin] ?? url.origin}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`);
+    if (actors.host && (await popup.locator('input[name=email]').count())) {
+      await popup.fill('input[name=email]', actors.host.email);
+      await popup.fill('input[name=password]', actors.host.password);
+      await Promise.all([popup.waitForNavigation(), popup.click('button[type=submit]')]);
+    } else if (await popup.locator('input[name=username]').count()) {
+      await popup.fill('input[name=username]', actors.integrator.username);
+      await popup.fill('input[name=password]', actors.integrator.password);
+      await Promise.all([popup.waitForNavigation(), popup.click('button[type=submit]')]);
+    } else if (await popup.locator('button[value=allow]').count()) {
+      // The last Allow ends on the page that closes the popup, so its navigation may never be observed.
+      await Promise.all([popup.waitForNavigation().catch(() => undefined), popup.click('button[value=allow]')]);
+    } else {
+      await popup.waitForEvent('close', { timeout: 5000 });
+    }
+  }
+  return seen;
 }

@@ -2,76 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDSHAKE_COOKIE } from '../../../host/addons/handshake.ts';
 import { createOAuthApplication } from '../../../host/oauth/applications.ts';
 import type { Database } from '../../../host/db/database.ts';
-import { TEST_USER_AGENT } from '../../support/constants.ts';
-import { basicAuthFor, personId } from '../../support/host.ts';
+import { personId } from '../../support/host.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import { runAuthorization } from '../../support/oauth-flow.ts';
-import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
+import type { HttpTestHost } from '../../support/oauth-server.ts';
 import {
   authorizeInBrowser,
   Browser,
   CLIENT_ID,
-  CLIENT_SECRET,
-  createIntegratorTestDatabase,
-  startTestIntegrator,
   USER,
   type TestIntegrator,
 } from '../../integrator-template/support.ts';
 import { loggedIn, organizationId, proxyFetch, testBox, testVault, upstreamOf } from './fixtures.ts';
+import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
 
 let t: HttpTestHost;
 let integrator: TestIntegrator;
 let integratorDb: { db: Database; drop(): Promise<void> };
 let appId: string;
+let fixture: HandshakeFixture;
 let installation: string;
 
 beforeAll(async () => {
-  t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0 } });
-  const org = await organizationId(t.db, 'demo');
-  const app = await createOAuthApplication(t.db, testBox(), { organizationId: org, name: 'Messages add-on', redirectUris: ['http://127.0.0.1/pending'], addOnScopes: 'people' });
-  appId = app.id;
-  integratorDb = await createIntegratorTestDatabase();
-  integrator = await startTestIntegrator(integratorDb.db, {
-    hostBaseUrl: t.baseUrl,
-    oauthApplicationId: Number(appId),
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`], name: 'Test Host' }],
-  });
-  // The add-on's OAuth application sends step 2 to the integrator's completion endpoint.
-  await t.db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [appId, [`${integrator.url}/addon/complete`]]);
-  const push = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/development`, {
-    method: 'PUT',
-    headers: { authorization: await basicAuthFor(t.db, 'admin@demo.test'), 'user-agent': TEST_USER_AGENT, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      bundle: 'export default () => {}',
-      config: {
-        oauth_application_id: Number(appId),
-        scopes: ['people'],
-        ui_extensions: { 'people.list.send_message': { title: 'Send a message', icon_url: `${integrator.url}/icon.svg`, entry: 'send-message' } },
-        environments: {
-          development: {
-            integrator_oauth: {
-              authorize_url: `${integrator.url}/oauth/authorize`,
-              token_url: `${integrator.url}/oauth/token`,
-              redirect_url: `${integrator.url}/addon/complete`,
-              client_id: CLIENT_ID,
-              client_secret: CLIENT_SECRET,
-              scopes: ['messages'],
-            },
-            integrator_api: { base_url: integrator.url, allow: [{ method: 'GET', path: '/api/messages' }, { method: 'POST', path: '/api/messages' }] },
-            ui_extensions: ['people.list.send_message'],
-            organization_ids: [],
-          },
-        },
-      },
-    }),
-  });
-  expect(push.status).toBe(201);
+  fixture = await startHandshakeFixture();
+  ({ t, integrator, integratorDb, appId } = fixture);
 });
-afterAll(async () => {
-  await integrator?.close();
-  await integratorDb?.drop();
-  await t?.close();
-});
+afterAll(() => fixture?.close());
 
 /** Step 0: the logged-in host browser opens the popup at the start endpoint. */
 async function startPopup(host: TestBrowser): Promise<URL> {
