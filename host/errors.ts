@@ -193,10 +193,10 @@ export class InvalidPayloadError extends HostError {
   }
 }
 
-/** 422 Forbidden Attribute: a known attribute that may not be assigned. */
+/** 422 Forbidden Attribute: a known attribute that may not be assigned (by this requester, when `detail` says why). */
 export class ForbiddenAttributeError extends HostError {
-  constructor(attribute: string) {
-    super({ status: 422, title: 'Forbidden Attribute', detail: `${attribute} cannot be assigned`, parameter: attribute });
+  constructor(attribute: string, detail = `${attribute} cannot be assigned`) {
+    super({ status: 422, title: 'Forbidden Attribute', detail, parameter: attribute });
   }
 }
 
