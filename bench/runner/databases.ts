@@ -28,7 +28,8 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-function pgliteDatabase(dataDir: string, parent: string): BenchDatabase {
+/** A PGlite data directory inside `parent`; the original's drop removes `parent`, a copy's only itself. */
+function pgliteDatabase(dataDir: string, parent: string, original: boolean): BenchDatabase {
   return {
     kind: 'pglite',
     location: { dataDir },
@@ -37,9 +38,9 @@ function pgliteDatabase(dataDir: string, parent: string): BenchDatabase {
     async copy() {
       const target = join(parent, `copy-${randomBytes(3).toString('hex')}`);
       await cp(dataDir, target, { recursive: true });
-      return pgliteDatabase(target, parent);
+      return pgliteDatabase(target, parent, false);
     },
-    drop: () => rm(parent, { recursive: true, force: true }),
+    drop: () => rm(original ? parent : dataDir, { recursive: true, force: true }),
   };
 }
 
@@ -88,7 +89,7 @@ export async function createBenchDatabase(options: Pick<BenchOptions, 'database'
     };
   } else {
     const parent = await mkdtemp(join(tmpdir(), 'addon-kit-bench-'));
-    bench = pgliteDatabase(join(parent, 'db'), parent);
+    bench = pgliteDatabase(join(parent, 'db'), parent, true);
   }
   const db = await bench.open();
   try {

@@ -65,7 +65,7 @@ export function loadWarnings(name: string, r: LoadResult): string | undefined {
 export interface LoadTarget {
   name: string;
   /** The spec of a round, built fresh per round (P2 hands every round new refresh tokens). */
-  spec: (seconds: number) => Omit<LoadSpec, 'seconds' | 'connections'>;
+  spec: () => Omit<LoadSpec, 'seconds' | 'connections'> | Promise<Omit<LoadSpec, 'seconds' | 'connections'>>;
 }
 
 /**
@@ -77,7 +77,7 @@ export async function loadRounds(
   targets: readonly LoadTarget[],
   options: { rounds: number; seconds: number; warmupSeconds: number; connections: number },
 ): Promise<LoadResult[][]> {
-  const round = (target: LoadTarget, seconds: number) => runLoad({ ...target.spec(seconds), seconds, connections: options.connections });
+  const round = async (target: LoadTarget, seconds: number) => runLoad({ ...(await target.spec()), seconds, connections: options.connections });
   for (const target of targets) await round(target, options.warmupSeconds);
   const results = await interleave(
     label,
