@@ -28,7 +28,13 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
     const { url: integratorUrl, accessToken, refreshToken } = integrator.info;
     const host = await startServer<HostServerInfo>(
       'host.ts',
-      [...db.args, '--scenario=proxy', `--integrator-url=${integratorUrl}`, `--integrator-token=${accessToken}`, `--integrator-refresh-token=${refreshToken}`],
+      [
+        ...db.args,
+        '--scenario=proxy',
+        `--integrator-url=${integratorUrl}`,
+        `--integrator-token=${accessToken}`,
+        `--integrator-refresh-token=${refreshToken}`,
+      ],
       { env: secrets },
     );
     started.push(host);
@@ -38,7 +44,9 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
       cookie: proxy.cookie,
       'x-csrf-token': proxy.csrf,
       origin: proxy.origin,
-      'x-addon-fetch': encodeURIComponent(JSON.stringify({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: ACCEPT })),
+      'x-addon-fetch': encodeURIComponent(
+        JSON.stringify({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: ACCEPT }),
+      ),
     };
     // The proxy relays an upstream 401 as a 200: check once that the upstream itself answers 200.
     const check = await fetch(proxyUrl, { method: 'POST', headers: proxyHeaders });
@@ -56,7 +64,11 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
         },
         {
           name: 'direct',
-          spec: () => ({ url: `${integratorUrl}/api/messages`, method: 'GET', headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } }),
+          spec: () => ({
+            url: `${integratorUrl}/api/messages`,
+            method: 'GET',
+            headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+          }),
         },
       ],
       options,

@@ -22,7 +22,11 @@ export const runP2: Benchmark = async ({ options, secrets }) => {
   // Each round starts every connection on a fresh chain, with as many spares for chains a failure breaks.
   const perRound = options.connections * 2;
   try {
-    const host = await startServer<HostServerInfo>('host.ts', [...db.args, '--scenario=refresh', `--tokens=${perRound * (options.rounds + 1)}`], { env: secrets });
+    const host = await startServer<HostServerInfo>(
+      'host.ts',
+      [...db.args, '--scenario=refresh', `--tokens=${perRound * (options.rounds + 1)}`],
+      { env: secrets },
+    );
     started.push(host);
     const bare = await startServer<{ url: string; clientId: string; clientSecret: string }>('bare-oidc.ts');
     started.push(bare);

@@ -26,7 +26,10 @@ function assertSameBytes(name: string, expected: Buffer, actual: Buffer): void {
   let at = 0;
   while (at < expected.length && expected[at] === actual[at]) at++;
   const around = (b: Buffer) => b.subarray(Math.max(0, at - 60), at + 60).toString();
-  throw new Error(`${name} does not send the host's bytes (${actual.length} vs ${expected.length}); at ${at}:\n  host:  ${around(expected)}\n  ${name}: ${around(actual)}`);
+  throw new Error(
+    `${name} does not send the host's bytes (${actual.length} vs ${expected.length}); at ${at}:\n` +
+      `  host:  ${around(expected)}\n  ${name}: ${around(actual)}`,
+  );
 }
 
 async function body(url: string, headers: Record<string, string>): Promise<Buffer> {
@@ -37,7 +40,8 @@ async function body(url: string, headers: Record<string, string>): Promise<Buffe
 
 /** `185 req/s (p50 45 ms, p99 106 ms)` from the medians over rounds. */
 function withLatency(results: readonly LoadResult[]): (rps: number) => string {
-  return (rps) => `${formatRate(rps)} (p50 ${median(results.map((r) => r.p50))} ms, p99 ${median(results.map((r) => r.p99))} ms)`;
+  return (rps) =>
+    `${formatRate(rps)} (p50 ${median(results.map((r) => r.p50))} ms, p99 ${median(results.map((r) => r.p99))} ms)`;
 }
 
 export const runP3: Benchmark = async ({ options, secrets }) => {
@@ -52,19 +56,29 @@ export const runP3: Benchmark = async ({ options, secrets }) => {
     const host = await startServer<HostServerInfo>('host.ts', [...db.args, '--scenario=notes'], { env: secrets });
     started.push(host);
     const { clientId, secret } = host.info.pat!;
-    const headers = { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`, 'user-agent': USER_AGENT };
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      'user-agent': USER_AGENT,
+    };
     const expected = await body(`${host.info.url}${PATH}`, headers);
     await writeFile(bodyFile, expected);
     const organizationId = (JSON.parse(expected.toString()) as { meta: { parent: { id: string } } }).meta.parent.id;
 
-    const floor = await startServer<{ url: string }>('floor.ts', [...floorDb.args, `--base-url=${host.info.url}`, `--organization-id=${organizationId}`]);
+    const floor = await startServer<{ url: string }>('floor.ts', [
+      ...floorDb.args,
+      `--base-url=${host.info.url}`,
+      `--organization-id=${organizationId}`,
+    ]);
     started.push(floor);
     const staticServer = await startServer<{ url: string }>('static.ts', [`--body-file=${bodyFile}`]);
     started.push(staticServer);
     assertSameBytes('the floor', expected, await body(`${floor.info.url}${PATH}`, headers));
     assertSameBytes('the static handler', expected, await body(`${staticServer.info.url}${PATH}`, headers));
 
-    const target = (name: string, url: string) => ({ name, spec: () => ({ url: `${url}${PATH}`, method: 'GET', headers }) });
+    const target = (name: string, url: string) => ({
+      name,
+      spec: () => ({ url: `${url}${PATH}`, method: 'GET', headers }),
+    });
     const [hostResults, floorResults, staticResults] = await loadRounds(
       `P3 (${databaseName(options)})`,
       [target('host', host.info.url), target('floor', floor.info.url), target('static', staticServer.info.url)],

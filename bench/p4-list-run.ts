@@ -23,8 +23,17 @@ const NOW = new Date('2026-01-01T00:00:00Z');
 
 /** Deterministic people (attributes derived from the row number) and one List with RULES, inserted by a few statements. */
 async function seed(db: Database, people: number): Promise<{ organizationId: string; listId: string }> {
-  const org = (await db.query<{ id: string }>("INSERT INTO organizations (name, slug) VALUES ('Bench', 'bench') RETURNING id::text")).rows[0]!.id;
-  const campus = (await db.query<{ id: string }>("INSERT INTO campuses (organization_id, name) VALUES ($1, 'Main') RETURNING id::text", [org])).rows[0]!.id;
+  const org = (
+    await db.query<{ id: string }>(
+      "INSERT INTO organizations (name, slug) VALUES ('Bench', 'bench') RETURNING id::text",
+    )
+  ).rows[0]!.id;
+  const campus = (
+    await db.query<{ id: string }>(
+      "INSERT INTO campuses (organization_id, name) VALUES ($1, 'Main') RETURNING id::text",
+      [org],
+    )
+  ).rows[0]!.id;
   await db.query(
     `INSERT INTO people (organization_id, first_name, last_name, email, status, membership, gender, birthdate, campus_id, created_at)
      SELECT $1, 'First' || i, 'Last' || (i % 97), 'p' || i || '@bench.test',
@@ -36,9 +45,17 @@ async function seed(db: Database, people: number): Promise<{ organizationId: str
      FROM generate_series(1, $3::int) AS i`,
     [org, campus, people],
   );
-  const list = (await db.query<{ id: string }>("INSERT INTO lists (organization_id, name, subset) VALUES ($1, 'Bench list', 'all') RETURNING id::text", [org])).rows[0]!.id;
+  const list = (
+    await db.query<{ id: string }>(
+      "INSERT INTO lists (organization_id, name, subset) VALUES ($1, 'Bench list', 'all') RETURNING id::text",
+      [org],
+    )
+  ).rows[0]!.id;
   for (const [position, rule] of RULES.entries()) {
-    await db.query('INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)', [list, rule.attribute, rule.operator, rule.value, position]);
+    await db.query(
+      'INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)',
+      [list, rule.attribute, rule.operator, rule.value, position],
+    );
   }
   await db.exec('ANALYZE');
   return { organizationId: org, listId: list };
@@ -57,10 +74,23 @@ export const runP4: Benchmark = async ({ options }) => {
   const db = await bench.open();
   try {
     const { organizationId, listId } = await seed(db, options.listPeople);
-    const { rows: lists } = await db.query<{ subset: string; include_inactive: boolean; returns: string }>('SELECT subset, include_inactive, returns FROM lists WHERE id = $1', [listId]);
+    const { rows: lists } = await db.query<{ subset: string; include_inactive: boolean; returns: string }>(
+      'SELECT subset, include_inactive, returns FROM lists WHERE id = $1',
+      [listId],
+    );
     const list = lists[0]!;
     const params = new SqlParams([]);
-    const condition = compileListCondition(RULES, { subset: list.subset, includeInactive: list.include_inactive, returns: list.returns, today: NOW.toISOString().slice(0, 10) }, organizationId, params);
+    const condition = compileListCondition(
+      RULES,
+      {
+        subset: list.subset,
+        includeInactive: list.include_inactive,
+        returns: list.returns,
+        today: NOW.toISOString().slice(0, 10),
+      },
+      organizationId,
+      params,
+    );
     let matched = 0;
     const run = async () => {
       const outcome = await runList(db, { organizationId, listId, now: NOW });
@@ -70,7 +100,8 @@ export const runP4: Benchmark = async ({ options }) => {
     const clear = () => db.query('DELETE FROM list_results WHERE list_id = $1', [listId]);
     const select = async () => {
       const { rows } = await db.query<{ id: string }>(`SELECT p.id FROM people p WHERE ${condition}`, params.values);
-      if (rows.length !== matched && matched > 0) throw new Error(`the bare SELECT found ${rows.length} people, the run ${matched}`);
+      if (rows.length !== matched && matched > 0)
+        throw new Error(`the bare SELECT found ${rows.length} people, the run ${matched}`);
     };
     /**
      * A fresh run with a probe beside it, as another request would be: every 1 ms timer it sends `SELECT 1`.
@@ -111,14 +142,36 @@ export const runP4: Benchmark = async ({ options }) => {
       () => timed(select),
     ];
     const label = `P4 (${databaseName(options)}, ${options.listPeople} people)`;
-    const [fresh, again, bare] = await interleave(label, options.rounds, steps, ([f, a, s]) => `fresh ${ms(f!)} · again ${ms(a!)} · select ${ms(s!)}`);
-    const stalls = await interleave(`${label} probe`, options.rounds, [probed], ([pair]) => `longest wait ${ms(pair![0])} of a ${ms(pair![1])} run`);
+    const [fresh, again, bare] = await interleave(
+      label,
+      options.rounds,
+      steps,
+      ([f, a, s]) => `fresh ${ms(f!)} · again ${ms(a!)} · select ${ms(s!)}`,
+    );
+    const stalls = await interleave(
+      `${label} probe`,
+      options.rounds,
+      [probed],
+      ([pair]) => `longest wait ${ms(pair![0])} of a ${ms(pair![1])} run`,
+    );
     const waits = stalls[0]!.map(([wait]) => wait);
     const runs = stalls[0]!.map(([, runMs]) => runMs);
     const name = `${databaseName(options)}, ${options.listPeople} people, ${matched} matched`;
     return [
-      compareRow({ figure: `P4 List run fresh ÷ bare SELECT (${name})`, a: fresh!, b: bare!, format: ms, goal: { on: 'ratio', op: '<=', value: 2, text: '≤ 2' } }),
-      compareRow({ figure: `P4 List run again ÷ bare SELECT (${name})`, a: again!, b: bare!, format: ms, goal: { on: 'ratio', op: '<=', value: 1.5, text: '≤ 1.5' } }),
+      compareRow({
+        figure: `P4 List run fresh ÷ bare SELECT (${name})`,
+        a: fresh!,
+        b: bare!,
+        format: ms,
+        goal: { on: 'ratio', op: '<=', value: 2, text: '≤ 2' },
+      }),
+      compareRow({
+        figure: `P4 List run again ÷ bare SELECT (${name})`,
+        a: again!,
+        b: bare!,
+        format: ms,
+        goal: { on: 'ratio', op: '<=', value: 1.5, text: '≤ 1.5' },
+      }),
       compareRow({
         figure: `P4 longest concurrent query wait ÷ fresh run (${databaseName(options)})`,
         a: waits,

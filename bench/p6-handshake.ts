@@ -37,7 +37,9 @@ export const runP6: Benchmark = async ({ options, secrets }) => {
   try {
     const listUrl = running.demoListUrl!;
     const handshake = async (): Promise<number> => {
-      await db.query('DELETE FROM addon_authorizations WHERE person_id = (SELECT id FROM people WHERE email = $1)', [EMAIL]);
+      await db.query('DELETE FROM addon_authorizations WHERE person_id = (SELECT id FROM people WHERE email = $1)', [
+        EMAIL,
+      ]);
       const context = await browser.newContext();
       try {
         const page = await context.newPage();
@@ -58,7 +60,12 @@ export const runP6: Benchmark = async ({ options, secrets }) => {
       }
     };
     await handshake(); // warm-up: first bundle loads, first JIT
-    const [times] = await interleave(`P6 (${databaseName(options)})`, options.handshakes, [handshake], ([ms]) => `Authorize → ready ${(ms! / 1000).toFixed(2)} s`);
+    const [times] = await interleave(
+      `P6 (${databaseName(options)})`,
+      options.handshakes,
+      [handshake],
+      ([ms]) => `Authorize → ready ${(ms! / 1000).toFixed(2)} s`,
+    );
     const value = median(times!);
     const [low, high] = spread(times!);
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

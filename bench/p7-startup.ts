@@ -28,8 +28,20 @@ function timeUsage(): Promise<number> {
 /** Starts the host and resolves with the time until /health answers 200; then stops it (SIGTERM). */
 async function timeStart(dataDir: string, databaseUrl: string | undefined): Promise<number> {
   const started = performance.now();
-  const args = [CLI, 'start', '--port', '0', '--data-dir', dataDir, ...(databaseUrl ? ['--database-url', databaseUrl] : [])];
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [
+    CLI,
+    'start',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    ...(databaseUrl ? ['--database-url', databaseUrl] : []),
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const collect = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-8000);
@@ -45,7 +57,10 @@ async function timeStart(dataDir: string, databaseUrl: string | undefined): Prom
     void closed.then(() => reject(new Error(`start exited before listening:\n${out}`)));
   });
   for (;;) {
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -58,21 +73,27 @@ async function timeStart(dataDir: string, databaseUrl: string | undefined): Prom
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 export const runP7: Benchmark = async ({ options }) => {
-  const [results] = await interleave(`P7 (${databaseName(options)})`, options.rounds, [
-    async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'addon-kit-bench-start-'));
-      const database = options.database === 'postgres' ? await createPostgresDatabase(options.databaseUrl!) : undefined;
-      try {
-        const usage = await timeUsage();
-        const first = await timeStart(dir, database?.databaseUrl);
-        const restart = await timeStart(dir, database?.databaseUrl);
-        return { usage, first, restart };
-      } finally {
-        await database?.drop();
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-  ], ([r]) => `CLI ${seconds(r!.usage)} · first start ${seconds(r!.first)} · restart ${seconds(r!.restart)}`);
+  const [results] = await interleave(
+    `P7 (${databaseName(options)})`,
+    options.rounds,
+    [
+      async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'addon-kit-bench-start-'));
+        const database =
+          options.database === 'postgres' ? await createPostgresDatabase(options.databaseUrl!) : undefined;
+        try {
+          const usage = await timeUsage();
+          const first = await timeStart(dir, database?.databaseUrl);
+          const restart = await timeStart(dir, database?.databaseUrl);
+          return { usage, first, restart };
+        } finally {
+          await database?.drop();
+          await rm(dir, { recursive: true, force: true });
+        }
+      },
+    ],
+    ([r]) => `CLI ${seconds(r!.usage)} · first start ${seconds(r!.first)} · restart ${seconds(r!.restart)}`,
+  );
   const usage = results!.map((r) => r.usage);
   return [
     compareRow({

@@ -40,7 +40,9 @@ function ownerOf(url: string): string {
 /** The top frames by self time, and the self time summed per owner (package or file). */
 export function summarize(profile: { nodes: ProfileNode[] }, top = 25): string {
   const all = profile.nodes.reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
-  const idle = profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
+  const idle = profile.nodes
+    .filter((n) => n.callFrame.functionName === '(idle)')
+    .reduce((sum, n) => sum + (n.hitCount ?? 0), 0);
   // Shares of the busy time: idle samples (waiting for the network or the database server) are left out.
   const total = all - idle;
   const pct = (hits: number) => `${((100 * hits) / total).toFixed(1).padStart(5)} %`;
@@ -65,9 +67,17 @@ export function summarize(profile: { nodes: ProfileNode[] }, top = 25): string {
   ].join('\n');
 }
 
-async function profileUnderLoad(name: string, host: ServerProcess<HostServerInfo>, spec: Omit<LoadSpec, 'seconds' | 'connections'>, seconds: number, dir: string): Promise<void> {
+async function profileUnderLoad(
+  name: string,
+  host: ServerProcess<HostServerInfo>,
+  spec: Omit<LoadSpec, 'seconds' | 'connections'>,
+  seconds: number,
+  dir: string,
+): Promise<void> {
   const result = await runLoad({ ...spec, seconds, connections: 10 });
-  progress(`${name}: ${formatRate(result.rps)} p50 ${result.p50} ms p99 ${result.p99} ms (${result.non2xx} non-2xx) under the profiler`);
+  progress(
+    `${name}: ${formatRate(result.rps)} p50 ${result.p50} ms p99 ${result.p99} ms (${result.non2xx} non-2xx) under the profiler`,
+  );
   await host.stop();
   const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile written to ${dir}`);
@@ -76,7 +86,12 @@ async function profileUnderLoad(name: string, host: ServerProcess<HostServerInfo
 }
 
 const { values } = parseArgs({
-  options: { only: { type: 'string' }, seconds: { type: 'string' }, database: { type: 'string' }, keep: { type: 'boolean' } },
+  options: {
+    only: { type: 'string' },
+    seconds: { type: 'string' },
+    database: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
 });
 const only = (values.only ?? 'P3,P1').toUpperCase().split(',');
 const seconds = Number(values.seconds ?? 20);
@@ -91,24 +106,45 @@ try {
     cleanup.push(() => db.drop());
     const dir = await mkdtemp(join(tmpdir(), 'addon-kit-profile-p3-'));
     if (!values.keep) cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    const host = await startServer<HostServerInfo>('host.ts', [...db.args, '--scenario=notes'], { env: secrets, execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+    const host = await startServer<HostServerInfo>('host.ts', [...db.args, '--scenario=notes'], {
+      env: secrets,
+      execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    });
     const { clientId, secret } = host.info.pat!;
-    const headers = { authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`, 'user-agent': 'addon-kit-bench/1.0' };
-    await profileUnderLoad(`P3 host, GET /people/v2/notes?per_page=100 (${database})`, host, { url: `${host.info.url}/people/v2/notes?per_page=100`, method: 'GET', headers }, seconds, dir);
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+      'user-agent': 'addon-kit-bench/1.0',
+    };
+    await profileUnderLoad(
+      `P3 host, GET /people/v2/notes?per_page=100 (${database})`,
+      host,
+      { url: `${host.info.url}/people/v2/notes?per_page=100`, method: 'GET', headers },
+      seconds,
+      dir,
+    );
   }
   if (only.includes('P1')) {
     const db = await createBenchDatabase({ database, databaseUrl });
     cleanup.push(() => db.drop());
     const integratorDir = await mkdtemp(join(tmpdir(), 'addon-kit-profile-integrator-'));
     cleanup.push(() => rm(integratorDir, { recursive: true, force: true }));
-    const integrator = await startServer<IntegratorServerInfo>('integrator.ts', db.kind === 'postgres' ? db.args : [`--data-dir=${integratorDir}`]);
+    const integrator = await startServer<IntegratorServerInfo>(
+      'integrator.ts',
+      db.kind === 'postgres' ? db.args : [`--data-dir=${integratorDir}`],
+    );
     cleanup.push(() => integrator.stop());
     const dir = await mkdtemp(join(tmpdir(), 'addon-kit-profile-p1-'));
     if (!values.keep) cleanup.push(() => rm(dir, { recursive: true, force: true }));
     const { url: integratorUrl, accessToken, refreshToken } = integrator.info;
     const host = await startServer<HostServerInfo>(
       'host.ts',
-      [...db.args, '--scenario=proxy', `--integrator-url=${integratorUrl}`, `--integrator-token=${accessToken}`, `--integrator-refresh-token=${refreshToken}`],
+      [
+        ...db.args,
+        '--scenario=proxy',
+        `--integrator-url=${integratorUrl}`,
+        `--integrator-token=${accessToken}`,
+        `--integrator-refresh-token=${refreshToken}`,
+      ],
       { env: secrets, execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
     );
     const proxy = host.info.proxy!;
@@ -116,10 +152,22 @@ try {
       cookie: proxy.cookie,
       'x-csrf-token': proxy.csrf,
       origin: proxy.origin,
-      'x-addon-fetch': encodeURIComponent(JSON.stringify({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: [['accept', 'application/json']] })),
+      'x-addon-fetch': encodeURIComponent(
+        JSON.stringify({
+          method: 'GET',
+          url: `${integratorUrl}/api/messages`,
+          headers: [['accept', 'application/json']],
+        }),
+      ),
     };
     const url = `${host.info.url}/addons/installations/${proxy.installationId}/fetch/integrator`;
-    await profileUnderLoad(`P1 host, POST …/fetch/integrator (${database})`, host, { url, method: 'POST', headers }, seconds, dir);
+    await profileUnderLoad(
+      `P1 host, POST …/fetch/integrator (${database})`,
+      host,
+      { url, method: 'POST', headers },
+      seconds,
+      dir,
+    );
   }
 } finally {
   for (const step of cleanup.reverse()) await step();

@@ -74,7 +74,10 @@ export async function createPostgresDatabase(url: string): Promise<{ databaseUrl
 }
 
 /** A migrated database, with the demo data unless `seed` is false. */
-export async function createBenchDatabase(options: Pick<BenchOptions, 'database' | 'databaseUrl'>, seed = true): Promise<BenchDatabase> {
+export async function createBenchDatabase(
+  options: Pick<BenchOptions, 'database' | 'databaseUrl'>,
+  seed = true,
+): Promise<BenchDatabase> {
   let bench: BenchDatabase;
   if (options.database === 'postgres') {
     const created = await createPostgresDatabase(options.databaseUrl!);
@@ -108,4 +111,3 @@ export function benchSecrets(): Record<string, string> {
     ADDON_KIT_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
   };
 }
-

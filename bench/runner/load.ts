@@ -35,12 +35,21 @@ const LOAD_PROCESS = fileURLToPath(new URL('./load-process.ts', import.meta.url)
 /** Runs one round of load from a new process; rejects when nothing was served. */
 export function runLoad(spec: LoadSpec): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(LOAD_PROCESS, [], { cwd: REPO_ROOT, execArgv: TSX_EXEC_ARGV, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(LOAD_PROCESS, [], {
+      cwd: REPO_ROOT,
+      execArgv: TSX_EXEC_ARGV,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     let answered = false;
     child.once('message', (message: LoadResult | { error: string }) => {
       answered = true;
       if ('error' in message) return reject(new Error(`load generator: ${message.error}`));
-      if (message.ok === 0) return reject(new Error(`no 2xx answer from ${spec.method} ${spec.url} (${message.non2xx} non-2xx, ${message.errors} errors)`));
+      if (message.ok === 0)
+        return reject(
+          new Error(
+            `no 2xx answer from ${spec.method} ${spec.url} (${message.non2xx} non-2xx, ${message.errors} errors)`,
+          ),
+        );
       resolve(message);
     });
     child.once('exit', (code) => {
@@ -57,7 +66,11 @@ export function formatRate(rps: number): string {
 
 /** Problems of a round worth a warning on stderr (non-2xx answers, socket errors, timeouts), or undefined. */
 export function loadWarnings(name: string, r: LoadResult): string | undefined {
-  const problems = [r.non2xx && `${r.non2xx} non-2xx`, r.errors && `${r.errors} errors`, r.timeouts && `${r.timeouts} timeouts`].filter(Boolean);
+  const problems = [
+    r.non2xx && `${r.non2xx} non-2xx`,
+    r.errors && `${r.errors} errors`,
+    r.timeouts && `${r.timeouts} timeouts`,
+  ].filter(Boolean);
   return problems.length ? `${name}: ${problems.join(', ')}` : undefined;
 }
 
@@ -77,7 +90,8 @@ export async function loadRounds(
   targets: readonly LoadTarget[],
   options: { rounds: number; seconds: number; warmupSeconds: number; connections: number },
 ): Promise<LoadResult[][]> {
-  const round = async (target: LoadTarget, seconds: number) => runLoad({ ...(await target.spec()), seconds, connections: options.connections });
+  const round = async (target: LoadTarget, seconds: number) =>
+    runLoad({ ...(await target.spec()), seconds, connections: options.connections });
   for (const target of targets) await round(target, options.warmupSeconds);
   const results = await interleave(
     label,

@@ -39,7 +39,8 @@ export const BENCH_USAGE =
 function positive(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new BenchUsageError(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new BenchUsageError(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -66,14 +67,24 @@ export function parseBenchOptions(argv: readonly string[], env: NodeJS.ProcessEn
   }
   const { values } = parsed;
   const quick = values.quick ?? false;
-  const only = values.only === undefined ? [...FIGURES] : values.only.split(',').map((f) => f.trim().toUpperCase()).filter(Boolean);
+  const only =
+    values.only === undefined
+      ? [...FIGURES]
+      : values.only
+          .split(',')
+          .map((f) => f.trim().toUpperCase())
+          .filter(Boolean);
   const unknown = only.filter((f) => !(FIGURES as readonly string[]).includes(f));
-  if (unknown.length > 0 || only.length === 0) throw new BenchUsageError(`--only takes a comma list of ${FIGURES.join(', ')}; got ${JSON.stringify(values.only)}`);
+  if (unknown.length > 0 || only.length === 0)
+    throw new BenchUsageError(`--only takes a comma list of ${FIGURES.join(', ')}; got ${JSON.stringify(values.only)}`);
   const databaseUrl = values['database-url'] ?? (env.DATABASE_URL || undefined);
   const database = values.database ?? (databaseUrl ? 'postgres' : 'pglite');
-  if (database !== 'pglite' && database !== 'postgres') throw new BenchUsageError(`--database is pglite or postgres, got ${JSON.stringify(database)}`);
-  if (database === 'postgres' && !databaseUrl) throw new BenchUsageError('--database postgres needs DATABASE_URL or --database-url');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new BenchUsageError('--database-url must be a postgres:// URL');
+  if (database !== 'pglite' && database !== 'postgres')
+    throw new BenchUsageError(`--database is pglite or postgres, got ${JSON.stringify(database)}`);
+  if (database === 'postgres' && !databaseUrl)
+    throw new BenchUsageError('--database postgres needs DATABASE_URL or --database-url');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new BenchUsageError('--database-url must be a postgres:// URL');
   return {
     only: FIGURES.filter((f) => only.includes(f)),
     rounds: Math.round(positive(values.rounds, 'rounds', quick ? 1 : 7)),

@@ -43,7 +43,11 @@ export function stopOn(close: () => Promise<void>): void {
 }
 
 /** Starts `bench/servers/<script>` with arguments; resolves with its ready message. */
-export function startServer<T>(script: string, args: string[] = [], options: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {}): Promise<ServerProcess<T>> {
+export function startServer<T>(
+  script: string,
+  args: string[] = [],
+  options: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {},
+): Promise<ServerProcess<T>> {
   const path = fileURLToPath(new URL(`../servers/${script}`, import.meta.url));
   const child = fork(path, args, {
     cwd: REPO_ROOT,
@@ -58,7 +62,9 @@ export function startServer<T>(script: string, args: string[] = [], options: { e
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready:\n${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${script} exited with code ${code} before it was ready:\n${stderr}`)),
+    );
     child.on('message', (message: ReadyMessage<T>) => {
       if (!message || typeof message !== 'object' || !('ready' in message)) return;
       resolve({

@@ -28,7 +28,13 @@ export const TABLE_COLUMNS = ['figure', 'A', 'B', 'ratio (median, min–max)', '
 /** Formats a ratio with three significant digits. */
 export function formatRatio(value: number): string {
   if (!Number.isFinite(value)) return 'n/a';
-  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value >= 1 ? value.toFixed(2) : value.toPrecision(2);
+  return value >= 100
+    ? value.toFixed(0)
+    : value >= 10
+      ? value.toFixed(1)
+      : value >= 1
+        ? value.toFixed(2)
+        : value.toPrecision(2);
 }
 
 function meets(goal: Goal, value: number): boolean {
@@ -52,15 +58,30 @@ export function compareRow(input: {
     figure: input.figure,
     a: input.format(a),
     b: (input.formatB ?? input.format)(median(input.b)),
-    ratio: perRound.length > 1 ? `${formatRatio(ratio)} (${formatRatio(low)}–${formatRatio(high)})` : formatRatio(ratio),
+    ratio:
+      perRound.length > 1 ? `${formatRatio(ratio)} (${formatRatio(low)}–${formatRatio(high)})` : formatRatio(ratio),
     goal: input.goal.text,
     met: meets(input.goal, input.goal.on === 'ratio' ? ratio : a),
   };
 }
 
 /** A row for a figure that is a value against a budget (no rounds of a baseline). */
-export function valueRow(input: { figure: string; a: string; b: string; ratio?: string; value: number; goal: Goal }): FigureRow {
-  return { figure: input.figure, a: input.a, b: input.b, ratio: input.ratio ?? '—', goal: input.goal.text, met: meets(input.goal, input.value) };
+export function valueRow(input: {
+  figure: string;
+  a: string;
+  b: string;
+  ratio?: string;
+  value: number;
+  goal: Goal;
+}): FigureRow {
+  return {
+    figure: input.figure,
+    a: input.a,
+    b: input.b,
+    ratio: input.ratio ?? '—',
+    goal: input.goal.text,
+    met: meets(input.goal, input.value),
+  };
 }
 
 /** A row for a figure that failed to run: the reason stands in A. */
@@ -70,7 +91,14 @@ export function failedRow(figure: string, reason: string, goal: string): FigureR
 
 /** Renders the rows as a Markdown table (readable in a terminal, pasted verbatim into bench/README.md). */
 export function renderTable(rows: readonly FigureRow[]): string {
-  const cells = rows.map((r) => [r.figure, r.a, r.b, r.ratio, r.goal, r.met === undefined ? '—' : r.met ? 'yes' : 'no']);
+  const cells = rows.map((r) => [
+    r.figure,
+    r.a,
+    r.b,
+    r.ratio,
+    r.goal,
+    r.met === undefined ? '—' : r.met ? 'yes' : 'no',
+  ]);
   const widths = TABLE_COLUMNS.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
   const line = (values: readonly string[]) => `| ${values.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(TABLE_COLUMNS), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');

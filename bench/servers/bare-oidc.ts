@@ -21,14 +21,29 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const provider = new Provider(url, {
-  clients: [{ ...CLIENT, grant_types: ['authorization_code', 'refresh_token'], redirect_uris: ['http://127.0.0.1/callback'], response_types: ['code'] }],
+  clients: [
+    {
+      ...CLIENT,
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: ['http://127.0.0.1/callback'],
+      response_types: ['code'],
+    },
+  ],
   scopes: ['people'],
   findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
   jwks: { keys: [jwk] as never },
   features: { devInteractions: { enabled: false } },
   issueRefreshToken: async () => true,
   rotateRefreshToken: true,
-  ttl: { AccessToken: 7200, RefreshToken: 90 * 86_400, Grant: 90 * 86_400, Interaction: 3600, Session: 86_400, IdToken: 3600, AuthorizationCode: 60 },
+  ttl: {
+    AccessToken: 7200,
+    RefreshToken: 90 * 86_400,
+    Grant: 90 * 86_400,
+    Interaction: 3600,
+    Session: 86_400,
+    IdToken: 3600,
+    AuthorizationCode: 60,
+  },
 });
 
 /** N fresh refresh tokens, each under its own grant (as the host's are issued). */
@@ -39,7 +54,15 @@ async function issue(count: number): Promise<string[]> {
     const grant = new provider.Grant({ accountId: ACCOUNT, clientId: client.clientId });
     grant.addOIDCScope('people');
     const grantId = await grant.save();
-    tokens.push(await new provider.RefreshToken({ accountId: ACCOUNT, client, grantId, scope: 'people', gty: 'authorization_code' }).save());
+    tokens.push(
+      await new provider.RefreshToken({
+        accountId: ACCOUNT,
+        client,
+        grantId,
+        scope: 'people',
+        gty: 'authorization_code',
+      }).save(),
+    );
   }
   return tokens;
 }
@@ -48,7 +71,9 @@ const callback = provider.callback();
 server.on('request', (req, res) => {
   const issueUrl = new URL(req.url ?? '/', url);
   if (req.method === 'POST' && issueUrl.pathname === '/bench/issue') {
-    void issue(Number(issueUrl.searchParams.get('count') ?? 10)).then((tokens) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ tokens })));
+    void issue(Number(issueUrl.searchParams.get('count') ?? 10)).then((tokens) =>
+      res.setHeader('content-type', 'application/json').end(JSON.stringify({ tokens })),
+    );
     return;
   }
   callback(req, res);

@@ -11,7 +11,12 @@ import { listenOn } from '../../host/demo/listen.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';
 
 const { values } = parseArgs({
-  options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, 'base-url': { type: 'string' }, 'organization-id': { type: 'string' } },
+  options: {
+    'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
+    'base-url': { type: 'string' },
+    'organization-id': { type: 'string' },
+  },
 });
 const base = values['base-url']!;
 const organizationId = values['organization-id']!;
@@ -32,7 +37,8 @@ interface NoteRow {
 const SQL =
   'SELECT n.id::text AS id, n.organization_id::text AS organization_id, n.person_id::text AS person_id, ' +
   'n.created_by_id::text AS created_by_id, n.note_category_id::text AS note_category_id, n.note, n.display_date, ' +
-  'n.created_at, n.updated_at, count(*) OVER () AS total FROM notes n WHERE n.organization_id = $1 ORDER BY n.id LIMIT $2 OFFSET $3';
+  'n.created_at, n.updated_at, count(*) OVER () AS total ' +
+  'FROM notes n WHERE n.organization_id = $1 ORDER BY n.id LIMIT $2 OFFSET $3';
 
 type Query = (params: unknown[]) => Promise<NoteRow[]>;
 let query: Query;
@@ -74,10 +80,16 @@ app.get('/people/v2/notes', async (req, res) => {
     },
     links: { self: `${base}/people/v2/notes/${r.id}` },
     relationships: {
-      note_category: { data: r.note_category_id === null ? null : { type: 'NoteCategory', id: r.note_category_id }, links: related(r.id, 'category') },
+      note_category: {
+        data: r.note_category_id === null ? null : { type: 'NoteCategory', id: r.note_category_id },
+        links: related(r.id, 'category'),
+      },
       organization: { data: { type: 'Organization', id: r.organization_id } },
       person: { data: { type: 'Person', id: r.person_id }, links: related(r.id, 'person') },
-      created_by: { data: r.created_by_id === null ? null : { type: 'Person', id: r.created_by_id }, links: related(r.id, 'created_by') },
+      created_by: {
+        data: r.created_by_id === null ? null : { type: 'Person', id: r.created_by_id },
+        links: related(r.id, 'created_by'),
+      },
     },
   }));
   const self = `${base}${req.originalUrl}`;
@@ -85,7 +97,12 @@ app.get('/people/v2/notes', async (req, res) => {
   const next = `${base}/people/v2/notes?per_page=${perPage}&offset=${offset + perPage}`;
   res.json({
     data,
-    meta: { total_count: total, count: rows.length, ...(hasNext ? { next: { offset: offset + perPage } } : {}), parent: { id: organizationId, type: 'Organization' } },
+    meta: {
+      total_count: total,
+      count: rows.length,
+      ...(hasNext ? { next: { offset: offset + perPage } } : {}),
+      parent: { id: organizationId, type: 'Organization' },
+    },
     links: { self, ...(hasNext ? { next } : {}) },
   });
 });

@@ -52,7 +52,10 @@ const { values } = parseArgs({
 });
 
 async function personId(db: Database, email: string): Promise<{ id: string; organizationId: string }> {
-  const { rows } = await db.query<{ id: string; organization_id: string }>('SELECT id::text, organization_id::text FROM people WHERE email = $1', [email]);
+  const { rows } = await db.query<{ id: string; organization_id: string }>(
+    'SELECT id::text, organization_id::text FROM people WHERE email = $1',
+    [email],
+  );
   return { id: rows[0]!.id, organizationId: rows[0]!.organization_id };
 }
 
@@ -64,8 +67,13 @@ async function browserSession(url: string): Promise<{ cookie: string; csrf: stri
   if (done.status !== 303) throw new Error(`login answered ${done.status}`);
   const list = await browser.request('/addons/installations', { headers: { accept: 'application/json' } });
   const body = JSON.parse(list.body) as { data: { id: string }[]; csrf_token: string };
-  if (list.status !== 200 || !body.data[0]) throw new Error(`GET /addons/installations answered ${list.status}: ${list.body}`);
-  return { cookie: browser.jar.header(`/addons/installations/${body.data[0].id}/fetch/integrator`), csrf: body.csrf_token, installationId: body.data[0].id };
+  if (list.status !== 200 || !body.data[0])
+    throw new Error(`GET /addons/installations answered ${list.status}: ${list.body}`);
+  return {
+    cookie: browser.jar.header(`/addons/installations/${body.data[0].id}/fetch/integrator`),
+    csrf: body.csrf_token,
+    installationId: body.data[0].id,
+  };
 }
 
 const db = await openDatabase({ dataDir: values['data-dir'], databaseUrl: values['database-url'] });
@@ -77,7 +85,11 @@ const admin = await personId(db, ADMIN);
 
 // The add-on must exist before its routes see the first request (registered as `start` registers the sample).
 if (values.scenario === 'proxy') {
-  await ensureSampleAddon(db, box, { integratorUrl: values['integrator-url']!, bundle: 'export default () => {}', env: {} });
+  await ensureSampleAddon(db, box, {
+    integratorUrl: values['integrator-url']!,
+    bundle: 'export default () => {}',
+    env: {},
+  });
 }
 const host = await createHost({ config, db });
 listener.server.on('request', host.app);
@@ -92,15 +104,32 @@ if (values.scenario === 'notes') {
   const record = await vault.ensure(session.installationId, admin.id);
   await vault.saveIntegratorTokens(
     record.id,
-    { accessToken: values['integrator-token']!, refreshToken: values['integrator-refresh-token'], expiresAt: new Date(Date.now() + 3600_000), scope: 'messages' },
+    {
+      accessToken: values['integrator-token']!,
+      refreshToken: values['integrator-refresh-token'],
+      expiresAt: new Date(Date.now() + 3600_000),
+      scope: 'messages',
+    },
     { state: 'ready' },
   );
   info.proxy = { ...session, origin: url };
 } else if (values.scenario === 'refresh') {
-  const app = await createOAuthApplication(db, box, { organizationId: admin.organizationId, name: 'Bench refresh', redirectUris: ['http://127.0.0.1/callback'] });
+  const app = await createOAuthApplication(db, box, {
+    organizationId: admin.organizationId,
+    name: 'Bench refresh',
+    redirectUris: ['http://127.0.0.1/callback'],
+  });
   const tokens: string[] = [];
   for (let i = 0; i < Number(values.tokens ?? 100); i++) {
-    tokens.push((await issueTokensForPerson(host.oauthProvider, db, { clientId: app.client_id, personId: admin.id, scopes: ['people'] })).refresh_token);
+    tokens.push(
+      (
+        await issueTokensForPerson(host.oauthProvider, db, {
+          clientId: app.client_id,
+          personId: admin.id,
+          scopes: ['people'],
+        })
+      ).refresh_token,
+    );
   }
   info.refresh = { clientId: app.client_id, clientSecret: app.client_secret!, tokens };
 }

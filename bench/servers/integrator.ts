@@ -23,14 +23,31 @@ const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, 'datab
 const listener = await listenOn(0, '127.0.0.1');
 const url = `http://127.0.0.1:${listener.port}`;
 const config = resolveIntegratorConfig(
-  { port: listener.port, baseUrl: url, hostBaseUrl: 'http://127.0.0.1:1', oauthApplicationId: 1, secret: randomBytes(32).toString('base64url') },
+  {
+    port: listener.port,
+    baseUrl: url,
+    hostBaseUrl: 'http://127.0.0.1:1',
+    oauthApplicationId: 1,
+    secret: randomBytes(32).toString('base64url'),
+  },
   {},
 );
-const db = await openIntegratorDatabase({ databaseUrl: values['database-url'], schema: 'integrator', dataDir: values['data-dir'] });
+const db = await openIntegratorDatabase({
+  databaseUrl: values['database-url'],
+  schema: 'integrator',
+  dataDir: values['data-dir'],
+});
 const integrator = await createIntegrator({ config, db });
 listener.server.on('request', integrator.app);
-const { rows } = await db.query<{ id: string }>('SELECT id::text FROM users WHERE username = $1', [DEVELOPMENT_DEFAULTS.user.username]);
-const { pair } = await issueTokenFamily(db, { clientId: DEVELOPMENT_DEFAULTS.clientId, userId: rows[0]!.id, scope: 'messages' }, new Date(), config);
+const { rows } = await db.query<{ id: string }>('SELECT id::text FROM users WHERE username = $1', [
+  DEVELOPMENT_DEFAULTS.user.username,
+]);
+const { pair } = await issueTokenFamily(
+  db,
+  { clientId: DEVELOPMENT_DEFAULTS.clientId, userId: rows[0]!.id, scope: 'messages' },
+  new Date(),
+  config,
+);
 
 stopOn(async () => {
   await listener.close();

@@ -25,12 +25,18 @@ beforeAll(async () => {
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 /** The admin's finished two-way handshake over real HTTP; returns the proxy call's headers and URL. */
-async function readyInstallation(url: string, integratorUrl: string): Promise<{ proxyUrl: string; headers: Record<string, string> }> {
+async function readyInstallation(
+  url: string,
+  integratorUrl: string,
+): Promise<{ proxyUrl: string; headers: Record<string, string> }> {
   const host = new TestBrowser(url);
   const login = await host.submit(await host.request('/login'), { email: 'admin@demo.test', password: PASSWORD });
   expect(login.status).toBe(303);
   const list = await host.request('/addons/installations', { headers: { accept: 'application/json' } });
-  const { data, csrf_token: csrf } = JSON.parse(list.body) as { data: { id: string; oauth_application_id: number }[]; csrf_token: string };
+  const { data, csrf_token: csrf } = JSON.parse(list.body) as {
+    data: { id: string; oauth_application_id: number }[];
+    csrf_token: string;
+  };
   const installation = data[0]!.id;
   const start = await host.request(`/addons/installations/${installation}/authorize`);
   const completion = await runAuthorization(host, new URL(start.location!), { password: PASSWORD });
@@ -40,7 +46,9 @@ async function readyInstallation(url: string, integratorUrl: string): Promise<{ 
   const callback = await authorizeInBrowser(integratorBrowser, toIntegrator.location!, DEVELOPMENT_DEFAULTS.user);
   const done = await host.request(callback.toString());
   expect(done.status).toBe(200);
-  const state = await host.request(`/addons/installations/${installation}/state`, { headers: { accept: 'application/json' } });
+  const state = await host.request(`/addons/installations/${installation}/state`, {
+    headers: { accept: 'application/json' },
+  });
   expect(JSON.parse(state.body)).toEqual({ state: 'ready' });
   return {
     proxyUrl: `${url}/addons/installations/${installation}/fetch/integrator`,
@@ -48,7 +56,9 @@ async function readyInstallation(url: string, integratorUrl: string): Promise<{ 
       cookie: host.jar.header(`/addons/installations/${installation}/fetch/integrator`),
       'x-csrf-token': csrf,
       origin: url,
-      'x-addon-fetch': encodeURIComponent(JSON.stringify({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: [] })),
+      'x-addon-fetch': encodeURIComponent(
+        JSON.stringify({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: [] }),
+      ),
     },
   };
 }
@@ -64,29 +74,48 @@ function abandon(proxyUrl: string, headers: Record<string, string>): Promise<voi
 }
 
 describe('addon-kit start [SIGTERM]', () => {
-  it('exits with code 0 within a few seconds after proxied calls whose browser went away mid-request', { timeout: 180_000 }, async () => {
-    const args = ['start', '--port', '0', '--data-dir', dataDir, '--demo-password', PASSWORD, ...(databaseUrl ? ['--database-url', databaseUrl] : [])];
-    const run = await startCli(args, /^admin@other\.test \/ .*$/m);
-    const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
-    try {
-      const url = /listening on (http:\/\/\S+)/.exec(run.stdout())![1]!;
-      const integratorUrl = /integrator: +(http:\/\/\S+)/.exec(run.stdout())![1]!;
-      const call = await readyInstallation(url, integratorUrl);
-      // The proxy works end to end, then twenty calls are abandoned mid-request.
-      const served = await fetch(call.proxyUrl, { method: 'POST', headers: call.headers });
-      expect(served.status).toBe(200);
-      expect(JSON.parse(decodeURIComponent(served.headers.get('x-addon-upstream')!)).status).toBe(200);
-      await served.arrayBuffer();
-      await Promise.all(Array.from({ length: 20 }, () => abandon(call.proxyUrl, call.headers)));
-      // Let the host finish the abandoned calls (upstream answered, nobody to relay to).
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-    } finally {
-      run.child.removeAllListeners('close');
-      const stopped = performance.now();
-      run.child.kill('SIGTERM');
-      const code = await Promise.race([exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 8000))]);
-      if (code === 'still running') run.child.kill('SIGKILL');
-      expect({ code, seconds: Math.round((performance.now() - stopped) / 1000) < 8 }).toEqual({ code: 0, seconds: true });
-    }
-  });
+  it(
+    'exits with code 0 within a few seconds after proxied calls whose browser went away mid-request',
+    { timeout: 180_000 },
+    async () => {
+      const args = [
+        'start',
+        '--port',
+        '0',
+        '--data-dir',
+        dataDir,
+        '--demo-password',
+        PASSWORD,
+        ...(databaseUrl ? ['--database-url', databaseUrl] : []),
+      ];
+      const run = await startCli(args, /^admin@other\.test \/ .*$/m);
+      const exited = new Promise<number | null>((resolve) => run.child.once('exit', (code) => resolve(code)));
+      try {
+        const url = /listening on (http:\/\/\S+)/.exec(run.stdout())![1]!;
+        const integratorUrl = /integrator: +(http:\/\/\S+)/.exec(run.stdout())![1]!;
+        const call = await readyInstallation(url, integratorUrl);
+        // The proxy works end to end, then twenty calls are abandoned mid-request.
+        const served = await fetch(call.proxyUrl, { method: 'POST', headers: call.headers });
+        expect(served.status).toBe(200);
+        expect(JSON.parse(decodeURIComponent(served.headers.get('x-addon-upstream')!)).status).toBe(200);
+        await served.arrayBuffer();
+        await Promise.all(Array.from({ length: 20 }, () => abandon(call.proxyUrl, call.headers)));
+        // Let the host finish the abandoned calls (upstream answered, nobody to relay to).
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      } finally {
+        run.child.removeAllListeners('close');
+        const stopped = performance.now();
+        run.child.kill('SIGTERM');
+        const code = await Promise.race([
+          exited,
+          new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 8000)),
+        ]);
+        if (code === 'still running') run.child.kill('SIGKILL');
+        expect({ code, seconds: Math.round((performance.now() - stopped) / 1000) < 8 }).toEqual({
+          code: 0,
+          seconds: true,
+        });
+      }
+    },
+  );
 });
