@@ -3,15 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { DEFAULT_BUNDLE_DIR, SDK_BUNDLES } from './bundles.ts';
+import { DEFAULT_BUNDLE_DIR, SDK_BUNDLES, type BundleSpec } from './bundles.ts';
 
 /** One bundle's measured size. */
 export interface BundleSize { file: string; bytes: number; gzip: number; budget?: number; ok: boolean }
 
-/** Measures every SDK bundle in `dir`. */
-export async function measureBundles(dir: string = DEFAULT_BUNDLE_DIR): Promise<BundleSize[]> {
+/** Measures the SDK bundles (default: every one) in `dir`. */
+export async function measureBundles(dir: string = DEFAULT_BUNDLE_DIR, bundles: readonly BundleSpec[] = SDK_BUNDLES): Promise<BundleSize[]> {
   return Promise.all(
-    SDK_BUNDLES.map(async ({ file, budget }) => {
+    bundles.map(async ({ file, budget }) => {
       const content = await readFile(join(dir, file));
       const gzip = gzipSync(content, { level: 9 }).byteLength;
       return { file, bytes: content.byteLength, gzip, ...(budget ? { budget } : {}), ok: budget === undefined || gzip <= budget };
