@@ -158,27 +158,26 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
 
+    // The page reports its boot outcome once; a page that never does (its script failed) times out.
+    let settleBoot: (error?: Error) => void = () => {};
     const booted = new Promise<void>((resolveBoot, rejectBoot) => {
-      const timer = setTimeout(() => rejectBoot(new Error(`startAddonTest: the test page did not start the add-on within ${bootTimeoutMs + 5000} ms` +
-        (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''))), bootTimeoutMs + 5000);
-      void page.exposeFunction(REPORT_BINDING, (report: TestPageReport) => {
-        if (report.type === 'ready') {
-          clearTimeout(timer);
-          resolveBoot();
-        } else if (report.type === 'boot-failed') {
-          clearTimeout(timer);
-          // The worker imports the add-on across origins, so the browser mutes an error thrown at its top level.
-          const hint = /failed to load/.test(report.message) ? ' (the script is missing, or it threw while it first ran)' : '';
-          rejectBoot(new Error(`startAddonTest: the add-on did not start (${report.code}): ${report.message}${hint}`));
-        } else if (report.type === 'ui') {
-          tree = report.tree;
-        } else {
-          events.push(report.event);
-        }
-        changed();
-      }).then(() => page.goto(host.pageUrl)).catch(rejectBoot);
+      settleBoot = (error) => (error ? rejectBoot(error) : resolveBoot());
     });
-    await booted;
+    await page.exposeFunction(REPORT_BINDING, (report: TestPageReport) => {
+      if (report.type === 'ready') settleBoot();
+      else if (report.type === 'boot-failed') {
+        // The worker imports the add-on across origins, so the browser mutes an error thrown at its top level.
+        const hint = /failed to load/.test(report.message) ? ' (the script is missing, or it threw while it first ran)' : '';
+        settleBoot(new Error(`startAddonTest: the add-on did not start (${report.code}): ${report.message}${hint}`));
+      } else if (report.type === 'ui') tree = report.tree;
+      else events.push(report.event);
+      changed();
+    });
+    await page.goto(host.pageUrl);
+    const pageTimeout = bootTimeoutMs + 5000;
+    const timer = setTimeout(() => settleBoot(new Error(`startAddonTest: the test page did not start the add-on within ${pageTimeout} ms` +
+      (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''))), pageTimeout);
+    await booted.finally(() => clearTimeout(timer));
 
     const describeState = () => {
       const problems = events.flatMap((e) =>

@@ -23,7 +23,14 @@ export function componentName(element: string): UiComponent {
   return element.replace(/^ui-/, '').replace(/(?:^|-)([a-z])/g, (_m, c: string) => c.toUpperCase()) as UiComponent;
 }
 
-/** All the text inside `node` (or a tree), concatenated like the DOM's textContent. */
+/**
+ * All the text inside `node` (or a tree), concatenated like the DOM's textContent.
+ *
+ * @example
+ * ```ts
+ * expect(textOf(await addon.findByText(/^Message \S+ sent/))).toBe('Message msg_1 sent to 2 people.');
+ * ```
+ */
 export function textOf(node: UiNode | string | ReadonlyArray<UiNode | string>): string {
   if (typeof node === 'string') return node;
   if (Array.isArray(node)) return node.map(textOf).join('');

@@ -29,7 +29,14 @@ export function measureSize(file: string, content: string | Uint8Array, budget?:
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
-/** One line: `addon.js  68.9 kB  gzip 23.5 kB / budget 25.0 kB ok` (the file name padded to `width`). */
+/**
+ * One line: `addon.js  68.9 kB  gzip 23.5 kB / budget 25.0 kB ok` (the file name padded to `width`).
+ *
+ * @example
+ * ```ts
+ * console.log(formatSizeReport(await buildAddon({ entry: 'src/index.tsx' })));
+ * ```
+ */
 export function formatSizeReport(report: SizeReport, width = 0): string {
   const budget = report.budget === undefined ? '' : ` / budget ${kb(report.budget)} ${report.ok ? 'ok' : 'OVER'}`;
   return `${report.file.padEnd(width)} ${kb(report.bytes).padStart(9)}  gzip ${kb(report.gzip).padStart(8)}${budget}`;

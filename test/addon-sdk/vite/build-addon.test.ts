@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
@@ -64,6 +64,18 @@ describe('buildAddon()', () => {
     const result = await buildAddon({ entry: 'src/index.tsx', root: dir });
     expect(result.file).toBe(join(dir, 'dist/addon.js'));
     expect(await readFile(result.file, 'utf8')).toContain('relative');
+  });
+
+  it("bundles one preact when the project has its own copy beside the SDK's [dedupe]", async () => {
+    // The project's node_modules holds only a copy of preact; the SDK resolves its own from the repository.
+    const own = await project();
+    await rm(join(own.dir, 'node_modules'));
+    await cp(fileURLToPath(new URL('../../../node_modules/preact', import.meta.url)), join(own.dir, 'node_modules/preact'), { recursive: true });
+    await own.write('src/index.tsx', textAddon('{String(useState(1)[0])}', "import { useState } from 'preact/hooks';"));
+    const result = await buildAddon({ entry: 'src/index.tsx', root: own.dir });
+    // A regular expression of preact's DOM property code: once per preact copy in the bundle.
+    const copies = (await readFile(result.file, 'utf8')).split('acit|ex(?:s|g|n|p|$)').length - 1;
+    expect(copies).toBe(1);
   });
 
   it('resolves ok: false over the budget and still writes the script [over budget]', async () => {
