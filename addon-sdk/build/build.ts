@@ -9,9 +9,9 @@ export async function buildAddonSdk(options: { outDir?: string; bundles?: Bundle
   const outDir = options.outDir ?? DEFAULT_BUNDLE_DIR;
   // One build per bundle: an IIFE (classic script) cannot have several entries.
   for (const bundle of options.bundles ?? SDK_BUNDLES) {
-    // Add-ons take the one add-on build there is; the budget is checked by measureBundles (size.ts).
+    // Add-ons take the one add-on build there is; budgets are checked by measureBundles (size.ts).
     if (bundle.format === 'addon') {
-      await buildAddon({ entry: bundle.entry, outFile: join(outDir, bundle.file), root: dirname(bundle.entry), budget: bundle.budget });
+      await buildAddon({ entry: bundle.entry, outFile: join(outDir, bundle.file), root: dirname(bundle.entry) });
     } else {
       await buildBundle(bundle, bundle.format, outDir);
     }

@@ -13,7 +13,9 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { FetchTarget, HeaderPairs, ProxySide } from '../protocol/messages.ts';
 import { createSandboxRouter } from '../server/sandbox-router.ts';
 import { CONFIG_ELEMENT_ID, type TestPageConfig } from './page/test-page-contract.ts';
-import { isFailure, notScripted, type RecordedRequest, type Responder, type ScriptedFailure } from './scripted-responses.ts';
+import {
+  isFailure, notScripted, type RecordedRequest, type Responder, type ScriptedFailure, type ScriptedResponse,
+} from './scripted-responses.ts';
 
 /** What the fake host needs to know. */
 export interface FakeHostOptions {
@@ -77,7 +79,11 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
     res.type('text/javascript').send(await readFile(join(options.supportDir, 'test-host.js')));
   });
   host.post(`/addons/installations/${INSTALLATION_ID}/fetch/:target`, express.raw({ type: () => true, limit: '8mb' }), (req, res) => {
-    void proxy(req, res);
+    proxy(req, res).catch(() => {
+      // A bug of the kit (or a header the worker should not have let through) must not hang the add-on's call.
+      if (res.headersSent) res.destroy();
+      else fail(res, { fail: 'upstream', code: 'internal_error', message: 'The testing kit failed to answer this call' });
+    });
   });
 
   async function proxy(req: Request, res: Response): Promise<void> {
@@ -110,11 +116,11 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
     url.hash = '';
     const responder = options.scripts[target](call.method, url);
     const request = record(responder ? 'scripted' : 'not_scripted');
-    let answer;
+    let answer: ScriptedResponse | ScriptedFailure;
     try {
       answer = typeof responder === 'function' ? await responder(request) : responder ?? notScripted(call.method, request.path);
     } catch (error) {
-      answer = { fail: 'upstream', code: 'script_failed', message: `The scripted responder threw: ${(error as Error).message}` } as const;
+      answer = { fail: 'upstream', code: 'script_failed', message: `The scripted responder threw: ${(error as Error).message}` };
     }
     if (isFailure(answer)) fail(res, answer);
     else {

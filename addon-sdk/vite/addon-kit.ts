@@ -58,7 +58,6 @@ export function addonKit(options: AddonKitOptions): Plugin[] {
   const outFile = options.outFile ?? DEFAULT_ADDON_OUT_FILE;
   const budget = options.budget ?? ADDON_BUDGET_BYTES;
   const fileName = basename(outFile);
-  let root = process.cwd();
   let report: AddonBuildResult | undefined;
 
   const preset: Plugin = {
@@ -88,13 +87,10 @@ export function addonKit(options: AddonKitOptions): Plugin[] {
         },
       };
     },
-    configResolved(config) {
-      root = config.root;
-    },
     generateBundle(output, bundle) {
       const chunk = bundle[fileName];
       if (chunk?.type !== 'chunk') return; // nothing to measure: buildAddon reports a missing script
-      const file = resolve(output.dir ?? resolve(root, dirname(outFile)), fileName);
+      const file = resolve(output.dir ?? dirname(outFile), fileName);
       // The budget is for the code the host downloads in production: a development source map is not counted.
       report = { ...measureSize(file, chunk.code.replace(INLINE_SOURCE_MAP, ''), budget), budget };
     },

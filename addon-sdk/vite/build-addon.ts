@@ -41,7 +41,7 @@ interface RolldownLikeWatcher {
 
 /**
  * Builds an add-on into one classic script and measures it. Over the budget is not an exception: the result
- * says `ok: false` and the caller decides (the CLI exits with 1). A failed build (syntax error, a CSS or asset
+ * says `ok: false` and the caller decides (a one-off build should exit with 1). A failed build (syntax error, a CSS or asset
  * import) rejects with vite's error, whose message names the file. vite config files are not read: the
  * preset is the whole configuration (use {@link addonKit} in a `vite.config.ts` to add plugins of your own).
  *

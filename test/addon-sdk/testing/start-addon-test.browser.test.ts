@@ -99,6 +99,9 @@ describe('startAddonTest() with a fixture add-on', () => {
       responses: {
         service: {
           'POST /people/v2/echo': (request) => ({ json: { got: request.body, custom: request.headers['x-custom'] } }),
+          'GET /people/v2/throws': () => {
+            throw new Error('the test script is broken');
+          },
         },
         integrator: {
           'GET /api/whoami': { fail: 'integrator_auth', code: 'reauthorization_required', message: 'The integrator token was revoked' },
@@ -148,6 +151,12 @@ describe('startAddonTest() with a fixture add-on', () => {
       target: 'service', method: 'POST', url: 'https://host.example/people/v2/echo', path: '/people/v2/echo',
       headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-custom': 'yes' }, body: 'ping', outcome: 'scripted',
     });
+  });
+
+  it('fails the call as upstream_unreachable (script_failed) when a responder function throws [throwing responder]', async () => {
+    await addon.press('Throwing');
+    expect(textOf(await addon.findByText(/^throwing: /))).toBe('throwing: upstream_unreachable script_failed');
+    expect(addon.requests.at(-1)).toMatchObject({ method: 'GET', path: '/people/v2/throws', outcome: 'scripted' });
   });
 
   it('types into a TextField (onInput, then onChange on leaving it) and chooses in a Select', async () => {
