@@ -5,15 +5,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import type { AddOnEnvironment, FetchTarget } from '../protocol/messages.ts';
 import { buildAddon } from '../vite/build-addon.ts';
+import { createAddonTestSession, ObservedState, type AddonTest } from './addon-test-session.ts';
 import { startFakeHost, type FakeHost } from './fake-host.ts';
 import { launchChromium } from './launch-chromium.ts';
-import { REPORT_BINDING, type AddonTestEvent, type TestPageReport } from './page/test-page-contract.ts';
-import { compileScripts, type RecordedRequest, type ResponseScripts } from './scripted-responses.ts';
+import { REPORT_BINDING, type TestPageReport } from './page/test-page-contract.ts';
+import { compileScripts, type ResponseScripts } from './scripted-responses.ts';
 import { buildSupportBundles } from './support-bundles.ts';
-import { formatTree, queryByText, type UiNode } from './ui-tree.ts';
 
 /** Options of {@link startAddonTest}. */
 export interface AddonTestOptions {
@@ -43,36 +43,6 @@ export interface AddonTestOptions {
   timeout?: number;
   /** How long the add-on may take to start (the host's boot timeout); default 10000 ms. */
   bootTimeoutMs?: number;
-}
-
-/** A running add-on under test. */
-export interface AddonTest {
-  /** The add-on's UI now: the top-level components, as plain JSON. */
-  readonly tree: UiNode[];
-  /** Every call the add-on made so far, in order. */
-  readonly requests: readonly RecordedRequest[];
-  /** The calls no script answered (`not_scripted`, answered 404) or that went to another origin (`not_allowed`). */
-  readonly unscripted: readonly RecordedRequest[];
-  /** Diagnostics: settled fetches, dropped messages, rejected UI batches, worker errors after start. */
-  readonly events: readonly AddonTestEvent[];
-  /** The playwright page of the host (for what the helpers do not cover). */
-  readonly page: Page;
-  /** The first component whose text is `text` (or matches it), innermost; undefined when there is none now. */
-  queryByText(text: string | RegExp): UiNode | undefined;
-  /** Waits until a component with this text is rendered; rejects with the current UI after the timeout. */
-  findByText(text: string | RegExp, options?: { timeout?: number }): Promise<UiNode>;
-  /** Calls `check` until it returns without throwing (after each UI update, call or event); its last error after the timeout. */
-  waitFor<T>(check: () => T | Promise<T>, options?: { timeout?: number }): Promise<T>;
-  /** Clicks the Button whose text is `text` (waiting until it is enabled), in the host's rendering of it. */
-  press(text: string, options?: { timeout?: number }): Promise<void>;
-  /** Types `value` into the TextField or TextArea labelled `label` and leaves it (onInput, then onChange). */
-  type(label: string, value: string, options?: { timeout?: number }): Promise<void>;
-  /** Checks (or with `false` unchecks) the Checkbox labelled `label`. */
-  check(label: string, checked?: boolean, options?: { timeout?: number }): Promise<void>;
-  /** Chooses the option with value `value` in the Select labelled `label`. */
-  select(label: string, value: string, options?: { timeout?: number }): Promise<void>;
-  /** Closes the page, the fake host and the browser it launched; removes the built script. */
-  close(): Promise<void>;
 }
 
 /**
@@ -116,23 +86,16 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
   const cleanUp = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   };
-
-  let tree: UiNode[] = [];
-  const requests: RecordedRequest[] = [];
-  const events: AddonTestEvent[] = [];
-  const wakers = new Set<() => void>();
-  const changed = () => {
-    for (const wake of wakers) wake();
-  };
+  const state = new ObservedState();
 
   try {
     const supportDir = await buildSupportBundles();
-    let addonScript = resolve(root, options.script ?? '');
-    if (options.entry) {
+    const build = async (entry: string) => {
       const dir = await mkdtemp(join(tmpdir(), 'addon-kit-test-'));
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
-      addonScript = (await buildAddon({ entry: options.entry, outFile: join(dir, 'addon.js'), root })).file;
-    }
+      return (await buildAddon({ entry, outFile: join(dir, 'addon.js'), root })).file;
+    };
+    const addonScript = options.entry ? await build(options.entry) : resolve(root, options.script!);
     const host: FakeHost = await startFakeHost({
       supportDir,
       addonScript,
@@ -144,8 +107,8 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
       bases: { service: options.hostApiBase ?? 'https://host.example', integrator: options.integratorApiBase ?? 'https://integrator.example' },
       scripts,
       onRequest(request) {
-        requests.push(request);
-        changed();
+        state.requests.push(request);
+        state.changed();
       },
     });
     cleanups.push(() => host.close());
@@ -169,9 +132,9 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
         // The worker imports the add-on across origins, so the browser mutes an error thrown at its top level.
         const hint = /failed to load/.test(report.message) ? ' (the script is missing, or it threw while it first ran)' : '';
         settleBoot(new Error(`startAddonTest: the add-on did not start (${report.code}): ${report.message}${hint}`));
-      } else if (report.type === 'ui') tree = report.tree;
-      else events.push(report.event);
-      changed();
+      } else if (report.type === 'ui') state.tree = report.tree;
+      else state.events.push(report.event);
+      state.changed();
     });
     await page.goto(host.pageUrl);
     const pageTimeout = bootTimeoutMs + 5000;
@@ -179,81 +142,7 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
       (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''))), pageTimeout);
     await booted.finally(() => clearTimeout(timer));
 
-    const describeState = () => {
-      const problems = events.flatMap((e) =>
-        e.type === 'worker-error' ? [`worker error: ${e.message}`] : e.type === 'ui-rejected' ? [`UI update rejected: ${e.reason}`] : []);
-      const unscripted = requests.filter((r) => r.outcome !== 'scripted').map((r) => `${r.outcome}: ${r.method} ${r.url}`);
-      return [`UI now:\n${formatTree(tree)}`, ...problems, ...unscripted].join('\n');
-    };
-
-    const nextChange = (ms: number) => new Promise<void>((done) => {
-      const wake = () => {
-        wakers.delete(wake);
-        clearTimeout(timer);
-        done();
-      };
-      const timer = setTimeout(wake, ms);
-      wakers.add(wake);
-    });
-
-    async function waitFor<T>(check: () => T | Promise<T>, waitOptions: { timeout?: number } = {}): Promise<T> {
-      const deadline = Date.now() + (waitOptions.timeout ?? timeout);
-      for (;;) {
-        try {
-          return await check();
-        } catch (error) {
-          const remaining = deadline - Date.now();
-          if (remaining <= 0) throw error;
-          // Re-check on every report, and at least every 50 ms for conditions the kit does not see change.
-          await nextChange(Math.min(remaining, 50));
-        }
-      }
-    }
-
-    /** Runs a playwright action; its failure carries what the add-on shows. */
-    const act = async (what: string, action: () => Promise<void>) => {
-      try {
-        await action();
-      } catch (error) {
-        const reason = (error as Error).message ?? String(error);
-        throw new Error(`${what}: ${reason}\n${describeState()}`);
-      }
-    };
-
-    return {
-      get tree() {
-        return tree;
-      },
-      requests,
-      get unscripted() {
-        return requests.filter((r) => r.outcome !== 'scripted');
-      },
-      events,
-      page,
-      queryByText: (text) => queryByText(tree, text),
-      findByText(text, findOptions = {}) {
-        const limit = findOptions.timeout ?? timeout;
-        return waitFor(() => {
-          const node = queryByText(tree, text);
-          if (!node) throw new Error(`findByText(${String(text)}): not rendered within ${limit} ms\n${describeState()}`);
-          return node;
-        }, { timeout: limit });
-      },
-      waitFor,
-      press: (text, o = {}) => act(`press(${JSON.stringify(text)})`, () =>
-        page.getByRole('button', { name: text, exact: true }).click({ timeout: o.timeout ?? timeout })),
-      type: (label, value, o = {}) => act(`type(${JSON.stringify(label)})`, async () => {
-        const field = page.getByLabel(label, { exact: true });
-        await field.fill(value, { timeout: o.timeout ?? timeout });
-        await field.blur({ timeout: o.timeout ?? timeout });
-      }),
-      check: (label, checked = true, o = {}) => act(`check(${JSON.stringify(label)})`, () =>
-        page.getByRole('checkbox', { name: label, exact: true }).setChecked(checked, { timeout: o.timeout ?? timeout })),
-      select: (label, value, o = {}) => act(`select(${JSON.stringify(label)})`, async () => {
-        await page.getByLabel(label, { exact: true }).selectOption(value, { timeout: o.timeout ?? timeout });
-      }),
-      close: cleanUp,
-    };
+    return createAddonTestSession({ page, state, timeout, close: cleanUp });
   } catch (error) {
     await cleanUp();
     throw error;
