@@ -73,3 +73,20 @@ describe('mountAddon() with the sample send_message add-on', () => {
     await page.getByText('Message msg_2 sent to 2 people.').waitFor();
   });
 });
+
+describe('the sample send_message add-on with a List of more than one page of people', () => {
+  it('lists a checkbox for every person it counts, and a change is counted [228 people]', async () => {
+    harness.servers.states.set('inst-big', 'ready');
+    const big = await harness.openHostPage();
+    await big.evaluate(() => (window as any).mountTestAddon({ installationId: 'inst-big', extension: 'people.list.send_message', props: { listId: '228' }, addonUrl: 'addons/send-message.js' }));
+    await big.getByText('228 of 228 people selected').waitFor();
+    const checkboxes = big.locator('#addon input[type=checkbox]');
+    await expect.poll(() => checkboxes.count()).toBe(228);
+    expect(await big.locator('#addon input[type=checkbox]:checked').count()).toBe(228);
+    expect(await big.locator('#addon li').last().innerText()).toBe('Person 228');
+    await big.getByRole('checkbox', { name: 'Person 228', exact: true }).uncheck();
+    await big.getByText('227 of 228 people selected').waitFor();
+    expect(await big.locator('#addon input[type=checkbox]:checked').count()).toBe(227);
+    await big.close();
+  });
+});
