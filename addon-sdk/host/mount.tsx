@@ -26,6 +26,11 @@ export interface MountOptions {
   sandboxUrl: string;
   /** The add-on's worker script, absolute or relative to sandboxUrl (must be on the sandbox origin). */
   addonUrl: string;
+  /**
+   * Origins the add-on's images and links may use: its installation's `ui_origins` (from the config). Other
+   * URLs are refused (`ui-rejected`); the page's CSP img-src should list the same origins. Default: none.
+   */
+  uiOrigins?: string[];
   /** Origin (and path prefix) of the host's /addons routes; default: this page's origin. */
   hostBase?: string;
   bootTimeoutMs?: number;
@@ -126,7 +131,7 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
       settleReady?.reject(boot);
       return;
     }
-    const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }));
+    const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }), options.uiOrigins);
     broker = createBroker(sandbox.port, {
       endpoint: { hostBase, installationId: options.installationId, csrfToken },
       timeoutMs: options.fetchTimeoutMs ?? 30_000,
