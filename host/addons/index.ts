@@ -4,5 +4,5 @@ export { AddonConfigError, ENVIRONMENTS, isOrigin, parseAddonConfig, parseAddonC
 export { AddonError, type AddonErrorCode, type AddonErrorSide } from './addon-error.ts';
 export { FETCH_HEADER, UPSTREAM_HEADER } from './fetch-envelope.ts';
 export { HANDSHAKE_COOKIE } from './handshake.ts';
-export type { HandshakeMessage } from './handshake-pages.tsx';
+export type { HandshakeReportMessage } from '../../addon-sdk/protocol/messages.ts';
 export { AUTHORIZATION_STATES, type AuthorizationState } from './token-vault.ts';

@@ -209,7 +209,7 @@ window.hostReady = true;
 <script>
 document.getElementById('approve').addEventListener('click', async () => {
   await fetch('/addons/installations/' + encodeURIComponent(${id}) + '/authorize', { method: 'POST', credentials: 'same-origin' });
-  window.opener.postMessage({ type: 'addon-kit:handshake', installationId: ${id}, state: 'ready' }, location.origin);
+  window.opener.postMessage({ type: 'addon-kit:handshake', installationId: ${id}, outcome: 'authorized', state: 'ready' }, location.origin);
   window.close();
 });
 </script></body></html>`);
@@ -286,7 +286,7 @@ document.getElementById('approve').addEventListener('click', async () => {
 const installationId = new URL(location.href).searchParams.get('installation');
 parent.postMessage({ type: 'addon-kit:sandbox-ready', protocol: 1 }, '*');
 parent.postMessage({ type: 'addon-kit:worker-error', message: 'spoofed failure' }, '*');
-parent.postMessage({ type: 'addon-kit:handshake', installationId, state: 'ready' }, '*');
+parent.postMessage({ type: 'addon-kit:handshake', installationId, outcome: 'authorized', state: 'ready' }, '*');
 for (let i = 0; i < parent.frames.length; i++) {
   try { parent.frames[i].postMessage({ type: 'addon-kit:boot', protocol: 1, addonUrl: location.origin + '/addons/hostile.js', boot: { environment: 'production', extension: 'x', props: {} } }, '*'); } catch {}
 }
