@@ -45,6 +45,7 @@ const environmentSchema = z.strictObject({
   }),
   integrator_api: z.strictObject({
     base_url: url,
+    /** Matched exactly against the path as the add-on sent it, in one canonical form (integrator-policy.ts). */
     allow: z.array(z.strictObject({ method: z.enum(HTTP_METHODS), path: pathTemplate })).min(1),
   }),
   ui_extensions: z.array(insertionPoint),
