@@ -75,6 +75,9 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
+/** Which prompt a step belongs to, as the popup reports it to the opener. */
+type Side = 'host' | 'integrator';
+
 class StepFailure extends Error {
   constructor(
     readonly status: number,
@@ -83,6 +86,9 @@ class StepFailure extends Error {
     readonly detail: string,
     readonly installationId?: string,
     readonly state?: AuthorizationState,
+    readonly side: Side = 'host',
+    /** The person chose Deny: the popup tells the opener and closes instead of offering a restart. */
+    readonly declined = false,
   ) {
     super(detail);
   }
@@ -173,6 +179,8 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       hostOrigin,
       ...(error.installationId ? { installationId: error.installationId } : {}),
       ...(error.state ? { state: error.state } : {}),
+      side: error.side,
+      declined: error.declined,
     });
   };
 
@@ -208,7 +216,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
     try {
       const { cookie, installation, person, recordId, state: current, stateHash, consented } = await checkReturn(req, res, 'service');
       if (typeof req.query.error === 'string') {
-        throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current);
+        throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current, 'host', true);
       }
       if (!consented) {
         throw new StepFailure(400, 'service_not_authorized', 'Authorization not confirmed', 'This platform has no record that you allowed the add-on during this authorization. Start it again from the add-on and allow access when asked.', installation.id, current);
@@ -251,7 +259,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const { cookie, installation, recordId } = await checkReturn(req, res, 'integrator');
       const pending = (await vault.findById(recordId))!.state;
       if (typeof req.query.error === 'string') {
-        throw new StepFailure(400, 'integrator_denied', 'Authorization declined', 'Access to the add-on’s service was not granted, so the add-on cannot be used.', installation.id, pending);
+        throw new StepFailure(400, 'integrator_denied', 'Authorization declined', 'Access to the add-on’s service was not granted, so the add-on cannot be used.', installation.id, pending, 'integrator', true);
       }
       const { rows } = await db.query<{ sealed: string | null }>('SELECT handshake_code_verifier_encrypted AS sealed FROM addon_authorizations WHERE id = $1', [recordId]);
       const verifier = rows[0]?.sealed ? vault.open(recordId, 'handshake_code_verifier_encrypted', rows[0].sealed) : undefined;
@@ -266,7 +274,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       } catch (error) {
         const typed = tokenRequestError(error);
         deps.logger.warn({ installationId: installation.id, code: typed.code }, 'integrator code exchange failed');
-        throw new StepFailure(502, typed.code, 'The add-on’s service refused the authorization', 'Exchanging the authorization code with the add-on’s service failed. Start the authorization again.', installation.id, pending);
+        throw new StepFailure(502, typed.code, 'The add-on’s service refused the authorization', 'Exchanging the authorization code with the add-on’s service failed. Start the authorization again.', installation.id, pending, 'integrator');
       }
       await db.transaction(async (tx) => {
         await vault.saveIntegratorTokens(recordId, tokenSetOf(tokens, clock.now()), { q: tx, state: 'ready' });

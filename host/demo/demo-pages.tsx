@@ -8,6 +8,7 @@ import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { createEmbedderRouter } from '../../addon-sdk/server/embedder-router.ts';
+import { isOrigin } from '../addons/index.ts';
 import { listInstallations, type Installation } from '../addons/installations.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
@@ -29,7 +30,15 @@ interface ListRow {
 /** One add-on to mount: the element it goes into and the options of `mountAddon` (without the CSRF token). */
 interface MountSpec {
   element: string;
-  options: { installationId: string; extension: string; props: Record<string, unknown>; environment: string; sandboxUrl: string; addonUrl: string };
+  options: {
+    installationId: string;
+    extension: string;
+    props: Record<string, unknown>;
+    environment: string;
+    sandboxUrl: string;
+    addonUrl: string;
+    uiOrigins: string[];
+  };
 }
 
 /** Mounts each add-on and keeps it (with its diagnostics) on `window.addonKitDemo` for whoever inspects the page. */
@@ -46,8 +55,11 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-/** Sends a demo page with a policy allowing its nonce'd script and frames from the sandbox origin only. */
-function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: string | undefined): void {
+/**
+ * Sends a demo page with a policy allowing its nonce'd script, frames from the sandbox origin only, and
+ * images from the page's own origin and the declared `ui_origins` of the add-ons it mounts only.
+ */
+function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: string | undefined, imageOrigins: string[] = []): void {
   res
     .status(200)
     .set('Content-Type', 'text/html; charset=utf-8')
@@ -60,7 +72,7 @@ function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: 
         "style-src 'unsafe-inline'",
         "connect-src 'self'",
         `frame-src ${sandboxOrigin ?? "'none'"}`,
-        "img-src 'self' https:",
+        ["img-src 'self'", ...new Set(imageOrigins.filter(isOrigin))].join(' '),
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
@@ -143,6 +155,7 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
             environment: i.environment,
             sandboxUrl: `${sandboxUrl}/frame.html`,
             addonUrl: addonScriptUrl(sandboxUrl, i.bundleSha256),
+            uiOrigins: i.uiOrigins,
           },
         }))
       : [];
@@ -171,6 +184,7 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
       </Layout>,
       nonce,
       sandboxUrl && new URL(sandboxUrl).origin,
+      mounts.flatMap((m) => m.options.uiOrigins),
     );
   });
   return router;

@@ -86,7 +86,7 @@ describe('addon-kit start (demo)', () => {
       expect(page.body).toContain("import { mountAddon } from '/assets/addon-sdk/host.js';");
       const mounts = JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!) as {
         csrfToken: string;
-        mounts: { options: { extension: string; environment: string; sandboxUrl: string; addonUrl: string; props: Record<string, string> } }[];
+        mounts: { options: { extension: string; environment: string; sandboxUrl: string; addonUrl: string; props: Record<string, string>; uiOrigins: string[] } }[];
       };
       expect(mounts.mounts.map((m) => ({ ...m.options, installationId: undefined }))).toEqual([
         {
@@ -96,6 +96,7 @@ describe('addon-kit start (demo)', () => {
           environment: 'development',
           sandboxUrl: `http://127.0.0.1:${ports.sandbox}/frame.html`,
           addonUrl: expect.stringMatching(new RegExp(`^http://127.0.0.1:${ports.sandbox}/addons/[0-9a-f]{64}\\.js$`)),
+          uiOrigins: [],
         },
       ]);
 

@@ -50,8 +50,8 @@ function mountsOf(page: PageResponse): { csrfToken: string; mounts: { element: s
   return JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!);
 }
 
-const policy = (nonce: string, frames: string) =>
-  `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${frames}; img-src 'self' https:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const policy = (nonce: string, frames: string, images = "'self'") =>
+  `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${frames}; img-src ${images}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 describe('GET /demo/lists', () => {
   it('redirects to the login page when nobody is logged in', async () => {
@@ -98,10 +98,25 @@ describe('GET /demo/lists/{id}', () => {
           environment: 'development',
           sandboxUrl: `${SANDBOX}/frame.html`,
           addonUrl: `${SANDBOX}/addons/${BUNDLE_SHA}.js`,
+          uiOrigins: [],
         },
       },
     ]);
     expect(page.body).toContain(`<div id="addon-${rows[0]!.id}"></div>`);
+  });
+
+  it("allows images from the declared ui_origins of the mounted add-ons only, and passes them to the renderer [img-src]", async () => {
+    const list = lists.find((l) => l.organization === 'demo')!;
+    const origins = ['https://cdn.example', 'http://localhost:4100'];
+    await t.db.query('UPDATE addon_versions SET ui_origins = $1', [origins]);
+    try {
+      const page = await (await loggedIn('admin@demo.test')).request(`/demo/lists/${list.id}`);
+      const nonce = /<script type="module" nonce="([^"]+)">/.exec(page.body)![1]!;
+      expect(page.headers.get('content-security-policy')).toBe(policy(nonce, SANDBOX, "'self' https://cdn.example http://localhost:4100"));
+      expect(mountsOf(page).mounts.map((m) => m.options.uiOrigins)).toEqual([origins]);
+    } finally {
+      await t.db.query("UPDATE addon_versions SET ui_origins = '{}'");
+    }
   });
 
   it("answers 404 for another organization's List, an unknown one and a malformed id", async () => {
