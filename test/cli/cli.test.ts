@@ -112,19 +112,23 @@ describe('addon-kit start', () => {
   });
   const args = () => ['start', '--port', '0', '--data-dir', startDir, ...(startDb ? ['--database-url', startDb] : [])];
 
-  it('seeds on first start, prints the URL and each demo login as "email / password", and serves /health', async () => {
-    const run = await startCli([...args(), '--demo-password', 'first-start-pw'], /^admin@other\.test \/ .*$/m);
+  it('seeds on first start, prints the URL and each demo login as "email / password", and serves /health and /login [cwd outside the repository]', async () => {
+    // Run from outside the repository: the pages must still compile with the repository's tsconfig (preact).
+    const run = await startCli([...args(), '--demo-password', 'first-start-pw'], /^admin@other\.test \/ .*$/m, {}, { cwd: startDir });
     try {
       const url = /listening on (http:\/\/\S+)/.exec(run.stdout())![1]!;
       expect(run.stdout()).toContain('admin@demo.test / first-start-pw\neditor@demo.test / first-start-pw\nmember@demo.test / first-start-pw\nadmin@other.test / first-start-pw');
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', database: startDb ? 'postgres' : 'pglite' });
+      const login = await fetch(`${url}/login`);
+      expect([login.status, login.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(await login.text()).toContain('<input id="email" type="email" name="email"');
       expect(run.stderr()).toContain('seeding demo data (first start)');
     } finally {
       expect(await stopCli(run.child)).toBe(0);
     }
-  });
+  }, 90_000);
 
   it('keeps the data and the passwords on restart, ignoring a new --demo-password [restart]', async () => {
     const run = await startCli([...args(), '--demo-password', 'second-start-pw'], /^admin@other\.test \/ .*$/m);
@@ -135,7 +139,7 @@ describe('addon-kit start', () => {
     } finally {
       expect(await stopCli(run.child)).toBe(0);
     }
-  });
+  }, 90_000);
 });
 
 afterAll(() => {});

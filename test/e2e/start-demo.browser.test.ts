@@ -14,6 +14,7 @@ import { startCli, stopCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
 
+/** `<tmp>/.addon-kit`: a dot-folder, like the default `./.addon-kit`. */
 let dataDir: string;
 let databaseUrl: string | undefined;
 let ports: { host: number; sandbox: number; integrator: number };
@@ -31,7 +32,7 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-demo-'));
+  dataDir = join(await mkdtemp(join(tmpdir(), 'addon-kit-demo-')), '.addon-kit');
   databaseUrl = await createEmptyPostgresDatabase();
   ports = { host: await freePort(), sandbox: await freePort(), integrator: await freePort() };
 });
