@@ -7,6 +7,7 @@ import { openDatabase } from '../../host/db/database.ts';
 import { clientSecretAad } from '../../host/oauth/applications.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { runCli, startCli, stopCli } from '../support/cli.ts';
+import { freePort } from '../support/ports.ts';
 
 /** Every command gets the same storage: a fresh PGlite data dir, or a fresh PostgreSQL database. */
 let dataDir: string;
@@ -51,7 +52,7 @@ describe('addon-kit seed, pat create, oauth-app create', () => {
     expect(again.stdout.trim()).toBe('demo data present; added 0 people');
     const more = await runCli(['seed', '--people', '45', ...storage]);
     expect(more.stdout.trim()).toBe('demo data present; added 5 people');
-  });
+  }, 90_000);
 
   it('creates a personal access token and prints it once as JSON [--json]', async () => {
     const res = await runCli(['pat', 'create', '--email', 'admin@demo.test', '--name', 'ci script', '--json', ...storage]);
@@ -103,6 +104,35 @@ describe('addon-kit seed, pat create, oauth-app create', () => {
   });
 });
 
+/** One answer of /health while `start` starts. */
+interface HealthAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: unknown;
+}
+
+/**
+ * Asks `url` every 20 ms until stopped, keeping each answer; a refused connection (not listening yet) is skipped,
+ * a request unanswered for 5 s is kept as status 0 (a hang).
+ */
+function pollHealth(url: string): { answers: Promise<HealthAnswer[]>; stop: () => void } {
+  let stopped = false;
+  const answers = (async () => {
+    const seen: HealthAnswer[] = [];
+    while (!stopped) {
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+        seen.push({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() });
+      } catch (error) {
+        if ((error as Error).name === 'TimeoutError') seen.push({ status: 0, retryAfter: null, body: 'no answer within 5 s' });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return seen;
+  })();
+  return { answers, stop: () => (stopped = true) };
+}
+
 describe('addon-kit start', () => {
   let startDir: string;
   let startDb: string | undefined;
@@ -110,17 +140,30 @@ describe('addon-kit start', () => {
     startDir = await mkdtemp(join(tmpdir(), 'addon-kit-start-'));
     startDb = await createEmptyPostgresDatabase();
   });
-  const args = () => ['start', '--port', '0', '--data-dir', startDir, ...(startDb ? ['--database-url', startDb] : [])];
+  const args = () => ['start', '--data-dir', startDir, ...(startDb ? ['--database-url', startDb] : [])];
+  const READY = /^admin@other\.test \/ .*$/m;
 
   it('seeds on first start, prints the URL and each demo login as "email / password", and serves /health and /login [cwd outside the repository]', async () => {
+    const port = await freePort();
+    const health = pollHealth(`http://localhost:${port}/health`);
     // Run from outside the repository: the pages must still compile with the repository's tsconfig (preact).
-    const run = await startCli([...args(), '--demo-password', 'first-start-pw'], /^admin@other\.test \/ .*$/m, {}, { cwd: startDir });
+    const ports = ['--port', String(port), '--sandbox-port', String(await freePort()), '--integrator-port', String(await freePort())];
+    const run = await startCli([...args(), ...ports, '--demo-password', 'first-start-pw'], READY, {}, { cwd: startDir }).finally(health.stop);
     try {
       const url = /listening on (http:\/\/\S+)/.exec(run.stdout())![1]!;
+      expect(url).toBe(`http://localhost:${port}`);
       expect(run.stdout()).toContain('admin@demo.test / first-start-pw\neditor@demo.test / first-start-pw\nmember@demo.test / first-start-pw\nadmin@other.test / first-start-pw');
-      const health = await fetch(`${url}/health`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok', database: startDb ? 'postgres' : 'pglite' });
+      // While it started (listening, the apps not attached yet) /health answered at once: 503 starting, then 200.
+      const database = startDb ? 'postgres' : 'pglite';
+      const answers = await health.answers;
+      const starting = answers.filter((a) => a.status === 503);
+      expect(starting.length).toBeGreaterThan(0);
+      expect(new Set(starting.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify({ status: 503, retryAfter: '1', body: { status: 'starting', database } })]));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses).toEqual([...starting.map(() => 503), ...statuses.slice(starting.length).map(() => 200)]);
+      const ready = await fetch(`${url}/health`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ok', database });
       const login = await fetch(`${url}/login`);
       expect([login.status, login.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
       expect(await login.text()).toContain('<input id="email" type="email" name="email"');
@@ -131,7 +174,7 @@ describe('addon-kit start', () => {
   }, 90_000);
 
   it('keeps the data and the passwords on restart, ignoring a new --demo-password [restart]', async () => {
-    const run = await startCli([...args(), '--demo-password', 'second-start-pw'], /^admin@other\.test \/ .*$/m);
+    const run = await startCli([...args(), '--port', '0', '--demo-password', 'second-start-pw'], READY);
     try {
       expect(run.stdout()).toContain('admin@demo.test / first-start-pw');
       expect(run.stderr()).not.toContain('seeding demo data');

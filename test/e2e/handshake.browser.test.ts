@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenVault } from '../../host/addons/token-vault.ts';
 import { createSecretBox } from '../../host/crypto/secret-box.ts';
 import type { Database } from '../../host/db/database.ts';
-import { startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
+import { integratorStartingListener, startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
 import { listenOn, type Listener } from '../../host/demo/listen.ts';
 import { prepareDemo, type PreparedDemo } from '../../host/demo/prepare-demo.ts';
 import { createSandboxApp } from '../../host/demo/sandbox-app.ts';
+import { sandboxStartingListener } from '../../host/http/starting-response.ts';
 import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
 import { drivePopup, launchBrowser } from '../support/browser.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../support/constants.ts';
@@ -44,9 +45,9 @@ const pendingBodies: Promise<unknown>[] = [];
 
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-e2e-'));
-  sandbox = await listenOn(0, '127.0.0.1');
+  sandbox = await listenOn(0, '127.0.0.1', sandboxStartingListener);
   sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
-  integratorListener = await listenOn(0, '127.0.0.1');
+  integratorListener = await listenOn(0, '127.0.0.1', integratorStartingListener);
   const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
   t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
   demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
@@ -54,7 +55,7 @@ beforeAll(async () => {
     "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",
   );
   listId = rows[0]!.id;
-  sandbox.server.on('request', createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl, bundleDir }));
+  sandbox.attach(createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl, bundleDir }));
   integratorDb = await createIntegratorTestDatabase();
   integrator = await startDemoIntegrator({
     listener: integratorListener,
