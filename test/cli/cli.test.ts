@@ -30,8 +30,13 @@ describe('addon-kit (bad arguments)', () => {
     [['start', '--bogus'], /^addon-kit start: Unknown option '--bogus'/],
     [['seed', '--people', '-3'], /^addon-kit seed: /],
     [['pat', 'create', '--name', 'x'], /^addon-kit pat: --email is required$/],
-    [['pat', 'list'], /^addon-kit pat: unknown pat action "list"/],
-    [['oauth-app', 'create', '--name', 'x'], /^addon-kit oauth-app: --redirect-uri is required/],
+    [['pat', 'list'], /^addon-kit pat: unknown pat action "list"; actions: create \(see addon-kit help pat\)$/],
+    [['addon', 'publish'], /^addon-kit addon: unknown addon action "publish"; actions: push, promote \(see addon-kit help addon\)$/],
+    [['addon', 'promote', 'development', 'beta', '--env', 'beta'], /^addon-kit addon: Unknown option '--env'/],
+    [['doctor', '--env', 'staging'], /^addon-kit doctor: --env must be one of development, beta, production, got "staging"$/],
+    [['start', '--port'], /^addon-kit start: Option '--port <value>' argument missing$/],
+    [['oauth-app', 'create', '--name', 'x'], /^addon-kit oauth-app: --redirect-uri is required \(repeat it for several\)$/],
+    [['oauth-app', 'create', '--name', ' ', '--redirect-uri', 'https://a.test/cb'], /^addon-kit oauth-app: --name is required$/],
     [['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'not a url'], /^addon-kit oauth-app: --redirect-uri must be an absolute URL/],
     [['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'https://a.test/cb', '--scopes', 'people admin'], /^addon-kit oauth-app: unknown scope\(s\) admin;/],
   ])('exits 2 with one clear line for %j', async (args, message) => {
@@ -40,6 +45,82 @@ describe('addon-kit (bad arguments)', () => {
     const output = (res.stderr || res.stdout).trim();
     expect(output).toMatch(message);
     if (args.length) expect(output.split('\n')).toHaveLength(1);
+  });
+});
+
+/** Each command's flags, written out here (not read from the declarations) so a flag dropped from help is caught. */
+const FLAGS: Record<string, string[]> = {
+  start: ['--port', '--sandbox-port', '--integrator-port', '--data-dir', '--database-url', '--demo-password', '--base-url', '--help'],
+  seed: ['--people', '--demo-password', '--data-dir', '--database-url', '--help'],
+  pat: ['--email', '--name', '--json', '--data-dir', '--database-url', '--help'],
+  'oauth-app': ['--name', '--redirect-uri', '--public', '--scopes', '--email', '--description', '--url', '--json', '--data-dir', '--database-url', '--help'],
+  addon: ['--env', '--config', '--bundle', '--host', '--help', '--config', '--host', '--help'],
+  doctor: ['--env', '--config', '--host', '--username', '--password', '--help'],
+};
+
+/** The flags of the option rows of a help text, in order. */
+const helpFlags = (help: string) => [...help.matchAll(/^ {2}(?:-h, )?(--[a-z-]+)/gm)].map((m) => m[1]);
+
+describe('addon-kit help', () => {
+  it.each(Object.keys(FLAGS))('prints the usage and every flag of %s for "help <command>" and "<command> --help", exit 0', async (command) => {
+    const [asked, flag, short] = await Promise.all([runCli(['help', command]), runCli([command, '--help']), runCli([command, '-h'])]);
+    expect([asked.code, asked.stderr]).toEqual([0, '']);
+    expect(asked.stdout).toMatch(new RegExp(`^usage:\n  addon-kit ${command} `));
+    expect(helpFlags(asked.stdout)).toEqual(FLAGS[command]);
+    expect([flag.code, flag.stderr, flag.stdout]).toEqual([0, '', asked.stdout]);
+    expect([short.code, short.stderr, short.stdout]).toEqual([0, '', asked.stdout]);
+  });
+
+  it('prints the help of start exactly, --sandbox-port included', async () => {
+    const res = await runCli(['start', '--port', '0', '--help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(
+      [
+        'usage:',
+        '  addon-kit start [--port 4000] [--sandbox-port P] [--integrator-port 4100] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]',
+        '',
+        'addon-kit start: the host, the add-on sandbox origin and the template integrator, with demo data seeded on first start',
+        '  --port 4000                  TCP port of the host (default 4000, or ADDON_KIT_PORT); 0 picks free ports for all three listeners',
+        "  --sandbox-port P             TCP port of the add-on sandbox origin (default the host's port + 1, or ADDON_KIT_SANDBOX_PORT)",
+        '  --integrator-port 4100       TCP port of the template integrator (default 4100; 0 with --port 0)',
+        '  --data-dir ./.addon-kit      data directory: the embedded database, generated secrets, the demo password (or ADDON_KIT_DATA_DIR)',
+        '  --database-url postgres://…  use this PostgreSQL server instead of the embedded PGlite (or DATABASE_URL)',
+        '  --demo-password P            password of the demo logins when the demo data is first seeded, at least 8 characters (default: generated; printed at start)',
+        '  --base-url URL               public URL of the host (default http://localhost:<port>, or ADDON_KIT_BASE_URL)',
+        '  -h, --help                   print this help',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('prints the help of an action for "<command> <action> --help" [pat create]', async () => {
+    const [action, command] = await Promise.all([runCli(['pat', 'create', '--email', 'x@demo.test', '--help']), runCli(['help', 'pat'])]);
+    expect([action.code, action.stdout]).toEqual([0, command.stdout]);
+  });
+
+  it('prints every command\'s usage line for "--help" and "help", exit 0, and for no arguments, exit 2', async () => {
+    const [flag, word, none] = await Promise.all([runCli(['--help']), runCli(['help']), runCli([])]);
+    const lines = flag.stdout.split('\n');
+    expect(lines.filter((l) => l.startsWith('  addon-kit ')).map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual([
+      'start [--port',
+      'seed [--people',
+      'pat create',
+      'oauth-app create',
+      'addon push',
+      'addon promote',
+      'doctor --env',
+    ]);
+    expect(lines.at(-2)).toBe('addon-kit help <command> (or addon-kit <command> --help) prints its options.');
+    expect([flag.code, word.code, none.code]).toEqual([0, 0, 2]);
+    expect([word.stdout, none.stdout]).toEqual([flag.stdout, flag.stdout]);
+  });
+
+  it.each([
+    [['help', 'launch'], 'addon-kit help: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, doctor'],
+    [['help', 'start', 'now'], 'addon-kit help: unexpected argument: now'],
+  ])('exits 2 with one line for %j [usage mistake]', async (args, line) => {
+    const res = await runCli(args);
+    expect([res.code, res.stdout, res.stderr]).toEqual([2, '', `${line}\n`]);
   });
 });
 
