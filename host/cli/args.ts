@@ -76,19 +76,23 @@ export function parse<const O extends OptionSpecs>(args: string[], options: O, p
       throw new UsageError((error as Error).message.split('\n')[0]!);
     }
   })();
-  if (result.positionals.length > positionals) throw new UsageError(`unexpected argument: ${result.positionals[positionals]}`);
+  if (result.positionals.length > positionals) {
+    throw new UsageError(`unexpected argument: ${result.positionals[positionals]}`);
+  }
   const values = result.values as Record<string, string | boolean | (string | boolean)[] | undefined>;
   for (const [flag, spec] of Object.entries(options)) {
-    const value = values[flag];
-    const given = Array.isArray(value) ? value.length > 0 : typeof value === 'string' ? value.trim() !== '' : value !== undefined;
-    if (spec.required && !given) {
-      const hint = spec.choices ? ` (one of ${spec.choices.join(', ')})` : spec.multiple ? ' (repeat it for several)' : '';
+    const given = [values[flag] ?? []].flat().filter((v) => String(v).trim() !== '');
+    if (spec.required && given.length === 0) {
+      const hint = spec.choices
+        ? ` (one of ${spec.choices.join(', ')})`
+        : spec.multiple
+          ? ' (repeat it for several)'
+          : '';
       throw new UsageError(`--${flag} is required${hint}`);
     }
-    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-      if (spec.choices && !spec.choices.includes(String(v))) {
-        throw new UsageError(`--${flag} must be one of ${spec.choices.join(', ')}, got ${JSON.stringify(v)}`);
-      }
+    const outside = spec.choices ? given.find((v) => !spec.choices!.includes(String(v))) : undefined;
+    if (outside !== undefined) {
+      throw new UsageError(`--${flag} must be one of ${spec.choices!.join(', ')}, got ${JSON.stringify(outside)}`);
     }
   }
   return result;
@@ -108,16 +112,22 @@ export function integer(value: string | undefined, flag: string, min: number, ma
   return n;
 }
 
-/** How an option appears in a usage line: `--port 4000`, `[--json]`, `[--redirect-uri U …]`. */
+/** An option with its value's placeholder: `--port 4000`, `--env development|beta|production`, `--json`. */
+function optionWithValue(flag: string, spec: OptionSpec): string {
+  if (spec.type === 'boolean') return `--${flag}`;
+  return `--${flag} ${spec.choices ? spec.choices.join('|') : (spec.value ?? 'VALUE')}`;
+}
+
+/** How an option appears in a usage line: `--email E`, `[--json]`, `[--redirect-uri U …]`. */
 function optionUsage(flag: string, spec: OptionSpec): string {
-  const placeholder = spec.choices ? spec.choices.join('|') : (spec.value ?? 'VALUE');
-  const text = spec.type === 'boolean' ? `--${flag}` : `--${flag} ${placeholder}${spec.multiple ? ' …' : ''}`;
+  const text = `${optionWithValue(flag, spec)}${spec.multiple ? ' …' : ''}`;
   return spec.required ? text : `[${text}]`;
 }
 
 /** The one-line usage of a form, e.g. `addon-kit pat create --email E --name N [--json] …`. */
 export function usageLine(command: string, form: CommandForm): string {
-  const words = ['addon-kit', command, ...(form.action ? [form.action] : []), ...(form.positionals ?? []).map((p) => p.name)];
+  const positionals = (form.positionals ?? []).map((p) => p.name);
+  const words = ['addon-kit', command, ...(form.action ? [form.action] : []), ...positionals];
   // Required options first, as a person types them.
   const entries = Object.entries(form.options);
   const ordered = [...entries.filter(([, s]) => s.required), ...entries.filter(([, s]) => !s.required)];
@@ -131,7 +141,7 @@ export function commandHelp(spec: CommandSpec): string {
     const rows: [string, string][] = [
       ...(form.positionals ?? []).map((p): [string, string] => [p.name, p.help]),
       ...Object.entries(form.options).map(([flag, s]): [string, string] => [
-        s.type === 'boolean' ? `--${flag}` : `--${flag} ${s.choices ? s.choices.join('|') : (s.value ?? 'VALUE')}`,
+        optionWithValue(flag, s),
         `${s.help}${s.required ? ' (required)' : ''}${s.multiple ? ' (repeatable)' : ''}`,
       ]),
       ['-h, --help', 'print this help'],

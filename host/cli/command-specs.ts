@@ -7,27 +7,56 @@ import { DEFAULT_PEOPLE } from '../db/seed/demo.ts';
 import { DATABASE_OPTIONS, UsageError, type CommandForm, type CommandSpec } from './args.ts';
 
 /** Where `addon push|promote` and `doctor` find the running host. */
-const HOST_OPTION = { type: 'string', value: 'URL', help: 'the running host (default ADDON_KIT_BASE_URL, else http://localhost:4000)' } as const;
-const CONFIG_OPTION = { type: 'string', value: 'addon.config.json', help: 'the add-on config (default ./addon.config.json)' } as const;
+const HOST_OPTION = {
+  type: 'string',
+  value: 'URL',
+  help: 'the running host (default ADDON_KIT_BASE_URL, else http://localhost:4000)',
+} as const;
+const CONFIG_OPTION = {
+  type: 'string',
+  value: 'addon.config.json',
+  help: 'the add-on config (default ./addon.config.json)',
+} as const;
 const DEMO_PASSWORD_HELP = 'password of the demo logins when the demo data is first seeded';
 
 export const START_FORM = {
   summary: 'the host, the add-on sandbox origin and the template integrator, with demo data seeded on first start',
   options: {
-    port: { type: 'string', value: '4000', help: 'TCP port of the host (default 4000, or ADDON_KIT_PORT); 0 picks free ports for all three listeners' },
-    'sandbox-port': { type: 'string', value: 'P', help: "TCP port of the add-on sandbox origin (default the host's port + 1, or ADDON_KIT_SANDBOX_PORT)" },
-    'integrator-port': { type: 'string', value: '4100', help: 'TCP port of the template integrator (default 4100; 0 with --port 0)' },
+    port: {
+      type: 'string', value: '4000',
+      help: 'TCP port of the host (default 4000, or ADDON_KIT_PORT); 0 picks free ports for all three listeners',
+    },
+    'sandbox-port': {
+      type: 'string', value: 'P',
+      help: "TCP port of the add-on sandbox origin (default the host's port + 1, or ADDON_KIT_SANDBOX_PORT)",
+    },
+    'integrator-port': {
+      type: 'string', value: '4100',
+      help: 'TCP port of the template integrator (default 4100; 0 with --port 0)',
+    },
     ...DATABASE_OPTIONS,
-    'demo-password': { type: 'string', value: 'P', help: `${DEMO_PASSWORD_HELP}, at least 8 characters (default: generated; printed at start)` },
-    'base-url': { type: 'string', value: 'URL', help: 'public URL of the host (default http://localhost:<port>, or ADDON_KIT_BASE_URL)' },
+    'demo-password': {
+      type: 'string', value: 'P',
+      help: `${DEMO_PASSWORD_HELP}, at least 8 characters (default: generated; printed at start)`,
+    },
+    'base-url': {
+      type: 'string', value: 'URL',
+      help: 'public URL of the host (default http://localhost:<port>, or ADDON_KIT_BASE_URL)',
+    },
   },
 } as const satisfies CommandForm;
 
 export const SEED_FORM = {
   summary: 'deterministic demo data; idempotent (a second run adds only what is missing, e.g. more people)',
   options: {
-    people: { type: 'string', value: 'N', help: `how many generated people Demo Church has (default ${DEFAULT_PEOPLE})` },
-    'demo-password': { type: 'string', value: 'P', help: `${DEMO_PASSWORD_HELP} (default: the remembered one, else generated)` },
+    people: {
+      type: 'string', value: 'N',
+      help: `how many generated people Demo Church has (default ${DEFAULT_PEOPLE})`,
+    },
+    'demo-password': {
+      type: 'string', value: 'P',
+      help: `${DEMO_PASSWORD_HELP} (default: the remembered one, else generated)`,
+    },
     ...DATABASE_OPTIONS,
   },
 } as const satisfies CommandForm;
@@ -48,9 +77,15 @@ export const OAUTH_APP_CREATE_FORM = {
   summary: "an OAuth application of the person's organization; id, client_id and client_secret printed once",
   options: {
     name: { type: 'string', value: 'N', required: true, help: 'the application name' },
-    'redirect-uri': { type: 'string', value: 'U', multiple: true, required: true, help: 'an allowed redirect URI: absolute http(s), no fragment' },
+    'redirect-uri': {
+      type: 'string', value: 'U', multiple: true, required: true,
+      help: 'an allowed redirect URI: absolute http(s), no fragment',
+    },
     public: { type: 'boolean', help: 'a public client: no client secret (PKCE instead)' },
-    scopes: { type: 'string', value: '"people api"', help: 'scopes its add-on may use, space-separated (default none)' },
+    scopes: {
+      type: 'string', value: '"people api"',
+      help: 'scopes its add-on may use, space-separated (default none)',
+    },
     email: { type: 'string', value: 'E', help: "a person whose organization owns it (default: Demo Church)" },
     description: { type: 'string', value: 'D', help: 'a description shown to people asked for consent' },
     url: { type: 'string', value: 'U', help: "the application's home page" },
@@ -60,14 +95,18 @@ export const OAUTH_APP_CREATE_FORM = {
 } as const satisfies CommandForm;
 
 const CREDENTIALS_NOTE = [
-  'credentials: ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET (a personal access token of an organization administrator)',
+  'credentials: ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET ' +
+    '(a personal access token of an organization administrator)',
 ];
 
 export const ADDON_PUSH_FORM = {
   action: 'push',
-  summary: "registers the add-on config (that environment's ${VAR} placeholders filled) and the built bundle with a running host",
+  summary: "registers the add-on config (that environment's ${VAR} placeholders filled) and the built bundle with a host",
   options: {
-    env: { type: 'string', choices: ENVIRONMENTS, required: true, help: 'the environment to register a new version in' },
+    env: {
+      type: 'string', choices: ENVIRONMENTS, required: true,
+      help: 'the environment to register a new version in',
+    },
     config: CONFIG_OPTION,
     bundle: { type: 'string', value: 'dist/addon.js', help: 'the built add-on bundle (default ./dist/addon.js)' },
     host: HOST_OPTION,
@@ -89,10 +128,16 @@ export const ADDON_PROMOTE_FORM = {
 export const DOCTOR_FORM = {
   summary: 'checks the running integrator the config names against what the handshake needs; prints a pass/fail table',
   options: {
-    env: { type: 'string', choices: ENVIRONMENTS, required: true, help: 'the environment of the config whose integrator is checked' },
+    env: {
+      type: 'string', choices: ENVIRONMENTS, required: true,
+      help: 'the environment of the config whose integrator is checked',
+    },
     config: CONFIG_OPTION,
     host: HOST_OPTION,
-    username: { type: 'string', value: 'U', help: "sign in to the integrator as this user (development default: the template's demo user)" },
+    username: {
+      type: 'string', value: 'U',
+      help: "sign in to the integrator as this user (development default: the template's demo user)",
+    },
     password: { type: 'string', value: 'P', help: "that user's password (given together with --username)" },
   },
 } as const satisfies CommandForm;
@@ -115,5 +160,6 @@ export function commandSpec(name: string): CommandSpec | undefined {
 /** A UsageError for an action the command does not have, naming those it has. */
 export function unknownAction(command: string, action: string | undefined): UsageError {
   const actions = (commandSpec(command)?.forms ?? []).map((f) => f.action).join(', ');
-  return new UsageError(`unknown ${command} action ${JSON.stringify(action ?? '')}; actions: ${actions} (see addon-kit help ${command})`);
+  const message = `unknown ${command} action ${JSON.stringify(action ?? '')}; actions: ${actions}`;
+  return new UsageError(`${message} (see addon-kit help ${command})`);
 }

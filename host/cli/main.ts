@@ -20,8 +20,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /** Every command's usage lines, and where to find more. */
 export function usage(): string {
   const lines = COMMAND_SPECS.flatMap((spec) => spec.forms.map((form) => `  ${usageLine(spec.name, form)}`));
-  return ['usage:', ...lines, '', 'addon-kit help <command> (or addon-kit <command> --help) prints its options.'].join('\n');
+  const more = 'addon-kit help <command> (or addon-kit <command> --help) prints its options.';
+  return ['usage:', ...lines, '', more].join('\n');
 }
+
+const commandNames = () => COMMAND_SPECS.map((c) => c.name).join(', ');
 
 /** Asked-for help anywhere after the command (before a `--` that ends the options). */
 function asksForHelp(args: string[]): boolean {
@@ -38,7 +41,7 @@ function help(args: string[], io: CommandIo): number {
   }
   const spec = commandSpec(name);
   if (!spec) {
-    io.err(`addon-kit help: unknown command ${JSON.stringify(name)}; commands: ${COMMAND_SPECS.map((c) => c.name).join(', ')}`);
+    io.err(`addon-kit help: unknown command ${JSON.stringify(name)}; commands: ${commandNames()}`);
     return 2;
   }
   if (extra.length > 0) {
@@ -61,7 +64,7 @@ export async function main(argv: string[], io: CommandIo = processIo): Promise<n
   const load = COMMANDS[name];
   const spec = commandSpec(name);
   if (!load || !spec) {
-    io.err(`addon-kit: unknown command ${JSON.stringify(name)}; commands: ${COMMAND_SPECS.map((c) => c.name).join(', ')}`);
+    io.err(`addon-kit: unknown command ${JSON.stringify(name)}; commands: ${commandNames()}`);
     return 2;
   }
   if (asksForHelp(rest)) {

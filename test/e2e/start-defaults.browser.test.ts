@@ -30,11 +30,14 @@ describe('addon-kit start (README defaults)', () => {
     try {
       run = await startCli(['start'], READY, {}, { cwd, unset: UNSET });
       const stdout = run.stdout();
-      expect(stdout).toMatch(new RegExp(`^addon-kit host listening on ${HOST} \\(embedded PGlite in ${cwd}/\\.addon-kit; ready in \\d+ ms\\)$`, 'm'));
+      const listening = `^addon-kit host listening on ${HOST} \\(embedded PGlite in ${cwd}/\\.addon-kit; ready in \\d+ ms\\)$`;
+      expect(stdout).toMatch(new RegExp(listening, 'm'));
       expect((await stat(join(cwd, '.addon-kit', 'addon-sdk', 'host.js'))).isFile()).toBe(true);
       const listPage = new RegExp(`^  demo List page:    (${HOST}/demo/lists/\\d+) `, 'm').exec(stdout)?.[1];
       expect(listPage).toBeDefined();
-      expect(stdout).toContain(`  add-on sandbox:    ${SANDBOX}\n  integrator:        ${INTEGRATOR}\n  integrator login:  demo / demo-password\n`);
+      expect(stdout).toContain(
+        `  add-on sandbox:    ${SANDBOX}\n  integrator:        ${INTEGRATOR}\n  integrator login:  demo / demo-password\n`,
+      );
       const password = /^admin@demo\.test \/ (\S+)$/m.exec(stdout)![1]!;
 
       const page = await browser.newPage();

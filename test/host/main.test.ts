@@ -25,8 +25,14 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+interface Answer {
+  status: number;
+  headers: Record<string, string | null>;
+  body: unknown;
+}
+
 /** A request that must be answered within 5 s (a hang fails the test instead of timing it out). */
-async function answer(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Record<string, string | null>; body: unknown }> {
+async function answer(url: string, init: RequestInit = {}): Promise<Answer> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(5000) });
   const headers = {
     'content-type': res.headers.get('content-type'),
@@ -43,7 +49,7 @@ const HOST_STARTING = {
 };
 
 describe('startHost()', () => {
-  it('answers 503 with Retry-After and a JSON body on all three listeners until the apps are attached, then serves [start-up]', async () => {
+  it('answers 503 with Retry-After and a JSON body on each listener until its app is attached [start-up]', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let listening!: (urls: { url: string; sandboxUrl: string; integratorUrl: string }) => void;
@@ -61,7 +67,8 @@ describe('startHost()', () => {
     let running: RunningHost | undefined;
     try {
       const { url, sandboxUrl, integratorUrl } = await urlsKnown;
-      expect(await answer(`${url}/health`)).toEqual({ status: 503, headers: STARTING_HEADERS, body: { status: 'starting', database: db.kind } });
+      const startingHealth = { status: 503, headers: STARTING_HEADERS, body: { status: 'starting', database: db.kind } };
+      expect(await answer(`${url}/health`)).toEqual(startingHealth);
       expect(await answer(`${url}/health?verbose=1`)).toMatchObject({ status: 503, body: { status: 'starting', database: db.kind } });
       expect(await answer(`${url}/people/v2/lists`)).toEqual({ status: 503, headers: STARTING_HEADERS, body: HOST_STARTING });
       const token = await answer(`${url}/oauth/token`, {

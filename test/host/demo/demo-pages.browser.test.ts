@@ -31,7 +31,8 @@ beforeAll(async () => {
   bundleDir = join(tmp, '.addon-kit', 'addon-sdk');
   await mkdir(bundleDir, { recursive: true });
   t = await startHttpTestHost({ config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
-  await ensureSampleAddon(t.db, createSecretBox([TEST_ENCRYPTION_KEY]), { integratorUrl: 'http://127.0.0.1:4100', bundle: 'self.x = 1;', env: {} });
+  const box = createSecretBox([TEST_ENCRYPTION_KEY]);
+  await ensureSampleAddon(t.db, box, { integratorUrl: 'http://127.0.0.1:4100', bundle: 'self.x = 1;', env: {} });
   await runDemoLists(t.db, new Date());
   const { rows } = await t.db.query<{ id: string }>(
     "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' ORDER BY l.id LIMIT 1",
