@@ -3,17 +3,18 @@
  * port, the add-on sandbox origin on a second listener, and the template integrator beside them with the
  * sample add-on registered for it (host/demo).
  */
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { createHost, type Host } from './app.ts';
 import { resolveHostConfig, type HostConfigInput } from './config.ts';
 import type { Database } from './db/database.ts';
 import { DEMO_LOGINS, seedDemo } from './db/seed/demo.ts';
 import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from './db/seed/demo-password.ts';
 import { addonSdkDir } from './demo/bundle-dir.ts';
-import { startDemoIntegrator } from './demo/demo-integrator.ts';
+import { integratorStartingListener, startDemoIntegrator } from './demo/demo-integrator.ts';
 import { listenOn, type Listener } from './demo/listen.ts';
 import { prepareDemo } from './demo/prepare-demo.ts';
 import { createSandboxApp } from './demo/sandbox-app.ts';
+import { hostStartingListener, sandboxStartingListener } from './http/starting-response.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { openIntegratorDatabase } from '../integrator-template/store/database.ts';
 
@@ -26,6 +27,11 @@ export interface StartOptions {
   /** The template integrator: its port (default 4100, or 0 when the host's port is 0) and PostgreSQL URL (schema `integrator`; default PGlite in `<dataDir>/integrator`). */
   integrator?: { port?: number | undefined; databaseUrl?: string | undefined };
   log?: (line: string) => void;
+  /**
+   * Called once the three listeners are open and answer `503` (see host/http/starting-response.ts), before the
+   * demo is prepared and the apps are attached; start-up waits for it (tests hold start-up here).
+   */
+  onListening?: (urls: { url: string; sandboxUrl: string; integratorUrl: string }) => Promise<void>;
 }
 
 export interface RunningHost {
@@ -62,16 +68,21 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
   // Listen first: with port 0 the URLs (issuer, sandbox origin, integrator URLs in the add-on config) need the real ports.
   const listeners: Listener[] = [];
   const closeListeners = () => Promise.all(listeners.map((l) => l.close()));
-  const listen = async (port: number) => {
-    const listener = await listenOn(port, requested.bindAddress);
+  const listen = async (port: number, whileStarting: RequestListener) => {
+    const listener = await listenOn(port, requested.bindAddress, whileStarting);
     listeners.push(listener);
     return listener;
   };
   let integratorDb: Database | undefined;
   try {
-    const hostListener = await listen(requested.port);
-    const sandboxListener = await listen(requested.sandboxPort ?? (requested.port === 0 ? 0 : requested.port + 1));
-    const integratorListener = await listen(options.integrator?.port ?? (requested.port === 0 ? 0 : 4100));
+    // Before listening: opening an embedded PGlite holds the event loop for seconds under load, and a listener
+    // open by then could not even answer 503.
+    integratorDb = await openIntegratorDatabase({ databaseUrl: options.integrator?.databaseUrl, schema: 'integrator', dataDir: options.dataDir });
+    const hostListener = await listen(requested.port, hostStartingListener(options.db.kind));
+    const sandboxPort = requested.sandboxPort ?? (requested.port === 0 ? 0 : requested.port + 1);
+    const sandboxListener = await listen(sandboxPort, sandboxStartingListener);
+    const integratorPort = options.integrator?.port ?? (requested.port === 0 ? 0 : 4100);
+    const integratorListener = await listen(integratorPort, integratorStartingListener);
     const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
     const config = resolveHostConfig({
       ...secrets,
@@ -85,12 +96,12 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
       addonSdkDir: addonSdkDir(requested),
     });
     const integratorUrl = `http://localhost:${integratorListener.port}`;
+    await options.onListening?.({ url: config.baseUrl, sandboxUrl: config.sandboxUrl!, integratorUrl });
     const demo = await prepareDemo({ db: options.db, config, integratorUrl, log });
 
     const host = await createHost({ config, db: options.db });
-    hostListener.server.on('request', host.app);
-    sandboxListener.server.on('request', createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir: addonSdkDir(config) }));
-    integratorDb = await openIntegratorDatabase({ databaseUrl: options.integrator?.databaseUrl, schema: 'integrator', dataDir: options.dataDir });
+    hostListener.attach(host.app);
+    sandboxListener.attach(createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir: addonSdkDir(config) }));
     const integrator = await startDemoIntegrator({
       listener: integratorListener,
       baseUrl: integratorUrl,

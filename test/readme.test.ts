@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../host/app.ts';
+import { usageLine } from '../host/cli/args.ts';
+import { COMMAND_SPECS } from '../host/cli/command-specs.ts';
 import { ENVIRONMENT } from '../host/config.ts';
 import { openDatabase } from '../host/db/database.ts';
 import { createLogger } from '../host/logger.ts';
@@ -38,6 +40,13 @@ describe('README', () => {
     expect(new Set(documented)).toEqual(new Set(Object.keys(ENVIRONMENT)));
   });
 
+  it('lists in the CLI table exactly the usage lines of every command form, as the CLI prints them', () => {
+    const table = readme.split('## The CLI')[1]!.split('\n## ')[0]!;
+    const documented = [...table.matchAll(/^\| `(addon-kit [^`]+)` \|/gm)].map((m) => m[1]!.replaceAll('\\|', '|'));
+    expect(documented).toEqual(COMMAND_SPECS.flatMap((spec) => spec.forms.map((form) => usageLine(spec.name, form))));
+  });
+
+  // Two CLI processes (migrate + seed, then pat create) and a host: slow on a loaded machine, hence 90 s.
   it('runs the "Try the API" example: pat create, then curl with those credentials', async () => {
     const [patLine, curlLine] = shellLines('Try the API');
     expect(patLine).toMatch(/^npx addon-kit pat create /);
@@ -69,5 +78,5 @@ describe('README', () => {
       server.close();
       await db.close();
     }
-  });
+  }, 90_000);
 });

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import express from 'express';
 import { listenOn } from '../../host/demo/listen.ts';
+import { sandboxStartingListener } from '../../host/http/starting-response.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';
 
 const { values } = parseArgs({
@@ -107,8 +108,8 @@ app.get('/people/v2/notes', async (req, res) => {
   });
 });
 
-const listener = await listenOn(0, '127.0.0.1');
-listener.server.on('request', app);
+const listener = await listenOn(0, '127.0.0.1', sandboxStartingListener);
+listener.attach(app);
 stopOn(async () => {
   await listener.close();
   await close();

@@ -19,6 +19,7 @@ import { createSecretBox } from '../../host/crypto/secret-box.ts';
 import { openDatabase, type Database } from '../../host/db/database.ts';
 import { ensureSampleAddon } from '../../host/demo/sample-addon.ts';
 import { listenOn } from '../../host/demo/listen.ts';
+import { sandboxStartingListener } from '../../host/http/starting-response.ts';
 import { createOAuthApplication } from '../../host/oauth/applications.ts';
 import { issueTokensForPerson } from '../../host/oauth/issue-tokens.ts';
 import { TestBrowser } from '../../test/support/oauth-browser.ts';
@@ -77,7 +78,7 @@ async function browserSession(url: string): Promise<{ cookie: string; csrf: stri
 }
 
 const db = await openDatabase({ dataDir: values['data-dir'], databaseUrl: values['database-url'] });
-const listener = await listenOn(0, '127.0.0.1');
+const listener = await listenOn(0, '127.0.0.1', sandboxStartingListener);
 const url = `http://127.0.0.1:${listener.port}`;
 const config = resolveHostConfig({ port: listener.port, baseUrl: url, dataDir: values['data-dir'] ?? 'memory://' });
 const box = createSecretBox(config.encryptionKeys);
@@ -92,7 +93,7 @@ if (values.scenario === 'proxy') {
   });
 }
 const host = await createHost({ config, db });
-listener.server.on('request', host.app);
+listener.attach(host.app);
 const info: HostServerInfo = { url, pid: process.pid };
 
 if (values.scenario === 'notes') {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { listenOn } from '../../host/demo/listen.ts';
+import { sandboxStartingListener } from '../../host/http/starting-response.ts';
 import { DEVELOPMENT_DEFAULTS, resolveIntegratorConfig } from '../../integrator-template/config.ts';
 import { createIntegrator } from '../../integrator-template/server.ts';
 import { openIntegratorDatabase } from '../../integrator-template/store/database.ts';
@@ -20,7 +21,7 @@ export interface IntegratorServerInfo {
 }
 
 const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } } });
-const listener = await listenOn(0, '127.0.0.1');
+const listener = await listenOn(0, '127.0.0.1', sandboxStartingListener);
 const url = `http://127.0.0.1:${listener.port}`;
 const config = resolveIntegratorConfig(
   {
@@ -38,7 +39,7 @@ const db = await openIntegratorDatabase({
   dataDir: values['data-dir'],
 });
 const integrator = await createIntegrator({ config, db });
-listener.server.on('request', integrator.app);
+listener.attach(integrator.app);
 const { rows } = await db.query<{ id: string }>('SELECT id::text FROM users WHERE username = $1', [
   DEVELOPMENT_DEFAULTS.user.username,
 ]);

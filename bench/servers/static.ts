@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import express from 'express';
 import { listenOn } from '../../host/demo/listen.ts';
+import { sandboxStartingListener } from '../../host/http/starting-response.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';
 
 const { values } = parseArgs({ options: { 'body-file': { type: 'string' } } });
@@ -14,7 +15,7 @@ const app = express();
 app.get('/people/v2/notes', (_req, res) => {
   res.type('application/json; charset=utf-8').send(body);
 });
-const listener = await listenOn(0, '127.0.0.1');
-listener.server.on('request', app);
+const listener = await listenOn(0, '127.0.0.1', sandboxStartingListener);
+listener.attach(app);
 stopOn(() => listener.close());
 reportReady({ url: `http://127.0.0.1:${listener.port}` });

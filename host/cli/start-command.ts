@@ -1,18 +1,12 @@
 /** `addon-kit start`: the host (and the template integrator, when present) with seeded demo data. */
-import { DATABASE_OPTIONS, integer, parse } from './args.ts';
+import { integer, parse } from './args.ts';
+import { START_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, {
-    ...DATABASE_OPTIONS,
-    port: { type: 'string' },
-    'integrator-port': { type: 'string' },
-    'sandbox-port': { type: 'string' },
-    'demo-password': { type: 'string' },
-    'base-url': { type: 'string' },
-  });
+  const { values } = parse(argv, START_FORM.options);
   const port = integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
   const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
   const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);

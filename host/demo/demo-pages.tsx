@@ -41,14 +41,37 @@ interface MountSpec {
   };
 }
 
-/** Mounts each add-on and keeps it (with its diagnostics) on `window.addonKitDemo` for whoever inspects the page. */
-const MOUNT_SCRIPT = `import { mountAddon } from '/assets/addon-sdk/host.js';
-const setup = JSON.parse(document.getElementById('addon-kit-mounts').textContent);
-window.addonKitDemo = setup.mounts.map((m) => {
-  const events = [];
-  const addon = mountAddon(document.getElementById(m.element), { ...m.options, csrfToken: setup.csrfToken, onEvent: (e) => events.push(e) });
-  return { installationId: m.options.installationId, addon, events };
-});`;
+/** What a List page shows in an add-on's place when the embedder script cannot load. */
+export const EMBEDDER_FAILED_MESSAGE =
+  'The add-on could not be loaded: this page could not load the add-on SDK (/assets/addon-sdk/host.js). ' +
+  "Reload the page; if it keeps failing, see the host's log.";
+
+/**
+ * Mounts each add-on and keeps it (with its diagnostics) on `window.addonKitDemo` for whoever inspects the page.
+ * The embedder is imported dynamically: a static import that fails (404, network error, syntax error) would stop
+ * the script silently and leave the add-on's place blank, while a rejected `import()` can say so there.
+ */
+const MOUNT_SCRIPT = `const setup = JSON.parse(document.getElementById('addon-kit-mounts').textContent);
+const showError = (m, text) => {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  document.getElementById(m.element).replaceChildren(p);
+};
+import('/assets/addon-sdk/host.js').then(
+  ({ mountAddon }) => {
+    window.addonKitDemo = setup.mounts.map((m) => {
+      const events = [];
+      const addon = mountAddon(document.getElementById(m.element), { ...m.options, csrfToken: setup.csrfToken, onEvent: (e) => events.push(e) });
+      return { installationId: m.options.installationId, addon, events };
+    });
+  },
+  (error) => {
+    console.error('addon-kit: the add-on SDK did not load', error);
+    for (const m of setup.mounts) showError(m, ${JSON.stringify(EMBEDDER_FAILED_MESSAGE)});
+  },
+);`;
 
 /** JSON safe inside a script element (no `</script>`, no HTML comment openers). */
 function scriptJson(value: unknown): string {

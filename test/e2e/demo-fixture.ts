@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Database } from '../../host/db/database.ts';
-import { startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
+import { integratorStartingListener, startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
 import { listenOn, type Listener } from '../../host/demo/listen.ts';
 import { prepareDemo, type PreparedDemo } from '../../host/demo/prepare-demo.ts';
 import { createSandboxApp } from '../../host/demo/sandbox-app.ts';
+import { sandboxStartingListener } from '../../host/http/starting-response.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
@@ -34,9 +35,9 @@ export interface DemoFixture {
 
 export async function startDemoFixture(): Promise<DemoFixture> {
   const bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-e2e-'));
-  const sandbox: Listener = await listenOn(0, '127.0.0.1');
+  const sandbox: Listener = await listenOn(0, '127.0.0.1', sandboxStartingListener);
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
-  const integratorListener: Listener = await listenOn(0, '127.0.0.1');
+  const integratorListener: Listener = await listenOn(0, '127.0.0.1', integratorStartingListener);
   const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
   const t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
   const demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
@@ -44,7 +45,7 @@ export async function startDemoFixture(): Promise<DemoFixture> {
     "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",
   );
   const listId = rows[0]!.id;
-  sandbox.server.on('request', createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl, bundleDir }));
+  sandbox.attach(createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl, bundleDir }));
   const integratorDb = await createIntegratorTestDatabase();
   const integrator = await startDemoIntegrator({
     listener: integratorListener,

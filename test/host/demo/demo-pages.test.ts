@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
@@ -18,11 +18,15 @@ const SANDBOX = 'http://127.0.0.1:4001';
 const BUNDLE = 'self.sampleAddon = true;';
 const BUNDLE_SHA = createHash('sha256').update(BUNDLE).digest('hex');
 let t: HttpTestHost;
+let tmp: string;
+/** Under a dot-folder, as in the default data directory `./.addon-kit`. */
 let bundleDir: string;
 let lists: { id: string; name: string; organization: string; total_people: number }[];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-demo-pages-'));
+  tmp = await mkdtemp(join(tmpdir(), 'addon-kit-demo-pages-'));
+  bundleDir = join(tmp, '.addon-kit', 'addon-sdk');
+  await mkdir(bundleDir, { recursive: true });
   await writeFile(join(bundleDir, 'host.js'), 'export const mountAddon = () => {};');
   await writeFile(join(bundleDir, 'sandbox-bootstrap.js'), '/* bootstrap */');
   t = await startHttpTestHost({ config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
@@ -36,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await rm(bundleDir, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
 });
 
 async function loggedIn(email: string): Promise<TestBrowser> {
@@ -140,7 +144,7 @@ describe('GET /demo/lists/{id}', () => {
 });
 
 describe('GET /assets/addon-sdk/host.js', () => {
-  it('serves the built embedder without a login', async () => {
+  it('serves the built embedder without a login, from a bundle directory under a dot-folder [.addon-kit]', async () => {
     const res = await fetch(`${t.baseUrl}/assets/addon-sdk/host.js`);
     expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/javascript; charset=utf-8', 'export const mountAddon = () => {};']);
   });
@@ -159,6 +163,11 @@ describe('createSandboxApp()', () => {
       const res = await sandbox().get(path);
       expect([path, res.status]).toEqual([path, 404]);
     }
+  });
+
+  it('serves the sandbox bootstrap from a bundle directory under a dot-folder [.addon-kit]', async () => {
+    const res = await sandbox().get('/sandbox-bootstrap.js');
+    expect([res.status, res.headers['content-type'], res.text]).toEqual([200, 'text/javascript; charset=utf-8', '/* bootstrap */']);
   });
 
   it("serves the frame with the sandbox policy naming the host as the only ancestor", async () => {
