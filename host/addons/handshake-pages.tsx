@@ -49,18 +49,21 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
   send(res, 200, html, nonce);
 }
 
-/** A step refused: what happened, and a link that starts the handshake over when the installation is known. */
+/**
+ * A step refused: what happened, and a link that starts the handshake over when the installation is
+ * known and starting again can help (`restartable`, default true).
+ */
 export function sendHandshakeFailure(
   res: Response,
-  failure: { status: number; code: string; title: string; message: string; installationId?: string; state?: AuthorizationState; hostOrigin: string },
+  failure: { status: number; code: string; title: string; message: string; installationId?: string; state?: AuthorizationState; hostOrigin: string; restartable?: boolean },
 ): void {
   const nonce = failure.installationId && failure.state ? randomBytes(16).toString('base64') : undefined;
-  const restart = failure.installationId ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const restart = failure.installationId && failure.restartable !== false ? `/addons/installations/${failure.installationId}/authorize` : undefined;
   const html = renderToString(
     <Layout title={failure.title}>
       <h1>{failure.title}</h1>
       <p>{failure.message}</p>
-      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : 'Close this window and start again from the add-on.'}</p>
+      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : failure.restartable === false ? 'You can close this window.' : 'Close this window and start again from the add-on.'}</p>
       {nonce ? (
         <script
           nonce={nonce}

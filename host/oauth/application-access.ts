@@ -60,6 +60,19 @@ export function refusalDescription(mode: AccessRefusal['mode']): string {
     : 'Your organization allows only the people its administrators chose to connect this application';
 }
 
+/** Who may connect, in words, for the person refused (pages). */
+export function describeRefusal(refusal: AccessRefusal): string {
+  const { organizationName: organization, applicationName: application } = refusal;
+  return refusal.mode === 'admins_only'
+    ? `${organization} allows only its organization administrators to connect ${application}.`
+    : `${organization} allows only the people its organization administrators chose to connect ${application}, and you are not one of them.`;
+}
+
+/** Where the person refused learns that it can change, in words (pages). */
+export function whoCanChange(refusal: AccessRefusal): string {
+  return `An organization administrator of ${refusal.organizationName} can change who may connect it on the Connected applications page of the developer account.`;
+}
+
 /** An application as the organization's "Connected applications" page lists it. */
 export interface ApplicationAccess {
   id: string;

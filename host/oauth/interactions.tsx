@@ -167,7 +167,11 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
           return sendPage(
             res,
             403,
-            <AccessRefusedPage uid={details.uid} csrfToken={csrfToken} mode={mode} organizationName={person.organization_name} applicationName={await applicationName(provider, details)} />,
+            <AccessRefusedPage
+              uid={details.uid}
+              csrfToken={csrfToken}
+              refusal={{ mode, organizationName: person.organization_name, applicationName: await applicationName(provider, details) }}
+            />,
           );
         }
         default:
