@@ -10,7 +10,8 @@ CREATE TABLE connected_application_people_allowed (
   person_id bigint NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (organization_id, application_id, person_id),
-  FOREIGN KEY (person_id, organization_id) REFERENCES people(id, organization_id) ON DELETE CASCADE
+  CONSTRAINT connected_application_people_allowed_same_organization
+    FOREIGN KEY (person_id, organization_id) REFERENCES people(id, organization_id) ON DELETE CASCADE
 );
 -- Deleting a person finds their rows without a scan.
 CREATE INDEX connected_application_people_allowed_person_idx ON connected_application_people_allowed (person_id);

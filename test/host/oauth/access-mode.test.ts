@@ -241,3 +241,19 @@ describe('POST /oauth/token [access_mode]', () => {
     expect(await me(refreshed.access_token)).toBe(200);
   });
 });
+
+describe('allowPerson()', () => {
+  it('lists only people of the organization, and the database refuses anyone else [same organization]', async () => {
+    const app = await application('Same Org Only', 'specific_people');
+    const outsider = await personId(t.db, 'admin@other.test');
+    expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: outsider })).toBe(false);
+    await expect(
+      t.db.query('INSERT INTO connected_application_people_allowed (organization_id, application_id, person_id) VALUES ($1, $2, $3)', [demo, app.id, outsider]),
+    ).rejects.toThrow(/violates foreign key constraint "connected_application_people_allowed_same_organization"/);
+    expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: ids.member })).toBe(true);
+    // Listing again changes nothing.
+    expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: ids.member })).toBe(true);
+    const { rows } = await t.db.query('SELECT person_id::text FROM connected_application_people_allowed WHERE application_id = $1', [app.id]);
+    expect(rows).toEqual([{ person_id: ids.member }]);
+  });
+});
