@@ -73,6 +73,15 @@ export function whoCanChange(refusal: AccessRefusal): string {
   return `An organization administrator of ${refusal.organizationName} can change who may connect it on the Connected applications page of the developer account.`;
 }
 
+/**
+ * SQL for the organization's mode of an application, for other modules' queries (the table's SQL stays
+ * here): `application` is the SQL of the application id, `organization` that of the organization id.
+ */
+export function accessModeSql(application: string, organization: string): string {
+  return `COALESCE((SELECT s.access_mode FROM connected_application_settings s
+    WHERE s.application_id = ${application} AND s.organization_id = ${organization}), 'anyone')`;
+}
+
 /** An application as the organization's "Connected applications" page lists it. */
 export interface ApplicationAccess {
   id: string;
@@ -89,9 +98,8 @@ export interface ApplicationAccess {
 const ACCESS_FROM = `
   FROM oauth_applications a
   JOIN organizations owner ON owner.id = a.organization_id
-  LEFT JOIN connected_application_settings s ON s.application_id = a.id AND s.organization_id = $1
   WHERE (a.organization_id = $1 OR EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1))`;
-const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_name, COALESCE(s.access_mode, 'anyone') AS access_mode,
+const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_name, ${accessModeSql('a.id', '$1')} AS access_mode,
   (SELECT count(*)::int FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1) AS connected_people`;
 
 /** The applications people of the organization connected, and the organization's own, by name. */
