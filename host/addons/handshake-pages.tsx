@@ -55,15 +55,26 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
  */
 export function sendHandshakeFailure(
   res: Response,
-  failure: { status: number; code: string; title: string; message: string; installationId?: string; state?: AuthorizationState; hostOrigin: string; restartable?: boolean },
+  failure: {
+    status: number;
+    code: string;
+    title: string;
+    message: string;
+    installationId?: string;
+    state?: AuthorizationState;
+    hostOrigin: string;
+    restartable?: boolean;
+  },
 ): void {
   const nonce = failure.installationId && failure.state ? randomBytes(16).toString('base64') : undefined;
-  const restart = failure.installationId && failure.restartable !== false ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const restartable = failure.restartable !== false;
+  const restart = failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const closing = restartable ? 'Close this window and start again from the add-on.' : 'You can close this window.';
   const html = renderToString(
     <Layout title={failure.title}>
       <h1>{failure.title}</h1>
       <p>{failure.message}</p>
-      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : failure.restartable === false ? 'You can close this window.' : 'Close this window and start again from the add-on.'}</p>
+      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : closing}</p>
       {nonce ? (
         <script
           nonce={nonce}

@@ -3,8 +3,9 @@
  *
  * 0. `GET /addons/installations/{id}/authorize` — the popup's start (host login required; a person the
  *    organization's access_mode leaves out of the add-on's OAuth application gets the `access_restricted`
- *    failure page here, at step 3, and from /oauth/authorize in between): a new handshake state, kept sealed in the `addon_kit_handshake` cookie and as a SHA-256 digest with a
- *    deadline in the vault row. Starting again replaces it, so the flow can restart at any point.
+ *    failure page here, at step 3, and from /oauth/authorize in between): a new handshake state, kept
+ *    sealed in the `addon_kit_handshake` cookie and as a SHA-256 digest with a deadline in the vault row.
+ *    Starting again replaces it, so the flow can restart at any point.
  * 1. Redirect to `/oauth/authorize` for the add-on's OAuth application with the add-on scopes, the
  *    integrator's redirect_url and the handshake state; the person consents at the host. When the
  *    provider issues the code, `service-consent.ts` marks the row with the state's digest.
@@ -97,11 +98,17 @@ class StepFailure extends Error {
  * OAuth application, read now: the same rule /oauth/authorize applies, checked before the handshake
  * sends the person there and again before the host issues its own grant.
  */
-async function requireAccess(deps: Pick<HandshakeDeps, 'db' | 'vault'>, person: PersonRecord, installation: Installation, clientId: string): Promise<void> {
+async function requireAccess(
+  deps: Pick<HandshakeDeps, 'db' | 'vault'>,
+  person: PersonRecord,
+  installation: Installation,
+  clientId: string,
+): Promise<void> {
   const refusal = await findAccessRefusal(deps.db, { personId: person.id, clientId });
   if (!refusal) return;
   const state = (await deps.vault.find(installation.id, person.id))?.state ?? 'uninitialized';
-  throw new StepFailure(403, 'access_restricted', 'You cannot connect this add-on', `${describeRefusal(refusal)} ${whoCanChange(refusal)}`, installation.id, state, false);
+  const message = `${describeRefusal(refusal)} ${whoCanChange(refusal)}`;
+  throw new StepFailure(403, 'access_restricted', 'You cannot connect this add-on', message, installation.id, state, false);
 }
 
 /** The routes of steps 0, 3 and 5 (mounted under `/addons`). */

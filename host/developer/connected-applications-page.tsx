@@ -43,6 +43,12 @@ interface Problems {
 
 const BASE = '/developer/connected-applications';
 
+/** The administrator of a request and the application it is about. */
+interface Found {
+  person: PersonRecord;
+  app: ApplicationAccess;
+}
+
 function Problem(props: { text: string | undefined }): VNode | null {
   return props.text ? <p class="error">{props.text}</p> : null;
 }
@@ -80,7 +86,14 @@ function ListPage(props: { apps: ApplicationAccess[]; person: PersonRecord; csrf
   );
 }
 
-function DetailPage(props: { app: ApplicationAccess; people: AllowedPerson[]; person: PersonRecord; csrfToken: string; problems?: Problems; email?: string }): VNode {
+function DetailPage(props: {
+  app: ApplicationAccess;
+  people: AllowedPerson[];
+  person: PersonRecord;
+  csrfToken: string;
+  problems?: Problems;
+  email?: string;
+}): VNode {
   const { app, person } = props;
   const p = props.problems ?? {};
   return (
@@ -164,9 +177,10 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
   const csrf = async (req: Request, res: Response) => ensureCsrfToken(await getHostSession(req, res));
   const adminsOnly = (res: Response) =>
     sendMessagePage(res, 403, 'Administrators only', 'Only organization administrators decide who may connect applications.');
-  const notFound = (res: Response) => sendMessagePage(res, 404, 'Not found', 'No application with that id is connected in or owned by your organization.');
+  const notFound = (res: Response) =>
+    sendMessagePage(res, 404, 'Not found', 'No application with that id is connected in or owned by your organization.');
   /** The administrator and the application of the request; undefined when a refusal was sent. */
-  const load = async (req: Request, res: Response): Promise<{ person: PersonRecord; app: ApplicationAccess } | undefined> => {
+  const load = async (req: Request, res: Response): Promise<Found | undefined> => {
     const person = hostPersonOf(req);
     if (!isOrganizationAdministrator(person)) return void adminsOnly(res);
     const id = String(req.params.id ?? '');
@@ -174,19 +188,26 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
     if (!app) return void notFound(res);
     return { person, app };
   };
-  const detail = async (req: Request, res: Response, status: number, found: { person: PersonRecord; app: ApplicationAccess }, problems?: Problems, email?: string) => {
+  const detail = async (req: Request, res: Response, status: number, found: Found, problems?: Problems, email?: string) => {
     const people = await listAllowedPeople(db, found.person.organization_id, found.app.id);
-    sendPage(
-      res,
-      status,
-      <DetailPage app={found.app} people={people} person={found.person} csrfToken={await csrf(req, res)} {...(problems ? { problems } : {})} {...(email ? { email } : {})} />,
+    const page = (
+      <DetailPage
+        app={found.app}
+        people={people}
+        person={found.person}
+        csrfToken={await csrf(req, res)}
+        {...(problems ? { problems } : {})}
+        {...(email ? { email } : {})}
+      />
     );
+    sendPage(res, status, page);
   };
 
   router.get('/connected-applications', async (req, res) => {
     const person = hostPersonOf(req);
     if (!isOrganizationAdministrator(person)) return adminsOnly(res);
-    sendPage(res, 200, <ListPage apps={await listApplicationAccess(db, person.organization_id)} person={person} csrfToken={await csrf(req, res)} />);
+    const apps = await listApplicationAccess(db, person.organization_id);
+    sendPage(res, 200, <ListPage apps={apps} person={person} csrfToken={await csrf(req, res)} />);
   });
 
   router.get('/connected-applications/:id', async (req, res) => {
@@ -199,7 +220,8 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
     if (!found) return;
     const read = readAccessMode((req.body ?? {}) as Record<string, unknown>);
     if ('problem' in read) return detail(req, res, 422, found, { access_mode: read.problem });
-    await setAccessMode(db, { organizationId: found.person.organization_id, applicationId: found.app.id, mode: read.mode });
+    const { organization_id: organizationId } = found.person;
+    await setAccessMode(db, { organizationId, applicationId: found.app.id, mode: read.mode });
     res.redirect(303, `${BASE}/${found.app.id}`);
   });
 
@@ -211,8 +233,12 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
     if (!email) return detail(req, res, 422, found, { email: `Enter the e-mail of a person in ${organizationName}.` });
     // Someone of another organization is "no person" here: organizations never learn of each other's people.
     const candidate = await loadPersonByEmail(db, email);
-    const added = candidate?.organization_id === organizationId && (await allowPerson(db, { organizationId, applicationId: found.app.id, personId: candidate.id }));
-    if (!added) return detail(req, res, 422, found, { email: `No person with the e-mail ${email} in ${organizationName}.` }, email);
+    const added =
+      candidate?.organization_id === organizationId &&
+      (await allowPerson(db, { organizationId, applicationId: found.app.id, personId: candidate.id }));
+    if (!added) {
+      return detail(req, res, 422, found, { email: `No person with the e-mail ${email} in ${organizationName}.` }, email);
+    }
     res.redirect(303, `${BASE}/${found.app.id}`);
   });
 
@@ -220,7 +246,8 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
     const found = await load(req, res);
     if (!found) return;
     const personId = String(req.params.personId ?? '');
-    const removed = /^\d{1,18}$/.test(personId) && (await disallowPerson(db, { organizationId: found.person.organization_id, applicationId: found.app.id, personId }));
+    const entry = { organizationId: found.person.organization_id, applicationId: found.app.id, personId };
+    const removed = /^\d{1,18}$/.test(personId) && (await disallowPerson(db, entry));
     if (!removed) return sendMessagePage(res, 404, 'Not found', 'That person is not on the list of this application.');
     res.redirect(303, `${BASE}/${found.app.id}`);
   });

@@ -31,9 +31,19 @@ export interface AccessRefusal {
  * application (administrators included only when listed). An unknown person or client yields undefined:
  * their existence is checked where they are loaded.
  */
-export async function findAccessRefusal(db: Queryable, who: { personId: string; clientId: string }): Promise<AccessRefusal | undefined> {
-  const { rows } = await db.query<{ mode: AccessMode; site_administrator: boolean; listed: boolean; organization_name: string; application_name: string }>(
-    `SELECT COALESCE(s.access_mode, 'anyone') AS mode, p.site_administrator, o.name AS organization_name, a.name AS application_name,
+export async function findAccessRefusal(
+  db: Queryable,
+  who: { personId: string; clientId: string },
+): Promise<AccessRefusal | undefined> {
+  const { rows } = await db.query<{
+    mode: AccessMode;
+    site_administrator: boolean;
+    listed: boolean;
+    organization_name: string;
+    application_name: string;
+  }>(
+    `SELECT COALESCE(s.access_mode, 'anyone') AS mode, p.site_administrator,
+            o.name AS organization_name, a.name AS application_name,
             EXISTS (SELECT 1 FROM connected_application_people_allowed w
                     WHERE w.organization_id = p.organization_id AND w.application_id = a.id AND w.person_id = p.id) AS listed
      FROM people p
@@ -65,12 +75,16 @@ export function describeRefusal(refusal: AccessRefusal): string {
   const { organizationName: organization, applicationName: application } = refusal;
   return refusal.mode === 'admins_only'
     ? `${organization} allows only its organization administrators to connect ${application}.`
-    : `${organization} allows only the people its organization administrators chose to connect ${application}, and you are not one of them.`;
+    : `${organization} allows only the people its organization administrators chose to connect ${application}, ` +
+        'and you are not one of them.';
 }
 
 /** Where the person refused learns that it can change, in words (pages). */
 export function whoCanChange(refusal: AccessRefusal): string {
-  return `An organization administrator of ${refusal.organizationName} can change who may connect it on the Connected applications page of the developer account.`;
+  return (
+    `An organization administrator of ${refusal.organizationName} can change who may connect it ` +
+    'on the Connected applications page of the developer account.'
+  );
 }
 
 /**
@@ -98,9 +112,12 @@ export interface ApplicationAccess {
 const ACCESS_FROM = `
   FROM oauth_applications a
   JOIN organizations owner ON owner.id = a.organization_id
-  WHERE (a.organization_id = $1 OR EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1))`;
-const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_name, ${accessModeSql('a.id', '$1')} AS access_mode,
-  (SELECT count(*)::int FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1) AS connected_people`;
+  WHERE (a.organization_id = $1
+         OR EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1))`;
+const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_name,
+  ${accessModeSql('a.id', '$1')} AS access_mode,
+  (SELECT count(*)::int FROM oauth_connections c
+   WHERE c.application_id = a.id AND c.organization_id = $1) AS connected_people`;
 
 /** The applications people of the organization connected, and the organization's own, by name. */
 export async function listApplicationAccess(db: Queryable, organizationId: string): Promise<ApplicationAccess[]> {
@@ -108,12 +125,20 @@ export async function listApplicationAccess(db: Queryable, organizationId: strin
 }
 
 /** One application of {@link listApplicationAccess}; undefined for any other id (another organization's, unknown). */
-export async function findApplicationAccess(db: Queryable, organizationId: string, applicationId: string): Promise<ApplicationAccess | undefined> {
-  return (await db.query<ApplicationAccess>(`SELECT ${ACCESS_COLUMNS} ${ACCESS_FROM} AND a.id = $2`, [organizationId, applicationId])).rows[0];
+export async function findApplicationAccess(
+  db: Queryable,
+  organizationId: string,
+  applicationId: string,
+): Promise<ApplicationAccess | undefined> {
+  const { rows } = await db.query<ApplicationAccess>(`SELECT ${ACCESS_COLUMNS} ${ACCESS_FROM} AND a.id = $2`, [organizationId, applicationId]);
+  return rows[0];
 }
 
 /** Stores the organization's mode for the application. */
-export async function setAccessMode(db: Queryable, setting: { organizationId: string; applicationId: string; mode: AccessMode }): Promise<void> {
+export async function setAccessMode(
+  db: Queryable,
+  setting: { organizationId: string; applicationId: string; mode: AccessMode },
+): Promise<void> {
   await db.query(
     `INSERT INTO connected_application_settings (organization_id, application_id, access_mode) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id, application_id) DO UPDATE SET access_mode = EXCLUDED.access_mode`,
@@ -141,12 +166,20 @@ export async function listAllowedPeople(db: Queryable, organizationId: string, a
   return rows;
 }
 
-/** Lists a person of the organization (listing again changes nothing); false when the person is not of that organization. */
-export async function allowPerson(db: Queryable, entry: { organizationId: string; applicationId: string; personId: string }): Promise<boolean> {
+/** Identifies one entry of the people list. */
+export interface AllowedEntry {
+  organizationId: string;
+  applicationId: string;
+  personId: string;
+}
+
+/** Lists a person of the organization (listing again changes nothing); false when they are not of that organization. */
+export async function allowPerson(db: Queryable, entry: AllowedEntry): Promise<boolean> {
   const { rows } = await db.query(
     `INSERT INTO connected_application_people_allowed (organization_id, application_id, person_id)
      SELECT p.organization_id, $2, p.id FROM people p WHERE p.id = $3 AND p.organization_id = $1
-     ON CONFLICT (organization_id, application_id, person_id) DO UPDATE SET created_at = connected_application_people_allowed.created_at
+     ON CONFLICT (organization_id, application_id, person_id)
+       DO UPDATE SET created_at = connected_application_people_allowed.created_at
      RETURNING person_id`,
     [entry.organizationId, entry.applicationId, entry.personId],
   );
@@ -154,7 +187,7 @@ export async function allowPerson(db: Queryable, entry: { organizationId: string
 }
 
 /** Takes a person off the list; false when they were not on it. */
-export async function disallowPerson(db: Queryable, entry: { organizationId: string; applicationId: string; personId: string }): Promise<boolean> {
+export async function disallowPerson(db: Queryable, entry: AllowedEntry): Promise<boolean> {
   const { rowCount } = await db.query(
     'DELETE FROM connected_application_people_allowed WHERE organization_id = $1 AND application_id = $2 AND person_id = $3',
     [entry.organizationId, entry.applicationId, entry.personId],

@@ -1,6 +1,7 @@
 /**
  * The provider's interaction pages at `/oauth/interaction/:uid`: login, account chooser, consent and
- * the access_mode refusal (access-refused-page.tsx), server-rendered, working without JavaScript, every POST CSRF-checked with the host session's token.
+ * the access_mode refusal (access-refused-page.tsx), server-rendered, working without JavaScript, every
+ * POST CSRF-checked with the host session's token.
  * Logging in here also logs in to the host; a host session already open satisfies a plain login
  * prompt (not `prompt=login`, which always asks for the password again).
  */
@@ -234,9 +235,12 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
     '/oauth/interaction/:uid/refused',
     requireCsrf,
     withDetails(async (req, res, details) => {
-      if (details.prompt.name !== CONNECT_ACCESS_PROMPT) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+      if (details.prompt.name !== CONNECT_ACCESS_PROMPT) {
+        return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+      }
       const { access_mode: mode } = details.prompt.details as ConnectAccessDetails;
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: refusalDescription(mode) }, { mergeWithLastSubmission: false });
+      const result = { error: 'access_denied', error_description: refusalDescription(mode) };
+      await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
     }),
   );
 
