@@ -49,7 +49,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
   const oauthProvider = await createOAuthProvider({ config, db, logger });
-  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider);
+  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);

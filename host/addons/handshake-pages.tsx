@@ -45,7 +45,8 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
 
 /**
  * A step refused or declined: what happened, and a link that starts the handshake over when the installation
- * is known (then the opener is told too; a declined page closes itself).
+ * is known and starting again can help (`restartable`, default true); the opener is told too, and a declined
+ * page closes itself.
  */
 export function sendHandshakeFailure(
   res: Response,
@@ -60,15 +61,19 @@ export function sendHandshakeFailure(
     /** The person chose Deny (not an error of a step). */
     declined?: boolean;
     side: HandshakeSide;
+    /** False when starting again cannot help (the organization refuses the person). */
+    restartable?: boolean;
   },
 ): void {
   const nonce = failure.installationId && failure.state ? randomBytes(16).toString('base64') : undefined;
-  const restart = failure.installationId ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const restartable = failure.restartable !== false;
+  const restart = failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const closing = restartable ? 'Close this window and start again from the add-on.' : 'You can close this window.';
   const html = renderToString(
     <Layout title={failure.title}>
       <h1>{failure.title}</h1>
       <p>{failure.message}</p>
-      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : 'Close this window and start again from the add-on.'}</p>
+      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : closing}</p>
       {nonce ? (
         <script
           nonce={nonce}
