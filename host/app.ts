@@ -11,6 +11,8 @@ import { currentRouter } from './current/me.ts';
 import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
+import { healthCheck } from './http/health.ts';
+import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
@@ -56,11 +58,9 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.locals.baseUrl = config.baseUrl;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
+  app.use(rejectMalformedUrl);
 
-  app.get('/health', async (_req, res) => {
-    await db.query('SELECT 1');
-    res.json({ status: 'ok', database: db.kind });
-  });
+  app.get('/health', healthCheck(db, logger));
 
   const json = express.json({ limit: config.maxBodyBytes, type: ['application/json', 'application/vnd.api+json'] });
   const api = (scope: Scope | undefined, router: Router): RequestHandler[] => [

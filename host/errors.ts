@@ -2,6 +2,7 @@
  * Host errors: every failure an API route can report, each rendering one entry of the spec's
  * `{errors: [...]}` body. Routes throw these; one handler renders them.
  */
+import { STATUS_CODES } from 'node:http';
 
 /** Wire codes of the spec's error table (plus `invalid_parameter` for a malformed query value). */
 export type HostErrorCode =
@@ -96,6 +97,27 @@ export class UnknownAttributeError extends HostError {
 export class InvalidParameterError extends HostError {
   constructor(parameter: string, detail: string) {
     super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail, parameter });
+  }
+}
+
+/** 400 invalid_parameter: the URL's path or query string is not correctly percent-encoded. @see RFC 3986 §2.1 */
+export class MalformedUrlError extends HostError {
+  constructor() {
+    super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail: 'The request URL is not correctly percent-encoded' });
+  }
+}
+
+/** 400 invalid_parameter: a text value holds a NUL character, which no stored text may hold. */
+export class NulCharacterError extends HostError {
+  constructor() {
+    super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail: 'Text values may not contain NUL characters' });
+  }
+}
+
+/** 400 (or the status the HTTP layer chose): the request could not be read (broken body, client gone). */
+export class UnreadableRequestError extends HostError {
+  constructor(status = 400, detail = 'The request could not be read') {
+    super({ status, title: STATUS_CODES[status] ?? 'Bad Request', detail });
   }
 }
 

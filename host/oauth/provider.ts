@@ -159,5 +159,14 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
   provider.use(revokeOnLateCodeReplay());
   provider.use(codeIssuedHook(provider, deps.logger));
   provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
+  // Koa prints every other error to stderr unless the app has an 'error' listener: a client sending a
+  // malformed request (a parser error on its socket, a hang-up) is not the server's failure.
+  // The typings list oidc-provider's own events only; Provider is a Koa application and emits Koa's 'error'.
+  (provider as unknown as NodeJS.EventEmitter).on('error', (error: Error & { code?: string; status?: number }) => {
+    const client = (error.status !== undefined && error.status < 500) || /^(HPE_|ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)/.test(error.code ?? '');
+    const entry = { err: { name: error.name, message: error.message, code: error.code, ...(client ? {} : { stack: error.stack }) } };
+    if (client) deps.logger.debug(entry, 'oauth request failed on the client side');
+    else deps.logger.error(entry, 'oauth provider error');
+  });
   return provider;
 }

@@ -9,6 +9,7 @@ import { verifyPassword } from '../auth/passwords.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, safeReturnTo, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
+import { hasNul } from '../db/storable-text.ts';
 import { CsrfField, Layout, sendPage } from './render.tsx';
 
 /** What a failed login says, whatever went wrong (no telling which e-mails exist). */
@@ -41,6 +42,8 @@ export function LoginForm(props: { action: string; csrfToken: string; email?: st
 /** Checks an e-mail and password; the active person's id, or undefined. */
 export async function checkLogin(db: Queryable, email: unknown, password: unknown): Promise<string | undefined> {
   if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) return undefined;
+  // No stored e-mail holds a NUL character (PostgreSQL text cannot): a failed login like any other.
+  if (hasNul(email)) return undefined;
   const person = await loadPersonByEmail(db, email.slice(0, 320));
   const ok = await verifyPassword(password, person?.password_hash);
   return ok && person?.status === 'active' ? person.id : undefined;
