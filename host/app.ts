@@ -12,6 +12,7 @@ import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { healthCheck } from './http/health.ts';
+import { noSniff } from './http/no-sniff.ts';
 import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -58,6 +59,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.locals.baseUrl = config.baseUrl;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
+  app.use(noSniff);
   app.use(rejectMalformedUrl);
 
   app.get('/health', healthCheck(db, logger));
@@ -76,7 +78,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
   app.use(loginRouter({ db }));
-  app.use(oauthRouter({ provider: oauthProvider, db }));
+  app.use(oauthRouter({ provider: oauthProvider, db, baseUrl: config.baseUrl }));
   const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });

@@ -15,6 +15,7 @@ import type { Queryable } from '../db/database.ts';
 import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
 import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
 import { DatabaseAdapter } from './adapter.ts';
+import { formTargets } from './form-targets.ts';
 import { HOST_SESSION_REASON } from './provider.ts';
 import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 
@@ -78,6 +79,12 @@ async function applicationName(provider: Provider, details: Details): Promise<st
   return client?.clientName ?? 'An application';
 }
 
+/** The page options of an interaction page: its forms may lead on to the client's redirect URIs. */
+async function pageOptions(provider: Provider, details: Details): Promise<{ formAction: string[] }> {
+  const client = await provider.Client.find(String(details.params.client_id));
+  return { formAction: formTargets(client?.redirectUris ?? []) };
+}
+
 /** Interaction routes; oidc-provider's cookie ties each to the browser that started it. */
 export function interactionRouter(deps: { provider: Provider; db: Queryable }): Router {
   const { provider, db } = deps;
@@ -129,6 +136,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
         {...(error ? { error } : {})}
         {...(email ? { email } : {})}
       />,
+      await pageOptions(provider, details),
     );
   };
 
@@ -142,7 +150,12 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
       switch (details.prompt.name) {
         case 'select_account':
           if (!loggedIn) return showLogin(res, details, csrfToken);
-          return sendPage(res, 200, <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />);
+          return sendPage(
+            res,
+            200,
+            <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />,
+            await pageOptions(provider, details),
+          );
         case 'login':
           // Single sign-on from the host login, unless the client asked for a fresh login (or max_age etc.).
           if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session' || r === HOST_SESSION_REASON)) return finishLogin(req, res, details, loggedIn.id);
@@ -155,6 +168,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
             res,
             200,
             <ConsentPage action={`/oauth/interaction/${details.uid}/consent`} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={person} scopes={scopes} />,
+            await pageOptions(provider, details),
           );
         }
         default:

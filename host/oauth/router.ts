@@ -1,11 +1,13 @@
 /**
- * Mounts the provider in Express: the interaction pages, the JSON-body and /oauth/refresh adapters,
- * then oidc-provider's own handler for `/oauth/*` and the discovery document.
+ * Mounts the provider in Express: the request's origin pinned to the base URL, the interaction pages,
+ * the JSON-body and /oauth/refresh adapters, then oidc-provider's own handler for `/oauth/*` and the
+ * discovery document.
  */
 import { Router } from 'express';
 import type Provider from 'oidc-provider';
 import type { Queryable } from '../db/database.ts';
 import { interactionRouter } from './interactions.tsx';
+import { pinRequestOrigin } from './pin-request-origin.ts';
 import { OAUTH_ROUTES } from './provider.ts';
 import { acceptJsonBody, refreshAlias } from './token-request-body.ts';
 
@@ -15,8 +17,10 @@ export function isProviderPath(path: string): boolean {
 }
 
 /** The `/oauth/*` and discovery routes of the host. */
-export function oauthRouter(deps: { provider: Provider; db: Queryable }): Router {
+export function oauthRouter(deps: { provider: Provider; db: Queryable; baseUrl: string }): Router {
   const router = Router();
+  const pin = pinRequestOrigin(deps.provider, deps.baseUrl);
+  router.use((req, res, next) => (isProviderPath(req.path) ? pin(req, res, next) : next()));
   router.use(interactionRouter(deps));
   router.post([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.introspection], acceptJsonBody);
   router.post('/oauth/refresh', acceptJsonBody, refreshAlias);

@@ -1,13 +1,13 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../host/logger.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor } from '../../support/host.ts';
 import { parseForms, TestBrowser } from '../../support/oauth-browser.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
-import { rawRequest } from '../../support/raw-http.ts';
+import { rawExchange, rawRequest } from '../../support/raw-http.ts';
 
 let t: HttpTestHost;
 let basic: string;
@@ -149,6 +149,23 @@ describe('request bodies', () => {
     const logged = lines.slice(before);
     expect(logged.find((l) => l.msg === 'request')).toMatchObject({ status: 400, aborted: true });
     expect(logged.filter((l) => l.level >= 50)).toEqual([]);
+  });
+});
+
+describe('malformed HTTP on the OAuth provider’s routes', () => {
+  it('never prints the parser error to stderr', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (let i = 0; i < 5; i++) {
+        const out = await rawExchange(t.baseUrl, 'DELETE /oauth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nbody after a request without length');
+        expect(out).toMatch(/^HTTP\/1\.1 4\d\d /);
+      }
+      // The provider reports the parser error once the response has finished.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
   });
 });
 
