@@ -16,6 +16,7 @@ import { noSniff } from './http/no-sniff.ts';
 import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createHostLimits } from './limits/host-limits.ts';
 import { loginRouter } from './pages/login.tsx';
 import { createAddonRuntime } from './addons/index.ts';
 import { demoRouter } from './demo/demo-pages.tsx';
@@ -51,11 +52,12 @@ export interface Host {
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const oauthProvider = await createOAuthProvider({ config, db, logger });
+  const limits = await createHostLimits({ config, db, logger });
+  const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth });
   const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', config.trustProxy);
   app.locals.baseUrl = config.baseUrl;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
@@ -67,7 +69,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const json = express.json({ limit: config.maxBodyBytes, type: ['application/json', 'application/vnd.api+json'] });
   const api = (scope: Scope | undefined, router: Router): RequestHandler[] => [
     requireUserAgent,
-    authenticate({ db, bearer }),
+    limits.api(authenticate({ db, bearer })),
     ...(scope ? [requireScope(scope)] : []),
     json,
     router,
@@ -77,8 +79,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
-  app.use(loginRouter({ db }));
-  app.use(oauthRouter({ provider: oauthProvider, db, baseUrl: config.baseUrl }));
+  app.use(loginRouter({ db, throttle: limits.signIn }));
+  app.use(oauthRouter({ provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth }));
   const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
@@ -98,6 +100,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     close: async () => {
       await housekeeping.stop();
       await addons.close();
+      await limits.close();
     },
   };
 }

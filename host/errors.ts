@@ -19,7 +19,8 @@ export type HostErrorCode =
   | 'invalid_payload'
   | 'unsupported_version'
   | 'bulkmail_not_configured'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'rate_limit_exceeded';
 
 /** One entry of an error body, exactly the members the spec allows. */
 export interface ErrorObject {
@@ -240,6 +241,16 @@ export class ValidationError extends HostError {
     });
     const [first, ...rest] = problems;
     super({ status: 422, title: 'Validation Error', detail: first.detail, parameter: first.parameter, meta: { resource, associated_resources: [] }, more: rest.map(entry) });
+  }
+}
+
+/** 429 Too Many Requests, sent with `Retry-After` (rate limit, credential throttling). @see RFC 6585 §4 */
+export class TooManyRequestsError extends HostError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    detail: string,
+  ) {
+    super({ status: 429, code: 'rate_limit_exceeded', title: 'Too Many Requests', detail });
   }
 }
 

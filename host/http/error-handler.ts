@@ -12,6 +12,7 @@ import {
   MalformedUrlError,
   NotFoundError,
   NulCharacterError,
+  TooManyRequestsError,
   UnauthorizedError,
   UnreadableRequestError,
 } from '../errors.ts';
@@ -30,6 +31,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       logger.error({ requestId: req.requestId, err: error }, 'unexpected error');
     }
     if (hostError instanceof UnauthorizedError) res.setHeader('WWW-Authenticate', hostError.challenge);
+    if (hostError instanceof TooManyRequestsError) res.setHeader('Retry-After', String(hostError.retryAfterSeconds));
     res.status(hostError.status).type('application/json').json({ errors: hostError.toErrors() });
   };
 }

@@ -12,7 +12,9 @@ import { requireCsrf } from '../auth/csrf.ts';
 import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
-import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
+import { clientAddress } from '../http/client-address.ts';
+import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
+import { checkLogin, LOGIN_FAILED, LoginForm, throttledMessage } from '../pages/login.tsx';
 import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
 import { DatabaseAdapter } from './adapter.ts';
 import { formTargets } from './form-targets.ts';
@@ -86,7 +88,7 @@ async function pageOptions(provider: Provider, details: Details): Promise<{ form
 }
 
 /** Interaction routes; oidc-provider's cookie ties each to the browser that started it. */
-export function interactionRouter(deps: { provider: Provider; db: Queryable }): Router {
+export function interactionRouter(deps: { provider: Provider; db: Queryable; throttle: SignInThrottle }): Router {
   const { provider, db } = deps;
   const router = Router();
 
@@ -122,12 +124,12 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
     res.redirect(303, returnTo);
   };
 
-  const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string) => {
+  const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string, status = error ? 401 : 200) => {
     const forced = details.prompt.reasons.includes('login_prompt');
     const name = await applicationName(provider, details);
     sendPage(
       res,
-      error ? 401 : 200,
+      status,
       <LoginForm
         action={`/oauth/interaction/${details.uid}/login`}
         csrfToken={csrfToken}
@@ -183,10 +185,14 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
     withDetails(async (req, res, details) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const session = await getHostSession(req, res);
-      const personId = await checkLogin(db, body.email, body.password);
-      if (!personId) return showLogin(res, details, await ensureCsrfToken(session), LOGIN_FAILED, typeof body.email === 'string' ? body.email.slice(0, 320) : '');
-      await startHostLogin(session, personId);
-      await finishLogin(req, res, details, personId);
+      const result = await checkLogin(deps, body.email, body.password, clientAddress(req));
+      if (!('personId' in result)) {
+        if ('retryAfterSeconds' in result) res.set('Retry-After', String(result.retryAfterSeconds));
+        const error = 'retryAfterSeconds' in result ? throttledMessage(result.retryAfterSeconds) : LOGIN_FAILED;
+        return showLogin(res, details, await ensureCsrfToken(session), error, typeof body.email === 'string' ? body.email.slice(0, 320) : '', 'retryAfterSeconds' in result ? 429 : 401);
+      }
+      await startHostLogin(session, result.personId);
+      await finishLogin(req, res, details, result.personId);
     }),
   );
 

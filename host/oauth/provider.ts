@@ -22,6 +22,8 @@ import { shapeResponses } from './response-shapes.ts';
 import { isKnownScope, SCOPES } from './scopes.ts';
 import { loadSigningKeys } from './signing-keys.ts';
 import { TOKEN_LIFETIMES } from './lifetimes.ts';
+import type { ClientAuthThrottle } from '../limits/client-auth-throttle.ts';
+import { countClientAuthFailures } from './throttle-client-auth.ts';
 
 export { TOKEN_LIFETIMES };
 
@@ -46,6 +48,8 @@ export interface OAuthProviderDeps {
   config: HostConfig;
   db: Database;
   logger: Logger;
+  /** Counts the client authentications the provider refuses (host/limits). */
+  clientAuth?: ClientAuthThrottle;
 }
 
 /**
@@ -155,6 +159,7 @@ function safeOrigin(uri: string): string | undefined {
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
+  if (deps.clientAuth) provider.use(countClientAuthFailures(deps.clientAuth));
   provider.use(shapeResponses(deps.db));
   provider.use(revokeOnLateCodeReplay());
   provider.use(codeIssuedHook(provider, deps.logger));
