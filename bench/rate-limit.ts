@@ -15,7 +15,11 @@ import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../bin/addon-kit.js', import.meta.url));
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-const arg = (name: string, fallback: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || fallback);
+function arg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at === -1 ? NaN : Number(process.argv[at + 1]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
 const rounds = arg('rounds', 7);
 const seconds = arg('seconds', 5);
 const connections = arg('connections', 10);
