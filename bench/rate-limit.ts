@@ -32,17 +32,28 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}:\n${err}`))));
+    child.on('close', (code) => {
+      if (code === 0) resolve(out);
+      else reject(new Error(`${args.join(' ')} exited ${code}:\n${err}`));
+    });
   });
 }
 
 /** A started host (its own data directory, or schema on PostgreSQL) and a PAT's Basic header. */
 async function startHost(label: string, rateLimit: string) {
   const dir = await mkdtemp(join(tmpdir(), `addon-kit-bench-${label}-`));
-  const env = { DATABASE_URL: databaseUrl ? databaseUrl : '', ADDON_KIT_DATABASE_SCHEMA: databaseUrl ? `bench_${label}_${process.pid}` : '', ADDON_KIT_LOG_LEVEL: 'warn' };
+  const env = {
+    DATABASE_URL: databaseUrl ?? '',
+    ADDON_KIT_DATABASE_SCHEMA: databaseUrl ? `bench_${label}_${process.pid}` : '',
+    ADDON_KIT_LOG_LEVEL: 'warn',
+  };
   await run([CLI, 'seed', '--data-dir', dir], env);
-  const pat = JSON.parse(await run([CLI, 'pat', 'create', '--data-dir', dir, '--email', 'admin@demo.test', '--name', 'bench', '--json'], env)) as { client_id: string; secret: string };
-  const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', dir], { env: { ...process.env, ...env, ADDON_KIT_RATE_LIMIT: rateLimit }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const created = await run([CLI, 'pat', 'create', '--data-dir', dir, '--email', 'admin@demo.test', '--name', 'bench', '--json'], env);
+  const pat = JSON.parse(created) as { client_id: string; secret: string };
+  const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', dir], {
+    env: { ...process.env, ...env, ADDON_KIT_RATE_LIMIT: rateLimit },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -69,7 +80,12 @@ async function startHost(label: string, rateLimit: string) {
 
 /** Requests per second of the P3 request for `seconds`, measured by autocannon in its own process. */
 async function measure(host: { url: string; authorization: string }): Promise<{ rps: number; non2xx: number }> {
-  const out = await run([AUTOCANNON, '-j', '-c', String(connections), '-d', String(seconds), '-H', `authorization=${host.authorization}`, '-H', 'user-agent=addon-kit-bench/1.0', `${host.url}/people/v2/notes?per_page=100`]);
+  const out = await run([
+    AUTOCANNON,
+    ...['-j', '-c', String(connections), '-d', String(seconds)],
+    ...['-H', `authorization=${host.authorization}`, '-H', 'user-agent=addon-kit-bench/1.0'],
+    `${host.url}/people/v2/notes?per_page=100`,
+  ]);
   const result = JSON.parse(out) as { requests: { average: number }; non2xx: number };
   return { rps: result.requests.average, non2xx: result.non2xx };
 }
@@ -89,7 +105,8 @@ try {
     const b = results.get('off')!;
     if (a.non2xx || b.non2xx) throw new Error(`round ${round}: non-2xx responses (on ${a.non2xx}, off ${b.non2xx})`);
     ratios.push(a.rps / b.rps);
-    process.stderr.write(`round ${round}/${rounds}: limiter on ${a.rps.toFixed(1)} req/s, off ${b.rps.toFixed(1)} req/s, ratio ${(a.rps / b.rps).toFixed(3)}\n`);
+    const line = `limiter on ${a.rps.toFixed(1)} req/s, off ${b.rps.toFixed(1)} req/s, ratio ${(a.rps / b.rps).toFixed(3)}`;
+    process.stderr.write(`round ${round}/${rounds}: ${line}\n`);
   }
   const sorted = [...ratios].sort((x, y) => x - y);
   const median = sorted[Math.floor(sorted.length / 2)]!;

@@ -80,7 +80,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
   app.use(loginRouter({ db, throttle: limits.signIn }));
-  app.use(oauthRouter({ provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth }));
+  const oauthDeps = { provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth };
+  app.use(oauthRouter(oauthDeps));
   const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });

@@ -186,10 +186,17 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
       },
       headers: {
         ApiVersion: { description: 'The API version that answered.', required: true, schema: { type: 'string', enum: [...API_VERSIONS] } },
-        RateLimit: { description: 'Requests allowed per period to this user and application (or, without credentials, this client address).', schema: { type: 'integer', minimum: 1 } },
+        RateLimit: {
+          description: 'Requests allowed per period to this user and application (or, without credentials, this client address).',
+          schema: { type: 'integer', minimum: 1 },
+        },
         RatePeriod: { description: 'Length of the rate-limit period, in seconds.', schema: { type: 'integer', minimum: 1 } },
         RateCount: { description: 'Requests counted in the current period, this one included.', schema: { type: 'integer', minimum: 1 } },
-        RetryAfter: { description: 'Seconds to wait before the next request is accepted.', required: true, schema: { type: 'integer', minimum: 1 } },
+        RetryAfter: {
+          description: 'Seconds to wait before the next request is accepted.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
       responses: {
         BadRequest: errorResponse(
@@ -213,7 +220,8 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
           detail: 'The resource you requested could not be found',
         }),
         TooManyRequests: errorResponse(
-          'The rate limit (by default 100 requests per 20 seconds per user and application; per client address without credentials) is exceeded, or credentials failed too often from this address. Wait Retry-After seconds.',
+          'The rate limit (by default 100 requests per 20 seconds per user and application; per client address ' +
+            'without credentials) is exceeded, or credentials failed too often from this address. Wait Retry-After seconds.',
           { status: '429', code: 'rate_limit_exceeded', title: 'Too Many Requests', detail: 'Rate limit exceeded: 101 of 100 requests per 20 seconds' },
           { 'Retry-After': ref('headers', 'RetryAfter') },
         ),

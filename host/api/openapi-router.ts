@@ -35,7 +35,8 @@ export function openApiRouter(deps: { baseUrl: string }): Router {
   router.get('/docs/api', (_req, res) => {
     page ??= `<!doctype html>${render(h(ReferencePage, { document: documentOf(LATEST_API_VERSION) }))}`;
     // The page has no script and no form; its only style is inline.
-    res.type('html').set('Content-Security-Policy', pageSecurityPolicy(["'none'"])).set('X-Frame-Options', 'DENY').send(page);
+    res.type('html').set('Content-Security-Policy', pageSecurityPolicy(["'none'"])).set('X-Frame-Options', 'DENY');
+    res.send(page);
   });
   return router;
 }

@@ -10,8 +10,7 @@
  * anyone lock an integration out, while the secrets (256-bit random) cannot be guessed anyway.
  */
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { limiterKey, type LimiterStore } from './limiter-store.ts';
-import { countFailure } from './sign-in-throttle.ts';
+import { countFailure, limiterKey, type LimiterStore } from './limiter-store.ts';
 
 const WINDOW_SECONDS = 5 * 60;
 const PAIR_FAILURES = 10;

@@ -82,6 +82,12 @@ export async function createLimiterStore(deps: { db: Database; redisUrl?: string
   return { kind: 'memory', limiter: memory, close: async () => {} };
 }
 
+/** Counts one failure; the one that reaches the limit locks the key for `lockSeconds` from now. */
+export async function countFailure(limiter: RateLimiterAbstract, key: string, lockSeconds: number): Promise<void> {
+  const res = await limiter.penalty(key);
+  if (res.consumedPoints === limiter.points) await limiter.block(key, lockSeconds);
+}
+
 /** Deletes counters that expired more than an hour ago (PostgreSQL store). */
 export async function purgeExpiredLimits(db: Database, now = Date.now()): Promise<number> {
   if (db.kind !== 'postgres') return 0;

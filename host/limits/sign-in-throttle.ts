@@ -15,7 +15,7 @@
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Authentication_Cheat_Sheet.html#login-throttling
  */
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { limiterKey, type LimiterStore } from './limiter-store.ts';
+import { countFailure, limiterKey, type LimiterStore } from './limiter-store.ts';
 
 /** Free failures per account and address before delays start. */
 export const FREE_FAILURES = 5;
@@ -86,12 +86,6 @@ export function createSignInThrottle(store: LimiterStore): SignInThrottle {
       await Promise.all([pairFailures.delete(pair(email, address)), pairLock.delete(pair(email, address)), knownAddresses.set(pair(email, address), 1, KNOWN_ADDRESS_SECONDS)]);
     },
   };
-}
-
-/** Counts one failure; the one that reaches the limit locks the key for `lockSeconds` from now. */
-export async function countFailure(limiter: RateLimiterAbstract, key: string, lockSeconds: number): Promise<void> {
-  const res = await limiter.penalty(key);
-  if (res.consumedPoints === limiter.points) await limiter.block(key, lockSeconds);
 }
 
 /** A counting gate: `enter()` gives a release function, or undefined when `capacity` are inside. */

@@ -16,15 +16,16 @@ describe.skipIf(!process.env.DATABASE_URL)('API rate limit [two host processes o
   beforeAll(async () => {
     const databaseUrl = (await createEmptyPostgresDatabase())!;
     const env = { ADDON_KIT_RATE_LIMIT: '4/20', ADDON_KIT_LOG_LEVEL: 'warn' };
+    // One data directory: on PostgreSQL it holds only the generated secrets, which both processes must share.
+    const dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-scaled-'));
     const start = async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-scaled-'));
       const started = await startCli(['start', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl], /listening on (http:\/\/\S+)/, env);
       children.push(started.child);
       return started.match[1]!;
     };
     // One after the other: the first migrates and seeds, the second finds everything in place.
     urls = [await start(), await start()];
-    const pat = await runCli(['pat', 'create', '--database-url', databaseUrl, '--data-dir', tmpdir(), '--email', 'admin@demo.test', '--name', 'scaled out', '--json']);
+    const pat = await runCli(['pat', 'create', '--database-url', databaseUrl, '--data-dir', dataDir, '--email', 'admin@demo.test', '--name', 'scaled out', '--json']);
     const { client_id, secret } = JSON.parse(pat.stdout) as { client_id: string; secret: string };
     authorization = `Basic ${Buffer.from(`${client_id}:${secret}`).toString('base64')}`;
   }, 180_000);
