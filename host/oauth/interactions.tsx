@@ -189,6 +189,8 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
               csrfToken={csrfToken}
               refusal={{ mode, organizationName: person.organization_name, applicationName: await applicationName(provider, details) }}
             />,
+            // Its button ends at the client's redirect_uri with access_denied: the form may go there.
+            await pageOptions(provider, details),
           );
         }
         default:
