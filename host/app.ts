@@ -14,6 +14,7 @@ import { errorHandler, notFound } from './http/error-handler.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './pages/login.tsx';
+import { pageAssetsRouter } from './pages/page-assets.ts';
 import { createAddonRuntime } from './addons/index.ts';
 import { demoRouter } from './demo/demo-pages.tsx';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
@@ -54,8 +55,10 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.locals.baseUrl = config.baseUrl;
+  app.locals.platformName = config.platformName;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
+  app.use(pageAssetsRouter());
 
   app.get('/health', async (_req, res) => {
     await db.query('SELECT 1');
