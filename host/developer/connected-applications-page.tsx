@@ -114,7 +114,7 @@ function DetailPage(props: {
           <form method="post" action={`${BASE}/${app.id}`}>
             <CsrfField token={props.csrfToken} />
             <fieldset class="ak-field" {...(p.access_mode ? { 'aria-describedby': 'access_mode-error' } : {})}>
-              <legend>Who in {person.organization_name} may connect it</legend>
+              <legend class="ak-visually-hidden">Who in {person.organization_name} may connect it</legend>
               {ACCESS_MODES.map((mode) => (
                 <label key={mode} class="ak-choice">
                   <input type="radio" name="access_mode" value={mode} checked={app.access_mode === mode} /> {ACCESS_MODE_LABELS[mode]}

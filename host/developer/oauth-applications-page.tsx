@@ -219,7 +219,7 @@ function DetailPage(props: { app: ApplicationRow; person: PersonRecord; csrfToke
             )}
             <form method="post" action={`/developer/oauth-applications/${app.id}/delete`}>
               <CsrfField token={props.csrfToken} />
-              <p class="ak-small ak-subdued">Deleting it ends every connection people made with it.</p>
+              <p class="ak-small ak-subdued">Deleting the application cannot be undone.</p>
               <button type="submit" class="ak-button--danger">
                 Delete application
               </button>

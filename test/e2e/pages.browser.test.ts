@@ -13,7 +13,7 @@ import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
 import { drivePopup } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';
 import { createTestApplication, REDIRECT_URI, type TestApplication } from '../support/oauth-flow.ts';
-import { checkPage } from '../support/page-checks.ts';
+import { checkPage, collectPolicyViolations } from '../support/page-checks.ts';
 import { startDemoFixture, type DemoFixture } from './demo-fixture.ts';
 
 let fixture: DemoFixture;
@@ -61,15 +61,31 @@ for (const scheme of ['light', 'dark'] as const) {
   describe(`the host's and the integrator's pages, in Chromium with axe-core [${scheme}]`, () => {
     let context: BrowserContext;
     let page: Page;
+    let refused: string[];
     const shot = (name: string) => `${scheme}-${name}`;
 
     beforeAll(async () => {
       context = await fixture.browser.newContext({ viewport: { width: 1200, height: 820 }, colorScheme: scheme });
+      refused = collectPolicyViolations(context);
       await context.route(`${new URL(REDIRECT_URI).origin}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }));
       page = await context.newPage();
     });
     afterAll(async () => {
       await context?.close();
+    });
+
+    it("applies the design system's stylesheet and favicon under the pages' policy, in the person's colour scheme", async () => {
+      await page.goto(`${fixture.t.baseUrl}/login`);
+      const looks = await page.evaluate(() => ({
+        background: getComputedStyle(document.body).backgroundColor,
+        button: getComputedStyle(document.querySelector('button[type=submit]')!).backgroundColor,
+        favicon: (document.querySelector('link[rel=icon]') as HTMLLinkElement).href,
+      }));
+      // --ak-color-bg and --ak-color-primary of the scheme.
+      const expected = scheme === 'light' ? ['rgb(245, 246, 248)', 'rgb(58, 79, 214)'] : ['rgb(17, 20, 24)', 'rgb(143, 162, 255)'];
+      expect([looks.background, looks.button]).toEqual(expected);
+      expect((await context.request.get(looks.favicon)).headers()['content-type']).toBe('image/svg+xml');
+      expect(refused).toEqual([]);
     });
 
     it('has no serious accessibility violation on the sign-in page, with and without an error [GET|POST /login]', async () => {
@@ -158,6 +174,7 @@ for (const scheme of ['light', 'dark'] as const) {
       }).toString();
       // A context of its own: the walk-through above signed this one in to the integrator already.
       const own = await fixture.browser.newContext({ viewport: { width: 1200, height: 820 }, colorScheme: scheme });
+      const ownRefused = collectPolicyViolations(own);
       const page = await own.newPage();
       onTestFinished(() => own.close());
       await page.goto(authorize.href);
@@ -169,8 +186,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await checkPage(page, shot('integrator-login-failed'));
       await page.fill('input[name=password]', DEVELOPMENT_DEFAULTS.user.password);
       await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
+      // The add-on and the host by the names start gave the integrator's registered client.
+      expect(await page.textContent('h1')).toBe('Allow Send Message (sample add-on) to use your account?');
+      expect(await page.textContent('main p')).toBe('The add-on Send Message (sample add-on) in addon-kit asks to act for you on Template Integrator.');
       await checkPage(page, shot('integrator-consent'));
       await visit(page, `${integrator}/oauth/authorize?client_id=no-such-client`, shot('integrator-error'), { status: 400, heading: /.+/ });
+      expect(ownRefused).toEqual([]);
+    });
+
+    it('refuses nothing any page of the walk above loads: no inline style, no foreign resource [CSP]', () => {
+      expect(refused).toEqual([]);
     });
   });
 }

@@ -5,7 +5,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** One axe violation as the tests report it. */
@@ -74,4 +74,16 @@ export async function saveScreenshot(page: Page, name: string, options: { fullPa
 export async function checkPage(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   await saveScreenshot(page, name, options);
   await expectAccessible(page, name);
+}
+
+/**
+ * Collects what Chromium reports as refused by a page's Content-Security-Policy (a blocked stylesheet, inline style,
+ * image or script) on every page of `context`, from now on.
+ */
+export function collectPolicyViolations(context: BrowserContext): string[] {
+  const violations: string[] = [];
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
+  });
+  return violations;
 }
