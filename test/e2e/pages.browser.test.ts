@@ -138,7 +138,7 @@ for (const scheme of ['light', 'dark'] as const) {
       }
     });
 
-    it('has no serious accessibility violation on the developer-account pages [GET /developer/*]', async () => {
+    it('has no serious accessibility violation on the developer-account pages and the API reference [GET /developer/*, /docs/api]', async () => {
       const base = `${fixture.t.baseUrl}/developer`;
       await visit(page, base, shot('developer'), { status: 200, heading: 'Developer account' });
       await visit(page, `${base}/personal-access-tokens`, shot('developer-tokens'), { status: 200, heading: 'Personal access tokens' });
@@ -150,6 +150,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await visit(page, `${base}/oauth-applications/${app.id}`, shot('developer-application'), { status: 200, heading: 'Community Calendar' });
       await visit(page, `${base}/connected-applications`, shot('developer-connected'), { status: 200, heading: 'Connected applications' });
       await visit(page, `${base}/connected-applications/${app.id}`, shot('developer-connected-application'), { status: 200, heading: 'Community Calendar' });
+      await visit(page, `${fixture.t.baseUrl}/docs/api`, shot('api-reference'), { status: 200, heading: 'Organization Developer API' });
     });
 
     it('has no serious accessibility violation on the error pages [404, provider error, expired sign-in, handshake failure]', async () => {
