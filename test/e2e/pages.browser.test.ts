@@ -195,6 +195,31 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(ownRefused).toEqual([]);
     });
 
+    it("fits a phone's width: no page scrolls sideways, wide tables scroll in their own box [375 px]", async () => {
+      const phone = await fixture.browser.newContext({ viewport: { width: 375, height: 740 }, colorScheme: scheme, isMobile: true, hasTouch: true });
+      onTestFinished(() => phone.close());
+      const small = await phone.newPage();
+      await fixture.signInToList(small);
+      const base = fixture.t.baseUrl;
+      const pages = [
+        `${base}/demo/lists`,
+        `${base}/developer`,
+        `${base}/developer/personal-access-tokens`,
+        `${base}/developer/oauth-applications`,
+        `${base}/developer/oauth-applications/${app.id}`,
+        `${base}/developer/connected-applications/${app.id}`,
+        `${base}/developer/oauth-applications/999999`,
+      ];
+      const overflowing: string[] = [];
+      for (const url of pages) {
+        await small.goto(url);
+        const { scrollWidth, innerWidth } = await small.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        if (scrollWidth > innerWidth) overflowing.push(`${new URL(url).pathname}: ${scrollWidth} > ${innerWidth}`);
+        await checkPage(small, shot(`phone-${new URL(url).pathname.split('/').filter(Boolean).join('-')}`));
+      }
+      expect(overflowing).toEqual([]);
+    });
+
     it('refuses nothing any page of the walk above loads: no inline style, no foreign resource [CSP]', () => {
       expect(refused).toEqual([]);
     });
