@@ -49,7 +49,10 @@ export const integratorStartingListener: RequestListener = (_req, res) =>
 export async function startDemoIntegrator(options: DemoIntegratorOptions): Promise<DemoIntegrator> {
   const env = options.env ?? process.env;
   // The consent page names the add-on and the host by what they really are, unless the environment says otherwise.
-  const names = { INTEGRATOR_ADDON_NAME: env.INTEGRATOR_ADDON_NAME || SAMPLE_ADDON_NAME, INTEGRATOR_HOST_NAME: env.INTEGRATOR_HOST_NAME || options.hostName };
+  const names = {
+    INTEGRATOR_ADDON_NAME: env.INTEGRATOR_ADDON_NAME || SAMPLE_ADDON_NAME,
+    INTEGRATOR_HOST_NAME: env.INTEGRATOR_HOST_NAME || options.hostName,
+  };
   const config = resolveIntegratorConfig(
     { port: options.listener.port, baseUrl: options.baseUrl, hostBaseUrl: options.hostBaseUrl, oauthApplicationId: Number(options.oauthApplicationId) },
     { ...env, ...names },

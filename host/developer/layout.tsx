@@ -27,7 +27,11 @@ export function DeveloperLayout(props: {
 }): VNode {
   const admin = isOrganizationAdministrator(props.person);
   return (
-    <Layout title={`${props.title} · Developer account`} viewer={viewerOf(props.person, props.csrfToken)} section="developer">
+    <Layout
+      title={`${props.title} · Developer account`}
+      viewer={viewerOf(props.person, props.csrfToken)}
+      section="developer"
+    >
       <nav aria-label="Developer account">
         <ul class="ak-tabs">
           {TABS.filter((t) => admin || !t.adminsOnly).map((t) => (

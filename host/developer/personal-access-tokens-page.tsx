@@ -133,18 +133,22 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   const router = Router();
   router.get('/personal-access-tokens', async (req, res) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-    sendPage(res, 200, <TokensPage person={hostPersonOf(req)} tokens={await listTokens(deps.db, hostPersonOf(req).id)} csrfToken={csrfToken} />);
+    const person = hostPersonOf(req);
+    sendPage(res, 200, <TokensPage person={person} tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} />);
   });
   router.post('/personal-access-tokens', requireCsrf, async (req, res) => {
     const person = hostPersonOf(req);
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const name = typeof req.body?.name === 'string' ? req.body.name.trim() : '';
     if (!name || name.length > 255) {
-      sendPage(res, 422, <TokensPage person={person} tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} nameError="Name is required (at most 255 characters)" />);
+      const tokens = await listTokens(deps.db, person.id);
+      const nameError = 'Name is required (at most 255 characters)';
+      sendPage(res, 422, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} nameError={nameError} />);
       return;
     }
     const created = await createPersonalAccessToken(deps.db, person.id, name);
-    sendPage(res, 201, <TokensPage person={person} tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} created={created} />);
+    const tokens = await listTokens(deps.db, person.id);
+    sendPage(res, 201, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} created={created} />);
   });
   router.post('/personal-access-tokens/:id/delete', requireCsrf, async (req, res) => {
     const id = String(req.params.id ?? '');
@@ -152,7 +156,9 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
     const { rowCount } = /^\d{1,18}$/.test(id) ? await deps.db.query('DELETE FROM personal_access_tokens WHERE id = $1 AND person_id = $2', [id, hostPersonOf(req).id]) : { rowCount: 0 };
     if (rowCount === 0) {
       const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-      sendPage(res, 404, <TokensPage person={hostPersonOf(req)} tokens={await listTokens(deps.db, hostPersonOf(req).id)} csrfToken={csrfToken} error="That token does not exist." />);
+      const person = hostPersonOf(req);
+      const tokens = await listTokens(deps.db, person.id);
+      sendPage(res, 404, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} error="That token does not exist." />);
       return;
     }
     res.redirect(303, '/developer/personal-access-tokens');

@@ -13,7 +13,12 @@ export function accessRefusedAction(uid: string): string {
 }
 
 /** The refusal page (sent with status 403). */
-export function AccessRefusedPage(props: { uid: string; csrfToken: string; refusal: AccessRefusal; viewer?: Viewer }): VNode {
+export function AccessRefusedPage(props: {
+  uid: string;
+  csrfToken: string;
+  refusal: AccessRefusal;
+  viewer?: Viewer;
+}): VNode {
   const { refusal } = props;
   return (
     <Layout title={`You cannot connect ${refusal.applicationName}`} viewer={props.viewer} nav={false} width="narrow">

@@ -14,7 +14,17 @@ import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
 import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
-import { CsrfField, Field, initialsOf, Layout, PlatformMark, sendMessagePage, sendPage, usePlatformName, viewerOf } from '../pages/render.tsx';
+import {
+  CsrfField,
+  Field,
+  initialsOf,
+  Layout,
+  PlatformMark,
+  sendMessagePage,
+  sendPage,
+  usePlatformName,
+  viewerOf,
+} from '../pages/render.tsx';
 import { CONNECT_ACCESS_PROMPT, type ConnectAccessDetails } from './access-prompt.ts';
 import { AccessRefusedPage } from './access-refused-page.tsx';
 import { DatabaseAdapter } from './adapter.ts';
@@ -33,7 +43,8 @@ export function ConsentPage(props: { action: string; csrfToken: string; applicat
       <ConnectionMark from={name} />
       <h1>Authorize {name}</h1>
       <p class="ak-lede">
-        <strong>{name}</strong> asks to access your {platform} account ({displayName(person)}, {person.organization_name}).
+        <strong>{name}</strong> asks to access your {platform} account ({displayName(person)},{' '}
+        {person.organization_name}).
       </p>
       <h2 class="ak-scopes-heading">It will be able to:</h2>
       <ul class="ak-scopes">
@@ -52,7 +63,9 @@ export function ConsentPage(props: { action: string; csrfToken: string; applicat
           Allow
         </button>
       </form>
-      <p class="ak-small ak-subdued ak-consent-note">Allow only if you trust {name} with this access. Deny sends you back without it.</p>
+      <p class="ak-small ak-subdued ak-consent-note">
+        Allow only if you trust {name} with this access. Deny sends you back without it.
+      </p>
     </Layout>
   );
 }

@@ -62,7 +62,8 @@ export function pageAssets(): PageAssets {
 }
 
 function send(res: Response, asset: PageAsset, cacheControl: string): void {
-  res.set({ 'Content-Type': asset.type, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' }).send(asset.body);
+  res.set({ 'Content-Type': asset.type, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' });
+  res.send(asset.body);
 }
 
 /**

@@ -47,7 +47,8 @@ export function platformNameOf(res: Response): string {
  * The policy of every page without scripts: its own stylesheet and images (the favicon) only.
  * @see https://www.w3.org/TR/CSP3/
  */
-export const PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The signed-in person as the header shows them; with a CSRF token the header offers Log out. */
 export interface Viewer {
@@ -59,7 +60,8 @@ export interface Viewer {
 
 /** The viewer of a page from the person of its request. */
 export function viewerOf(person: PersonRecord, csrfToken?: string): Viewer {
-  return { name: displayName(person), email: person.email, organizationName: person.organization_name, ...(csrfToken ? { csrfToken } : {}) };
+  const viewer: Viewer = { name: displayName(person), email: person.email, organizationName: person.organization_name };
+  return csrfToken ? { ...viewer, csrfToken } : viewer;
 }
 
 /** The application sections the header links to. */
@@ -178,7 +180,8 @@ export function Layout(props: LayoutProps): VNode {
 
 /** A page's `<!doctype html>` text, its frame knowing the platform's name. */
 export function renderPage(page: VNode, platformName: string = DEFAULT_PLATFORM_NAME): string {
-  return `<!doctype html>${renderToString(<SiteContext.Provider value={{ platformName, assets: pageAssets() }}>{page}</SiteContext.Provider>)}`;
+  const site: PageSite = { platformName, assets: pageAssets() };
+  return `<!doctype html>${renderToString(<SiteContext.Provider value={site}>{page}</SiteContext.Provider>)}`;
 }
 
 /**
@@ -212,7 +215,13 @@ export function requestViewer(res: Response): Viewer | undefined {
 /**
  * A page with one heading and one paragraph (errors, notices); behind the host login its header names the person.
  */
-export function sendMessagePage(res: Response, status: number, title: string, message: string, options: MessageOptions = {}): void {
+export function sendMessagePage(
+  res: Response,
+  status: number,
+  title: string,
+  message: string,
+  options: MessageOptions = {},
+): void {
   sendPage(
     res,
     status,
@@ -223,7 +232,12 @@ export function sendMessagePage(res: Response, status: number, title: string, me
 }
 
 /** The inside of a message page: a status line for errors, the heading, the message, the link onwards. */
-export function MessageBody(props: { status: number; title: string; message: ComponentChildren; link?: { href: string; label: string } | undefined }): VNode {
+export function MessageBody(props: {
+  status: number;
+  title: string;
+  message: ComponentChildren;
+  link?: { href: string; label: string } | undefined;
+}): VNode {
   return (
     <>
       {props.status >= 400 ? <p class="ak-eyebrow">Error {props.status}</p> : null}
@@ -251,7 +265,11 @@ export type BannerTone = 'info' | 'success' | 'warning' | 'critical';
 /** A message as a banner; critical ones are alerts, the others status messages. */
 export function Banner(props: { tone: BannerTone; title?: string; id?: string; children?: ComponentChildren }): VNode {
   return (
-    <div class={`ak-banner ak-banner--${props.tone}`} role={props.tone === 'critical' ? 'alert' : 'status'} {...(props.id ? { id: props.id } : {})}>
+    <div
+      class={`ak-banner ak-banner--${props.tone}`}
+      role={props.tone === 'critical' ? 'alert' : 'status'}
+      {...(props.id ? { id: props.id } : {})}
+    >
       {props.title ? <p class="ak-banner-title">{props.title}</p> : null}
       {props.children}
     </div>
@@ -275,7 +293,11 @@ export function Field(props: {
   return (
     <div class="ak-field">
       <label for={props.id}>{props.label}</label>
-      {props.children({ id: props.id, ...(describedBy ? { 'aria-describedby': describedBy } : {}), ...(errorId ? { 'aria-invalid': 'true' } : {}) })}
+      {props.children({
+        id: props.id,
+        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+        ...(errorId ? { 'aria-invalid': 'true' } : {}),
+      })}
       {props.hint ? (
         <p class="ak-hint" id={hintId}>
           {props.hint}

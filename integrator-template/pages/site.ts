@@ -34,7 +34,8 @@ export function createPageSite(name: string): PageSite {
 }
 
 function send(res: Response, asset: Asset, cacheControl: string): void {
-  res.set({ 'Content-Type': asset.type, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' }).send(asset.body);
+  res.set({ 'Content-Type': asset.type, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' });
+  res.send(asset.body);
 }
 
 /** Serves the stylesheet and favicon at their hashed paths, and the favicon at `/favicon.ico` for a day. */

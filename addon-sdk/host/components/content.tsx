@@ -42,7 +42,8 @@ export function Image({ src, alt, width, height }: { src?: string; alt?: string;
 
 /** Flex layout with a few fixed gaps: classes of the components' stylesheet, never a style from the add-on. */
 export function Stack({ direction, gap, children }: { direction?: string; gap?: string } & Children) {
-  return <div class={`addon-kit-stack addon-kit-stack-${direction ?? 'vertical'} addon-kit-gap-${gap ?? 'medium'}`}>{children}</div>;
+  const classes = `addon-kit-stack addon-kit-stack-${direction ?? 'vertical'} addon-kit-gap-${gap ?? 'medium'}`;
+  return <div class={classes}>{children}</div>;
 }
 
 /** A highlighted message; critical ones are alerts. */

@@ -33,13 +33,20 @@ interface FieldProps {
  * A control with its label and its error, both tied to it; a control without a label is named by its placeholder
  * (never left unnamed).
  */
-function Field({ label, error, placeholder, children }: { label?: string; error?: string; placeholder?: string; children: (aria: object) => VNode }) {
+function Field(props: { label?: string; error?: string; placeholder?: string; children: (aria: object) => VNode }) {
+  const { label, error, placeholder } = props;
   const id = useId();
-  const aria = { id, placeholder, 'aria-label': label ? undefined : placeholder, 'aria-invalid': error ? 'true' : undefined, 'aria-describedby': error ? `${id}e` : undefined };
+  const aria = {
+    id,
+    placeholder,
+    'aria-label': label ? undefined : placeholder,
+    'aria-invalid': error ? 'true' : undefined,
+    'aria-describedby': error ? `${id}e` : undefined,
+  };
   return (
     <div class="addon-kit-field">
       {label ? <label for={id}>{label}</label> : null}
-      {children(aria)}
+      {props.children(aria)}
       {error ? <p id={`${id}e`} class="addon-kit-field-error">{error}</p> : null}
     </div>
   );
@@ -82,7 +89,14 @@ export function TextArea({ rows, onInput, onChange, ...rest }: FieldProps & { ro
 }
 
 /** A labelled choice; onChange gets the chosen value. */
-export function Select({ value, options, disabled, onChange, ...rest }: { label?: string; value?: string; options?: SelectOption[]; disabled?: boolean; error?: string; onChange?: Callback<string> }) {
+export function Select({ value, options, disabled, onChange, ...rest }: {
+  label?: string;
+  value?: string;
+  options?: SelectOption[];
+  disabled?: boolean;
+  error?: string;
+  onChange?: Callback<string>;
+}) {
   return (
     <Field {...rest}>
       {(aria) => (
