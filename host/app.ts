@@ -18,6 +18,7 @@ import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createHostLimits } from './limits/host-limits.ts';
 import { loginRouter } from './pages/login.tsx';
+import { pageAssetsRouter } from './pages/page-assets.ts';
 import { createAddonRuntime } from './addons/index.ts';
 import { demoRouter } from './demo/demo-pages.tsx';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
@@ -59,10 +60,12 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.locals.baseUrl = config.baseUrl;
+  app.locals.platformName = config.platformName;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
   app.use(noSniff);
   app.use(rejectMalformedUrl);
+  app.use(pageAssetsRouter());
 
   app.get('/health', healthCheck(db, logger));
 

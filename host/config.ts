@@ -17,6 +17,8 @@ export const hostConfigSchema = z.object({
   port: z.number().int().min(0).max(65535),
   /** Interface the host binds to. */
   bindAddress: z.string().min(1),
+  /** The platform's name people see: the pages' header and titles, and what integrators call the host. */
+  platformName: z.string().trim().min(1).max(80),
   /** Public base URL of the host: links, issuer, redirects. No trailing slash. */
   baseUrl: z.url().transform((u) => u.replace(/\/+$/, '')),
   /** PGlite data directory (`memory://` for none). Also holds generated development secrets. */
@@ -95,6 +97,7 @@ export const hostConfigDefaults = {
   port: 4000,
   bindAddress: '127.0.0.1',
   baseUrl: 'http://localhost:4000',
+  platformName: 'addon-kit',
   dataDir: './.addon-kit',
   logLevel: 'info',
   maxBodyBytes: 1_048_576,
@@ -114,6 +117,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_PORT: { key: 'port', parse: Number },
   ADDON_KIT_BIND_ADDRESS: { key: 'bindAddress' },
   ADDON_KIT_BASE_URL: { key: 'baseUrl' },
+  ADDON_KIT_PLATFORM_NAME: { key: 'platformName' },
   ADDON_KIT_DATA_DIR: { key: 'dataDir' },
   DATABASE_URL: { key: 'databaseUrl' },
   ADDON_KIT_DATABASE_SCHEMA: { key: 'databaseSchema' },

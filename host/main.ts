@@ -107,6 +107,7 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
       baseUrl: integratorUrl,
       hostBaseUrl: config.baseUrl,
       oauthApplicationId: demo.sampleAddon.oauthApplicationId,
+      hostName: config.platformName,
       db: integratorDb,
       logger: host.logger,
     });

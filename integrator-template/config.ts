@@ -19,8 +19,13 @@ const registeredClient = z.object({
   client_secret: z.string().min(16, 'must be at least 16 characters'),
   /** Exact redirect URIs (RFC 6749 §3.1.2.3: compared as strings, no pattern matching). */
   redirect_uris: z.array(z.url()).min(1),
-  /** Shown on the consent page. */
-  name: z.string().min(1).default('Add-on host'),
+  /** The add-on this client stands for, as people know it (the consent page names it). */
+  name: z.string().min(1).default('Add-on'),
+  /**
+   * The platform the add-on runs in (the host's name), as the consent page names it; default: the host part of the
+   * first redirect URI.
+   */
+  host_name: z.string().min(1).optional(),
   /** Scopes this client may request; empty means every scope the server knows. */
   scopes: z.array(z.string()).default([]),
 });
@@ -34,6 +39,8 @@ const seededUser = z.object({
 /** The validated shape of the configuration; each key documents itself. */
 export const integratorConfigSchema = z
   .object({
+    /** This service's name: every page's top bar and title, and the consent page ("your … account"). */
+    serviceName: z.string().trim().min(1).max(80),
     /** `development` allows the built-in demo credentials; `production` refuses them. */
     environment: z.enum(['development', 'production']),
     /** TCP port (0 picks a free one). */
@@ -116,6 +123,7 @@ export type IntegratorConfigInput = Partial<z.input<typeof integratorConfigSchem
 
 /** Defaults for a development machine next to `addon-kit start`'s host. */
 export const integratorConfigDefaults = {
+  serviceName: 'Template Integrator',
   environment: 'development',
   port: 4100,
   bindAddress: '127.0.0.1',
@@ -136,6 +144,7 @@ export const integratorConfigDefaults = {
 
 /** Environment variables read, and the key each sets. Client credentials: see `defaultClients`. */
 const ENVIRONMENT: Record<string, { key: keyof IntegratorConfigInput; parse?: (v: string) => unknown }> = {
+  INTEGRATOR_SERVICE_NAME: { key: 'serviceName' },
   INTEGRATOR_ENVIRONMENT: { key: 'environment' },
   INTEGRATOR_PORT: { key: 'port', parse: Number },
   INTEGRATOR_BIND_ADDRESS: { key: 'bindAddress' },
@@ -177,7 +186,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): IntegratorConfigI
 /**
  * The host as the one registered client, from INTEGRATOR_CLIENT_ID / INTEGRATOR_CLIENT_SECRET
  * (development defaults `addon-kit-host` / `development-integrator-secret`), redirecting to the
- * host's step-5 callback `{hostBaseUrl}/addons/authorizations/{oauthApplicationId}`.
+ * host's step-5 callback `{hostBaseUrl}/addons/authorizations/{oauthApplicationId}`, and named on the consent page
+ * by INTEGRATOR_ADDON_NAME (the add-on) and INTEGRATOR_HOST_NAME (the platform).
  */
 export function defaultClients(hostBaseUrl: string, oauthApplicationId: number | undefined, env: NodeJS.ProcessEnv): z.input<typeof registeredClient>[] {
   const base = hostBaseUrl.replace(/\/+$/, '');
@@ -186,7 +196,8 @@ export function defaultClients(hostBaseUrl: string, oauthApplicationId: number |
       client_id: env.INTEGRATOR_CLIENT_ID || DEVELOPMENT_DEFAULTS.clientId,
       client_secret: env.INTEGRATOR_CLIENT_SECRET || DEVELOPMENT_DEFAULTS.clientSecret,
       redirect_uris: [`${base}/addons/authorizations/${oauthApplicationId ?? '{oauthApplicationId}'}`],
-      name: 'Add-on host',
+      name: env.INTEGRATOR_ADDON_NAME || 'Add-on',
+      ...(env.INTEGRATOR_HOST_NAME ? { host_name: env.INTEGRATOR_HOST_NAME } : {}),
     },
   ];
 }

@@ -3,6 +3,7 @@ import type { Database } from '../host/db/database.ts';
 import type { Logger } from '../host/logger.ts';
 import type { Clock } from './clock.ts';
 import type { IntegratorConfig } from './config.ts';
+import type { PageSite } from './pages/site.ts';
 import type { SessionSettings } from './session.ts';
 
 /** Configuration, storage, logger, clock and secrets shared by the routes. */
@@ -12,6 +13,8 @@ export interface IntegratorContext {
   logger: Logger;
   now: Clock;
   session: SessionSettings;
+  /** The service's name and page assets. */
+  site: PageSite;
   /** Derives a rotated refresh token's successor (see `store/tokens.ts`). */
   derive: (purpose: 'access' | 'refresh', previous: string) => string;
 }

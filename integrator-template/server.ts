@@ -16,6 +16,7 @@ import { authorizeRouter } from './oauth/authorize.ts';
 import { COMPLETION_PATH, completeRouter, type HostTokensHandler } from './oauth/complete.ts';
 import { tokenRouter } from './oauth/token.ts';
 import { messagePage } from './pages/page.ts';
+import { createPageSite, pageSiteRouter } from './pages/site.ts';
 import { migrateIntegrator, openIntegratorDatabase } from './store/database.ts';
 import { createTokenDeriver } from './store/tokens.ts';
 import { seedUsers } from './store/users.ts';
@@ -58,6 +59,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
     logger,
     now,
     session: { cookieName: config.sessionCookieName, secret: config.secret, secure: config.baseUrl.startsWith('https:') },
+    site: createPageSite(config.serviceName),
     derive: createTokenDeriver(config.secret),
   };
 
@@ -70,13 +72,14 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
     res.set({
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
-      'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
       'Referrer-Policy': 'no-referrer',
     });
     next();
   });
+  app.use(pageSiteRouter(ctx.site));
   app.get('/', (_req, res) => {
-    res.type('html').send(messagePage('Template integrator', 'This server is the integrator side of an add-on. Sign in at /login.'));
+    res.type('html').send(messagePage(ctx.site, config.serviceName, 'This server is the integrator side of an add-on. Sign in at /login.'));
   });
   app.use(loginRouter(ctx));
   app.use(authorizeRouter(ctx));

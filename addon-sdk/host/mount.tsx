@@ -183,9 +183,9 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
     switch (current.kind) {
       case 'checking':
       case 'starting':
-        return <p class="addon-kit-status" role="status">Loading add-on…</p>;
+        return <p class="addon-kit-status addon-kit-status-loading" role="status">Loading add-on…</p>;
       case 'authorizing':
-        return <p class="addon-kit-status" role="status">Waiting for authorization…</p>;
+        return <p class="addon-kit-status addon-kit-status-loading" role="status">Waiting for authorization…</p>;
       case 'needs_authorization':
         return (
           <div class="addon-kit-status">

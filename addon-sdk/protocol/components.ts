@@ -20,16 +20,27 @@ export interface ComponentSpec {
 export const COMPONENTS = {
   'ui-heading': { properties: { level: 'enum:1|2|3' }, events: [] },
   'ui-text': { properties: { tone: 'enum:default|subdued|critical|success', strong: 'boolean' }, events: [] },
-  'ui-button': { properties: { variant: 'enum:primary|secondary|plain', disabled: 'boolean' }, events: ['press'] },
+  'ui-button': {
+    properties: { variant: 'enum:primary|secondary|plain|destructive', disabled: 'boolean' },
+    events: ['press'],
+  },
   'ui-text-field': {
-    properties: { label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', type: 'enum:text|email|number|search' },
+    properties: {
+      label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', error: 'string',
+      type: 'enum:text|email|number|search',
+    },
     events: ['input', 'change'],
   },
   'ui-text-area': {
-    properties: { label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', rows: 'number' },
+    properties: {
+      label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', error: 'string', rows: 'number',
+    },
     events: ['input', 'change'],
   },
-  'ui-select': { properties: { label: 'string', value: 'string', options: 'options', disabled: 'boolean' }, events: ['change'] },
+  'ui-select': {
+    properties: { label: 'string', value: 'string', options: 'options', disabled: 'boolean', error: 'string' },
+    events: ['change'],
+  },
   'ui-checkbox': { properties: { label: 'string', checked: 'boolean', disabled: 'boolean' }, events: ['change'] },
   'ui-list': { properties: { ordered: 'boolean' }, events: [] },
   'ui-list-item': { properties: {}, events: [] },

@@ -91,10 +91,20 @@ function SendMessage() {
     }
   };
 
+  // The message and its result first, the recipients after: the outcome stays in view however long the List is.
   return (
     <Stack gap="medium">
       <Heading>Send a message to this list</Heading>
       {people === null && result === null ? <Spinner label="Loading people…" /> : null}
+      {people !== null ? (
+        <>
+          <TextArea label="Message" value={message} onInput={setMessage} placeholder="Write your message" />
+          <Button variant="primary" disabled={sending || message.trim() === '' || recipients.length === 0} onPress={() => void send()}>
+            {sending ? 'Sending…' : 'Send message'}
+          </Button>
+        </>
+      ) : null}
+      {result ? <Banner tone={result.kind === 'sent' ? 'success' : 'critical'}>{result.text}</Banner> : null}
       {people !== null ? (
         <>
           <Text tone="subdued">{`${recipients.length} of ${people.length} people selected`}</Text>
@@ -105,13 +115,8 @@ function SendMessage() {
               </ListItem>
             ))}
           </List>
-          <TextArea label="Message" value={message} onInput={setMessage} placeholder="Write your message" />
-          <Button variant="primary" disabled={sending || message.trim() === '' || recipients.length === 0} onPress={() => void send()}>
-            {sending ? 'Sending…' : 'Send message'}
-          </Button>
         </>
       ) : null}
-      {result ? <Banner tone={result.kind === 'sent' ? 'success' : 'critical'}>{result.text}</Banner> : null}
     </Stack>
   );
 }

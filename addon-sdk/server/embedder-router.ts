@@ -1,8 +1,12 @@
 /** Express router for the host origin: serves the host embedder bundle (`host.js`) that host pages import. */
 import express, { type Router } from 'express';
 import { DEFAULT_BUNDLE_DIR } from '../build/bundles.ts';
+import { readComponentStylesheet } from './component-stylesheet.ts';
 
-/** Serves `/host.js` from the built bundles; mount it e.g. at `/assets/addon-sdk`. */
+/**
+ * Serves `/host.js` from the built bundles and `/components.css` (the add-on components' styles, reading the page's
+ * `--ak-*` design tokens); mount it e.g. at `/assets/addon-sdk`.
+ */
 export function createEmbedderRouter(options: { bundleDir?: string } = {}): Router {
   const root = options.bundleDir ?? DEFAULT_BUNDLE_DIR;
   const router = express.Router();
@@ -13,6 +17,11 @@ export function createEmbedderRouter(options: { bundleDir?: string } = {}): Rout
     res.type('text/javascript').sendFile('host.js', { root }, (error) => {
       if (error && !res.headersSent) res.status(404).type('text/plain').send('Not found');
     });
+  });
+  let stylesheet: string | undefined;
+  router.get('/components.css', (_req, res) => {
+    stylesheet ??= readComponentStylesheet();
+    res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' }).type('text/css').send(stylesheet);
   });
   return router;
 }

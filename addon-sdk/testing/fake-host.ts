@@ -71,7 +71,7 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
   host.get('/', (_req, res) => {
     // `<` escaped so no value can close the script element.
     const json = JSON.stringify(config).replace(/</g, '\\u003c');
-    res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>addon-kit test host</title></head>
+    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>addon-kit test host</title></head>
 <body><div id="addon"></div><script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>
 <script type="module" src="/test-host.js"></script></body></html>`);
   });

@@ -75,17 +75,17 @@ const detail = <T>(handler: Handler<T>) => handler && ((event: Event) => handler
 export const Heading = (p: { level?: 1 | 2 | 3 } & Children) => h('ui-heading', { level: p.level === undefined ? undefined : String(p.level) }, p.children);
 /** A paragraph of text. */
 export const Text = (p: { tone?: 'default' | 'subdued' | 'critical' | 'success'; strong?: boolean } & Children) => h('ui-text', p);
-/** A button; `onPress` fires when the person clicks it. */
-export const Button = ({ onPress, ...p }: { variant?: 'primary' | 'secondary' | 'plain'; disabled?: boolean; onPress?: () => void } & Children) =>
+/** A button (`destructive` for what deletes or cannot be undone); `onPress` fires when the person clicks it. */
+export const Button = ({ onPress, ...p }: { variant?: 'primary' | 'secondary' | 'plain' | 'destructive'; disabled?: boolean; onPress?: () => void } & Children) =>
   h('ui-button', { ...p, onpress: onPress && (() => onPress()) });
-/** A one-line text input; `onInput` gets the current value on every keystroke. */
-export const TextField = ({ onInput, onChange, ...p }: { label?: string; value?: string; placeholder?: string; disabled?: boolean; type?: 'text' | 'email' | 'number' | 'search'; onInput?: (value: string) => void; onChange?: (value: string) => void }) =>
+/** A one-line text input; `onInput` gets the current value on every keystroke; `error` says what is wrong with it. */
+export const TextField = ({ onInput, onChange, ...p }: { label?: string; value?: string; placeholder?: string; disabled?: boolean; error?: string; type?: 'text' | 'email' | 'number' | 'search'; onInput?: (value: string) => void; onChange?: (value: string) => void }) =>
   h('ui-text-field', { ...p, oninput: detail(onInput), onchange: detail(onChange) });
-/** A multi-line text input. */
-export const TextArea = ({ onInput, onChange, ...p }: { label?: string; value?: string; placeholder?: string; disabled?: boolean; rows?: number; onInput?: (value: string) => void; onChange?: (value: string) => void }) =>
+/** A multi-line text input; `error` says what is wrong with it. */
+export const TextArea = ({ onInput, onChange, ...p }: { label?: string; value?: string; placeholder?: string; disabled?: boolean; error?: string; rows?: number; onInput?: (value: string) => void; onChange?: (value: string) => void }) =>
   h('ui-text-area', { ...p, oninput: detail(onInput), onchange: detail(onChange) });
 /** A choice among options. */
-export const Select = ({ onChange, ...p }: { label?: string; value?: string; options: SelectOption[]; disabled?: boolean; onChange?: (value: string) => void }) =>
+export const Select = ({ onChange, ...p }: { label?: string; value?: string; options: SelectOption[]; disabled?: boolean; error?: string; onChange?: (value: string) => void }) =>
   h('ui-select', { ...p, onchange: detail(onChange) });
 /** A checkbox; `onChange` gets the new checked state. */
 export const Checkbox = ({ onChange, ...p }: { label?: string; checked?: boolean; disabled?: boolean; onChange?: (checked: boolean) => void }) =>

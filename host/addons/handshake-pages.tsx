@@ -6,9 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import { renderToString } from 'preact-render-to-string';
 import type { HandshakeReportMessage, HandshakeSide } from '../../addon-sdk/protocol/messages.ts';
-import { Layout } from '../pages/render.tsx';
+import { Layout, MessageBody, pageSecurityPolicy, platformNameOf, renderPage, requestViewer } from '../pages/render.tsx';
 import type { AuthorizationState } from './token-vault.ts';
 
 function send(res: Response, status: number, body: string, nonce?: string): void {
@@ -16,10 +15,10 @@ function send(res: Response, status: number, body: string, nonce?: string): void
     .status(status)
     .set('Content-Type', 'text/html; charset=utf-8')
     .set('Cache-Control', 'no-store')
-    .set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; ${nonce ? `script-src 'nonce-${nonce}'; ` : ''}frame-ancestors 'none'; base-uri 'none'; form-action 'none'`)
+    .set('Content-Security-Policy', `${pageSecurityPolicy(["'none'"])}${nonce ? `; script-src 'nonce-${nonce}'` : ''}`)
     .set('X-Frame-Options', 'DENY')
     .set('Referrer-Policy', 'no-referrer')
-    .send(`<!doctype html>${body}`);
+    .send(body);
 }
 
 /** Script posting `message` to the opener — only to the host's own origin — then closing unless it `failed`. */
@@ -33,12 +32,12 @@ function notifyScript(message: HandshakeReportMessage, hostOrigin: string): stri
 /** Step 6's last page: the add-on is ready. */
 export function sendHandshakeDone(res: Response, hostOrigin: string, installationId: string): void {
   const nonce = randomBytes(16).toString('base64');
-  const html = renderToString(
-    <Layout title="Add-on authorized">
-      <h1>Add-on authorized</h1>
-      <p>You can close this window.</p>
+  const html = renderPage(
+    <Layout title="Add-on authorized" viewer={requestViewer(res)} nav={false} width="narrow">
+      <MessageBody status={200} title="Add-on authorized" message="The add-on is ready. You can close this window." />
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: notifyScript({ type: 'addon-kit:handshake', installationId, outcome: 'authorized', state: 'ready' }, hostOrigin) }} />
     </Layout>,
+    platformNameOf(res),
   );
   send(res, 200, html, nonce);
 }
@@ -69,11 +68,18 @@ export function sendHandshakeFailure(
   const restartable = failure.restartable !== false;
   const restart = failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
   const closing = restartable ? 'Close this window and start again from the add-on.' : 'You can close this window.';
-  const html = renderToString(
-    <Layout title={failure.title}>
-      <h1>{failure.title}</h1>
-      <p>{failure.message}</p>
-      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : closing}</p>
+  const html = renderPage(
+    <Layout title={failure.title} viewer={requestViewer(res)} nav={false} width="narrow">
+      <MessageBody status={failure.declined ? 200 : failure.status} title={failure.title} message={failure.message} />
+      <p data-error-code={failure.code}>
+        {restart ? (
+          <a class="ak-button ak-button--primary" href={restart}>
+            Start the authorization again
+          </a>
+        ) : (
+          closing
+        )}
+      </p>
       {nonce ? (
         <script
           nonce={nonce}
@@ -93,6 +99,7 @@ export function sendHandshakeFailure(
         />
       ) : null}
     </Layout>,
+    platformNameOf(res),
   );
   send(res, failure.status, html, nonce);
 }

@@ -4,12 +4,10 @@
  * `/api/v2/open_api/latest`, and the human-readable reference at `/docs/api`.
  */
 import { Router, type Response } from 'express';
-import { h } from 'preact';
-import { render } from 'preact-render-to-string';
 import { API_VERSION_HEADER, LATEST_API_VERSION, UnsupportedVersionError, isApiVersion, type ApiVersion } from './api-version.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
-import { pageSecurityPolicy } from '../pages/render.tsx';
 import { ReferencePage } from './reference-page.tsx';
+import { pageSecurityPolicy, platformNameOf, renderPage } from '../pages/render.tsx';
 
 /** The public description routes; documents are built once per version. */
 export function openApiRouter(deps: { baseUrl: string }): Router {
@@ -33,8 +31,8 @@ export function openApiRouter(deps: { baseUrl: string }): Router {
   });
   let page: string | undefined;
   router.get('/docs/api', (_req, res) => {
-    page ??= `<!doctype html>${render(h(ReferencePage, { document: documentOf(LATEST_API_VERSION) }))}`;
-    // The page has no script and no form; its only style is inline.
+    page ??= renderPage(ReferencePage({ document: documentOf(LATEST_API_VERSION) }), platformNameOf(res));
+    // The page has no script and no form.
     res.type('html').set('Content-Security-Policy', pageSecurityPolicy(["'none'"])).set('X-Frame-Options', 'DENY');
     res.send(page);
   });

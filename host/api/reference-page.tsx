@@ -5,13 +5,9 @@
 import type { ComponentChildren } from 'preact';
 import type { OpenApiDocument } from './openapi-document.ts';
 import { RELEASE_EXTENSION } from './openapi-document.ts';
+import { Layout } from '../pages/render.tsx';
 
 type Json = Record<string, unknown>;
-
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
-code{background:#f3f3f3;padding:0 .2em;border-radius:3px}table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}
-th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f7f7f7}
-h3{border-top:1px solid #ddd;padding-top:1rem}.method{font-weight:bold;color:#05a}`;
 
 /** `**bold**` and `` `code` `` of the document's descriptions, as elements (no raw HTML). */
 function Inline({ text }: { text: string }) {
@@ -156,13 +152,8 @@ function Schema({ name, schema }: { name: string; schema: Json }) {
 export function ReferencePage({ document: doc }: { document: OpenApiDocument }) {
   const schemes = Object.entries((doc.components.securitySchemes ?? {}) as Record<string, Json>);
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <title>{`${doc.info.title} ${doc.info.version}`}</title>
-        <style>{STYLE}</style>
-      </head>
-      <body>
+    <Layout title={`${doc.info.title} ${doc.info.version}`}>
+      <div class="ak-reference">
         <h1>{doc.info.title}</h1>
         <p>
           Version <code>{doc.info.version}</code>, platform release <code>{String(doc.info[RELEASE_EXTENSION])}</code>.
@@ -194,7 +185,7 @@ export function ReferencePage({ document: doc }: { document: OpenApiDocument }) 
         {Object.entries((doc.components.schemas ?? {}) as Record<string, Json>).map(([name, schema]) => (
           <Schema name={name} schema={schema} />
         ))}
-      </body>
-    </html>
+      </div>
+    </Layout>
   );
 }

@@ -9,6 +9,7 @@ import { sendStarting } from '../http/starting-response.ts';
 import { createIntegrator, type Integrator } from '../../integrator-template/server.ts';
 import { resolveIntegratorConfig } from '../../integrator-template/config.ts';
 import type { Logger } from '../logger.ts';
+import { SAMPLE_ADDON_NAME } from './sample-addon.ts';
 
 /** What the demo integrator needs. */
 export interface DemoIntegratorOptions {
@@ -18,6 +19,8 @@ export interface DemoIntegratorOptions {
   hostBaseUrl: string;
   /** The sample add-on's OAuth application id on the host. */
   oauthApplicationId: string;
+  /** The host's platform name (config `platformName`): the integrator's consent page names the host by it. */
+  hostName: string;
   /** Its own database (PGlite in `<dataDir>/integrator` or the `integrator` schema; see openIntegratorDatabase). */
   db: Database;
   /** INTEGRATOR_* variables (default process.env). */
@@ -44,9 +47,15 @@ export const integratorStartingListener: RequestListener = (_req, res) =>
 
 /** Builds the integrator app over `db` and serves it on the listener. */
 export async function startDemoIntegrator(options: DemoIntegratorOptions): Promise<DemoIntegrator> {
+  const env = options.env ?? process.env;
+  // The consent page names the add-on and the host by what they really are, unless the environment says otherwise.
+  const names = {
+    INTEGRATOR_ADDON_NAME: env.INTEGRATOR_ADDON_NAME || SAMPLE_ADDON_NAME,
+    INTEGRATOR_HOST_NAME: env.INTEGRATOR_HOST_NAME || options.hostName,
+  };
   const config = resolveIntegratorConfig(
     { port: options.listener.port, baseUrl: options.baseUrl, hostBaseUrl: options.hostBaseUrl, oauthApplicationId: Number(options.oauthApplicationId) },
-    options.env ?? process.env,
+    { ...env, ...names },
   );
   const integrator = await createIntegrator({ config, db: options.db, ...(options.logger ? { logger: options.logger } : {}) });
   options.listener.attach(integrator.app);

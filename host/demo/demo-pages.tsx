@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
-import { renderToString } from 'preact-render-to-string';
 import { createEmbedderRouter } from '../../addon-sdk/server/embedder-router.ts';
 import { isOrigin } from '../addons/index.ts';
 import { listInstallations, type Installation } from '../addons/installations.ts';
@@ -14,7 +13,7 @@ import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-import { Layout, sendMessagePage } from '../pages/render.tsx';
+import { Banner, Layout, platformNameOf, renderPage, sendMessagePage, Table, viewerOf } from '../pages/render.tsx';
 import { addonSdkDir } from './bundle-dir.ts';
 import { addonScriptUrl } from './sandbox-app.ts';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
@@ -54,7 +53,7 @@ export const EMBEDDER_FAILED_MESSAGE =
 const MOUNT_SCRIPT = `const setup = JSON.parse(document.getElementById('addon-kit-mounts').textContent);
 const showError = (m, text) => {
   const p = document.createElement('p');
-  p.className = 'error';
+  p.className = 'ak-banner ak-banner--critical';
   p.setAttribute('role', 'alert');
   p.textContent = text;
   document.getElementById(m.element).replaceChildren(p);
@@ -92,7 +91,7 @@ function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: 
       [
         "default-src 'none'",
         `script-src 'self' 'nonce-${nonce}'`,
-        "style-src 'unsafe-inline'",
+        "style-src 'self'",
         "connect-src 'self'",
         `frame-src ${sandboxOrigin ?? "'none'"}`,
         ["img-src 'self'", ...new Set(imageOrigins.filter(isOrigin))].join(' '),
@@ -103,16 +102,7 @@ function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: 
     )
     .set('X-Frame-Options', 'DENY')
     .set('Referrer-Policy', 'same-origin')
-    .send(`<!doctype html>${renderToString(page)}`);
-}
-
-function Nav(): VNode {
-  return (
-    <nav>
-      <a href="/demo/lists">Lists</a>
-      <a href="/developer">Developer account</a>
-    </nav>
-  );
+    .send(renderPage(page, platformNameOf(res)));
 }
 
 /** The demo pages and the embedder bundle; mounted at the root. */
@@ -126,17 +116,22 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
     const person = hostPersonOf(req);
     if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'Lists', 'You have no access to People.');
     const { rows } = await db.query<ListRow>('SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 ORDER BY name, id', [person.organization_id]);
+    const viewer = viewerOf(person, await ensureCsrfToken(await getHostSession(req, res)));
     sendDemoPage(
       res,
-      <Layout title="Lists">
-        <Nav />
-        <h1>Lists</h1>
-        <p>{person.organization_name}</p>
-        <table>
+      <Layout title="Lists" viewer={viewer} section="lists">
+        <div class="ak-page-header">
+          <h1>Lists</h1>
+          <p class="ak-lede">The Lists of {person.organization_name}: open one to use its add-ons.</p>
+        </div>
+        <Table label="Lists">
           <thead>
             <tr>
-              <th>List</th>
-              <th>People</th>
+              <th scope="col">List</th>
+              <th scope="col">Description</th>
+              <th scope="col" class="ak-num">
+                People
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -145,11 +140,12 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
                 <td>
                   <a href={`/demo/lists/${l.id}`}>{l.name}</a>
                 </td>
-                <td>{l.refreshed_at ? l.total_people : 'not run yet'}</td>
+                <td class="ak-subdued">{l.description}</td>
+                <td class="ak-num">{l.refreshed_at ? l.total_people : 'not run yet'}</td>
               </tr>
             ))}
           </tbody>
-        </table>
+        </Table>
       </Layout>,
       randomBytes(16).toString('base64'),
       config.sandboxUrl,
@@ -185,19 +181,36 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
     const nonce = randomBytes(16).toString('base64');
     sendDemoPage(
       res,
-      <Layout title={list.name}>
-        <Nav />
-        <h1>{list.name}</h1>
-        {list.description ? <p>{list.description}</p> : null}
-        <p id="list-people-count">{list.refreshed_at ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}` : 'This List has not run yet.'}</p>
-        {!sandboxUrl ? <p class="error">The add-on sandbox is not configured (ADDON_KIT_SANDBOX_URL), so no add-on can run here.</p> : null}
-        {sandboxUrl && installations.length === 0 ? <p>No add-on is installed for {SAMPLE_EXTENSION}.</p> : null}
+      <Layout title={list.name} viewer={viewerOf(person, csrfToken)} section="lists">
+        <div class="ak-page-header">
+          <p class="ak-eyebrow">
+            <a href="/demo/lists">
+              <span aria-hidden="true">← </span>All Lists
+            </a>
+          </p>
+          <h1>{list.name}</h1>
+          {list.description ? <p class="ak-lede">{list.description}</p> : null}
+        </div>
+        <p class="ak-stat">
+          <span>
+            <strong id="list-people-count">
+              {list.refreshed_at ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}` : 'This List has not run yet.'}
+            </strong>
+          </span>
+        </p>
+        {!sandboxUrl ? (
+          <Banner tone="critical">
+            <p>The add-on sandbox is not configured (ADDON_KIT_SANDBOX_URL), so no add-on can run here.</p>
+          </Banner>
+        ) : null}
+        {sandboxUrl && installations.length === 0 ? <p class="ak-empty">No add-on is installed for {SAMPLE_EXTENSION}.</p> : null}
         {sandboxUrl
           ? installations.map((i) => (
-              <section key={i.id}>
-                <h2>
-                  {i.uiExtensions[SAMPLE_EXTENSION]!.title} <small>({i.environment})</small>
-                </h2>
+              <section key={i.id} class="ak-card ak-addon">
+                <div class="ak-addon-header">
+                  <h2>{i.uiExtensions[SAMPLE_EXTENSION]!.title}</h2>
+                  <span class="ak-badge">{i.environment}</span>
+                </div>
                 <div id={`addon-${i.id}`} />
               </section>
             ))

@@ -25,7 +25,7 @@ import {
   type AllowedPerson,
   type ApplicationAccess,
 } from '../oauth/application-access.ts';
-import { CsrfField, sendMessagePage, sendPage } from '../pages/render.tsx';
+import { CsrfField, Field, sendMessagePage, sendPage, Table } from '../pages/render.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
 /** How each mode reads on the pages. */
@@ -49,39 +49,43 @@ interface Found {
   app: ApplicationAccess;
 }
 
-function Problem(props: { text: string | undefined }): VNode | null {
-  return props.text ? <p class="error">{props.text}</p> : null;
-}
-
 function ListPage(props: { apps: ApplicationAccess[]; person: PersonRecord; csrfToken: string }): VNode {
   return (
-    <DeveloperLayout title="Connected applications" csrfToken={props.csrfToken}>
-      <p>
-        Applications people of {props.person.organization_name} connected, and the organization’s own OAuth applications. Choose who in the
-        organization may connect each.
-      </p>
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Owner</th>
-            <th>People connected</th>
-            <th>Who may connect</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.apps.map((a) => (
-            <tr key={a.id} data-application-id={a.id}>
-              <td>
-                <a href={`${BASE}/${a.id}`}>{a.name}</a>
-              </td>
-              <td>{a.owner_name}</td>
-              <td>{a.connected_people}</td>
-              <td data-access-mode={a.access_mode}>{ACCESS_MODE_LABELS[a.access_mode]}</td>
+    <DeveloperLayout
+      title="Connected applications"
+      lede={`Applications people of ${props.person.organization_name} connected, and the organization’s own OAuth applications. Choose who in the organization may connect each.`}
+      person={props.person}
+      csrfToken={props.csrfToken}
+      tab="connected"
+    >
+      {props.apps.length ? (
+        <Table label="Connected applications">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Owner</th>
+              <th scope="col" class="ak-num">
+                People connected
+              </th>
+              <th scope="col">Who may connect</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.apps.map((a) => (
+              <tr key={a.id} data-application-id={a.id}>
+                <td>
+                  <a href={`${BASE}/${a.id}`}>{a.name}</a>
+                </td>
+                <td>{a.owner_name}</td>
+                <td class="ak-num">{a.connected_people}</td>
+                <td data-access-mode={a.access_mode}>{ACCESS_MODE_LABELS[a.access_mode]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : (
+        <p class="ak-empty">No application is connected in {props.person.organization_name} yet.</p>
+      )}
     </DeveloperLayout>
   );
 }
@@ -97,63 +101,85 @@ function DetailPage(props: {
   const { app, person } = props;
   const p = props.problems ?? {};
   return (
-    <DeveloperLayout title={app.name} csrfToken={props.csrfToken}>
-      <p>
-        Owned by {app.owner_name}. People of {person.organization_name} who connected it: {app.connected_people}.
-      </p>
-      <form method="post" action={`${BASE}/${app.id}`}>
-        <CsrfField token={props.csrfToken} />
-        <fieldset>
-          <legend>Who in {person.organization_name} may connect it</legend>
-          {ACCESS_MODES.map((mode) => (
-            <label key={mode}>
-              <input type="radio" name="access_mode" value={mode} checked={app.access_mode === mode} /> {ACCESS_MODE_LABELS[mode]}
-            </label>
-          ))}
-        </fieldset>
-        <Problem text={p.access_mode} />
-        <button type="submit">Save</button>
-      </form>
-      <p>
-        A person who may no longer connect it cannot authorize it again, and the tokens they hold stop working (refresh included) until they
-        may again.
-      </p>
-      <h2>People who may connect it</h2>
-      <p>Used when “{ACCESS_MODE_LABELS.specific_people}” is chosen; organization administrators too need to be listed then.</p>
-      {props.people.length ? (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>E-mail</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {props.people.map((allowed) => (
-              <tr key={allowed.id} data-person-id={allowed.id}>
-                <td>{displayName(allowed)}</td>
-                <td>{allowed.email ?? ''}</td>
-                <td>
-                  <form method="post" action={`${BASE}/${app.id}/people/${allowed.id}/delete`}>
-                    <CsrfField token={props.csrfToken} />
-                    <button type="submit">Remove {displayName(allowed)}</button>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : (
-        <p>No one is listed.</p>
-      )}
-      <form method="post" action={`${BASE}/${app.id}/people`}>
-        <CsrfField token={props.csrfToken} />
-        <label for="email">E-mail of a person in {person.organization_name}</label>
-        <input id="email" type="email" name="email" required value={props.email ?? ''} />
-        <Problem text={p.email} />
-        <button type="submit">Add person</button>
-      </form>
+    <DeveloperLayout
+      title={app.name}
+      lede={`Owned by ${app.owner_name}. People of ${person.organization_name} who connected it: ${app.connected_people}.`}
+      person={person}
+      csrfToken={props.csrfToken}
+      tab="connected"
+    >
+      <div class="ak-columns">
+        <section class="ak-card" aria-labelledby="who-may-connect">
+          <h2 id="who-may-connect">Who may connect it</h2>
+          <form method="post" action={`${BASE}/${app.id}`}>
+            <CsrfField token={props.csrfToken} />
+            <fieldset class="ak-field" {...(p.access_mode ? { 'aria-describedby': 'access_mode-error' } : {})}>
+              <legend class="ak-visually-hidden">Who in {person.organization_name} may connect it</legend>
+              {ACCESS_MODES.map((mode) => (
+                <label key={mode} class="ak-choice">
+                  <input type="radio" name="access_mode" value={mode} checked={app.access_mode === mode} /> {ACCESS_MODE_LABELS[mode]}
+                </label>
+              ))}
+              {p.access_mode ? (
+                <p class="ak-field-error" id="access_mode-error">
+                  {p.access_mode}
+                </p>
+              ) : null}
+            </fieldset>
+            <button type="submit" class="ak-button--primary">
+              Save
+            </button>
+          </form>
+          <p class="ak-small ak-subdued">
+            A person who may no longer connect it cannot authorize it again, and the tokens they hold stop working (refresh
+            included) until they may again.
+          </p>
+        </section>
+        <section class="ak-card" aria-labelledby="people-listed">
+          <h2 id="people-listed">People who may connect it</h2>
+          <p class="ak-small ak-subdued">
+            Used when “{ACCESS_MODE_LABELS.specific_people}” is chosen; organization administrators too need to be listed then.
+          </p>
+          {props.people.length ? (
+            <Table label="People who may connect it">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">
+                    <span class="ak-visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.people.map((allowed) => (
+                  <tr key={allowed.id} data-person-id={allowed.id}>
+                    <td>{displayName(allowed)}</td>
+                    <td>{allowed.email ?? ''}</td>
+                    <td class="ak-cell-actions">
+                      <form method="post" action={`${BASE}/${app.id}/people/${allowed.id}/delete`}>
+                        <CsrfField token={props.csrfToken} />
+                        <button type="submit" class="ak-button--danger ak-button--small">
+                          Remove {displayName(allowed)}
+                        </button>
+                      </form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          ) : (
+            <p class="ak-empty">No one is listed.</p>
+          )}
+          <form method="post" action={`${BASE}/${app.id}/people`}>
+            <CsrfField token={props.csrfToken} />
+            <Field id="email" label={`E-mail of a person in ${person.organization_name}`} error={p.email}>
+              {(aria) => <input {...aria} type="email" name="email" required value={props.email ?? ''} />}
+            </Field>
+            <button type="submit">Add person</button>
+          </form>
+        </section>
+      </div>
     </DeveloperLayout>
   );
 }

@@ -1,22 +1,52 @@
-/** The frame of the developer-account pages: navigation and the logout form. */
+/** The frame of the developer-account pages: the host's header (with Log out), the page's heading and the tabs. */
 import type { ComponentChildren, VNode } from 'preact';
-import { CsrfField, Layout } from '../pages/render.tsx';
+import type { PersonRecord } from '../auth/person.ts';
+import { isOrganizationAdministrator } from '../auth/permissions.ts';
+import { Layout, viewerOf } from '../pages/render.tsx';
+
+/** The developer account's sections. */
+export type DeveloperTab = 'overview' | 'tokens' | 'applications' | 'connected';
+
+const TABS: { id: DeveloperTab; href: string; label: string; adminsOnly?: boolean }[] = [
+  { id: 'overview', href: '/developer', label: 'Overview' },
+  { id: 'tokens', href: '/developer/personal-access-tokens', label: 'Personal access tokens' },
+  { id: 'applications', href: '/developer/oauth-applications', label: 'OAuth applications' },
+  { id: 'connected', href: '/developer/connected-applications', label: 'Connected applications', adminsOnly: true },
+];
 
 /** Layout of every developer-account page. */
-export function DeveloperLayout(props: { title: string; csrfToken: string; children: ComponentChildren }): VNode {
+export function DeveloperLayout(props: {
+  title: string;
+  /** One line under the heading: what the page is for. */
+  lede?: ComponentChildren;
+  person: PersonRecord;
+  csrfToken: string;
+  /** The tab the page belongs to. */
+  tab: DeveloperTab;
+  children: ComponentChildren;
+}): VNode {
+  const admin = isOrganizationAdministrator(props.person);
   return (
-    <Layout title={`${props.title} · Developer account`}>
-      <nav>
-        <a href="/developer">Developer account</a>
-        <a href="/developer/personal-access-tokens">Personal access tokens</a>
-        <a href="/developer/oauth-applications">OAuth applications</a>
-        <a href="/developer/connected-applications">Connected applications</a>
+    <Layout
+      title={`${props.title} · Developer account`}
+      viewer={viewerOf(props.person, props.csrfToken)}
+      section="developer"
+    >
+      <nav aria-label="Developer account">
+        <ul class="ak-tabs">
+          {TABS.filter((t) => admin || !t.adminsOnly).map((t) => (
+            <li key={t.id}>
+              <a href={t.href} {...(props.tab === t.id ? { 'aria-current': 'page' } : {})}>
+                {t.label}
+              </a>
+            </li>
+          ))}
+        </ul>
       </nav>
-      <form method="post" action="/logout">
-        <CsrfField token={props.csrfToken} />
-        <button type="submit">Log out</button>
-      </form>
-      <h1>{props.title}</h1>
+      <div class="ak-page-header">
+        <h1>{props.title}</h1>
+        {props.lede ? <p class="ak-lede">{props.lede}</p> : null}
+      </div>
       {props.children}
     </Layout>
   );

@@ -5,7 +5,8 @@ import { requireCsrf } from '../auth/csrf.ts';
 import { createPersonalAccessToken } from '../auth/personal-access-tokens.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
-import { CsrfField, sendPage } from '../pages/render.tsx';
+import type { PersonRecord } from '../auth/person.ts';
+import { Banner, CsrfField, Field, sendPage, Table } from '../pages/render.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
 interface TokenRow {
@@ -17,57 +18,104 @@ interface TokenRow {
 }
 
 /** The token list, the create form, and (right after creation only) the new secret. */
-export function TokensPage(props: { tokens: TokenRow[]; csrfToken: string; created?: { name: string; client_id: string; secret: string }; error?: string }): VNode {
+export function TokensPage(props: {
+  person: PersonRecord;
+  tokens: TokenRow[];
+  csrfToken: string;
+  created?: { name: string; client_id: string; secret: string };
+  /** A problem of the page (a banner). */
+  error?: string;
+  /** A problem of the new token's name (beside the field). */
+  nameError?: string;
+}): VNode {
   return (
-    <DeveloperLayout title="Personal access tokens" csrfToken={props.csrfToken}>
+    <DeveloperLayout
+      title="Personal access tokens"
+      lede="For scripts on your own machine or server: send the application ID and secret by HTTP Basic."
+      person={props.person}
+      csrfToken={props.csrfToken}
+      tab="tokens"
+    >
       {props.created ? (
-        <section id="created">
-          <h2>Token “{props.created.name}” created</h2>
+        <section id="created" aria-labelledby="created-title" class="ak-banner ak-banner--success">
+          <h2 id="created-title" class="ak-banner-title">
+            Token “{props.created.name}” created
+          </h2>
           <p>Copy the secret now: it is shown only once.</p>
-          <p>
-            Application ID: <span class="secret" data-field="client_id">{props.created.client_id}</span>
-          </p>
-          <p>
-            Secret: <span class="secret" data-field="secret">{props.created.secret}</span>
-          </p>
+          <dl class="ak-facts">
+            <dt>Application ID</dt>
+            <dd>
+              <span class="ak-secret" data-field="client_id">
+                {props.created.client_id}
+              </span>
+            </dd>
+            <dt>Secret</dt>
+            <dd>
+              <span class="ak-secret" data-field="secret">
+                {props.created.secret}
+              </span>
+            </dd>
+          </dl>
         </section>
       ) : null}
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Application ID</th>
-            <th>Created</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {props.tokens.map((t) => (
-            <tr key={t.id} data-token-id={t.id}>
-              <td>
-                {t.name}
-                {t.disabled_at ? ' (disabled)' : ''}
-              </td>
-              <td>{t.client_id}</td>
-              <td>{t.created_at.toISOString().slice(0, 10)}</td>
-              <td>
-                <form method="post" action={`/developer/personal-access-tokens/${t.id}/delete`}>
-                  <CsrfField token={props.csrfToken} />
-                  <button type="submit">Delete</button>
-                </form>
-              </td>
+      {props.error ? (
+        <Banner tone="critical">
+          <p>{props.error}</p>
+        </Banner>
+      ) : null}
+      {props.tokens.length ? (
+        <Table label="Your personal access tokens">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Application ID</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span class="ak-visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <h2>New token</h2>
-      {props.error ? <p class="error">{props.error}</p> : null}
-      <form method="post" action="/developer/personal-access-tokens">
-        <CsrfField token={props.csrfToken} />
-        <label for="name">Name</label>
-        <input id="name" type="text" name="name" required maxLength={255} value="" />
-        <button type="submit">Create token</button>
-      </form>
+          </thead>
+          <tbody>
+            {props.tokens.map((t) => (
+              <tr key={t.id} data-token-id={t.id}>
+                <td>
+                  {t.name}
+                  {t.disabled_at ? (
+                    <>
+                      {' '}
+                      <span class="ak-badge">disabled</span>
+                    </>
+                  ) : null}
+                </td>
+                <td class="ak-mono">{t.client_id}</td>
+                <td>{t.created_at.toISOString().slice(0, 10)}</td>
+                <td class="ak-cell-actions">
+                  <form method="post" action={`/developer/personal-access-tokens/${t.id}/delete`}>
+                    <CsrfField token={props.csrfToken} />
+                    <button type="submit" class="ak-button--danger ak-button--small">
+                      Delete<span class="ak-visually-hidden"> {t.name}</span>
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : (
+        <p class="ak-empty">You have no personal access tokens yet.</p>
+      )}
+      <section class="ak-card" aria-labelledby="new-token">
+        <h2 id="new-token">New token</h2>
+        <form method="post" action="/developer/personal-access-tokens" class="ak-inline-form">
+          <CsrfField token={props.csrfToken} />
+          <Field id="name" label="Name" hint="What the token is for, e.g. the script that uses it." error={props.nameError}>
+            {(aria) => <input {...aria} type="text" name="name" required maxLength={255} value="" />}
+          </Field>
+          <button type="submit" class="ak-button--primary">
+            Create token
+          </button>
+        </form>
+      </section>
     </DeveloperLayout>
   );
 }
@@ -85,18 +133,22 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   const router = Router();
   router.get('/personal-access-tokens', async (req, res) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-    sendPage(res, 200, <TokensPage tokens={await listTokens(deps.db, hostPersonOf(req).id)} csrfToken={csrfToken} />);
+    const person = hostPersonOf(req);
+    sendPage(res, 200, <TokensPage person={person} tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} />);
   });
   router.post('/personal-access-tokens', requireCsrf, async (req, res) => {
     const person = hostPersonOf(req);
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const name = typeof req.body?.name === 'string' ? req.body.name.trim() : '';
     if (!name || name.length > 255) {
-      sendPage(res, 422, <TokensPage tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} error="Name is required (at most 255 characters)" />);
+      const tokens = await listTokens(deps.db, person.id);
+      const nameError = 'Name is required (at most 255 characters)';
+      sendPage(res, 422, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} nameError={nameError} />);
       return;
     }
     const created = await createPersonalAccessToken(deps.db, person.id, name);
-    sendPage(res, 201, <TokensPage tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} created={created} />);
+    const tokens = await listTokens(deps.db, person.id);
+    sendPage(res, 201, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} created={created} />);
   });
   router.post('/personal-access-tokens/:id/delete', requireCsrf, async (req, res) => {
     const id = String(req.params.id ?? '');
@@ -104,7 +156,9 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
     const { rowCount } = /^\d{1,18}$/.test(id) ? await deps.db.query('DELETE FROM personal_access_tokens WHERE id = $1 AND person_id = $2', [id, hostPersonOf(req).id]) : { rowCount: 0 };
     if (rowCount === 0) {
       const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-      sendPage(res, 404, <TokensPage tokens={await listTokens(deps.db, hostPersonOf(req).id)} csrfToken={csrfToken} error="That token does not exist." />);
+      const person = hostPersonOf(req);
+      const tokens = await listTokens(deps.db, person.id);
+      sendPage(res, 404, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} error="That token does not exist." />);
       return;
     }
     res.redirect(303, '/developer/personal-access-tokens');

@@ -1,5 +1,7 @@
 /** The developer-account pages at `/developer`, for a logged-in person; every POST is CSRF-checked. */
 import { Router } from 'express';
+import { displayName } from '../auth/person.ts';
+import { isOrganizationAdministrator } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
@@ -16,25 +18,36 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox }): Router
   router.get('/', async (req, res) => {
     const person = hostPersonOf(req);
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
+    const admin = isOrganizationAdministrator(person);
     sendPage(
       res,
       200,
-      <DeveloperLayout title="Developer account" csrfToken={csrfToken}>
-        <p>
-          Logged in as {person.first_name} {person.last_name} ({person.email}), {person.organization_name}.
+      <DeveloperLayout
+        title="Developer account"
+        lede={`Logged in as ${displayName(person)} (${person.email}), ${person.organization_name}.`}
+        person={person}
+        csrfToken={csrfToken}
+        tab="overview"
+      >
+        <div class="ak-grid">
+          <a class="ak-tile" href="/developer/personal-access-tokens">
+            <strong>Personal access tokens</strong>
+            <span>For scripts on your own machine or server.</span>
+          </a>
+          <a class="ak-tile" href="/developer/oauth-applications">
+            <strong>OAuth applications</strong>
+            <span>For integrations used by many people.</span>
+          </a>
+          {admin ? (
+            <a class="ak-tile" href="/developer/connected-applications">
+              <strong>Connected applications</strong>
+              <span>Who in the organization may connect each application.</span>
+            </a>
+          ) : null}
+        </div>
+        <p class="ak-subdued">
+          The API reference is at <a href="/docs/api">/docs/api</a>.
         </p>
-        <ul>
-          <li>
-            <a href="/developer/personal-access-tokens">Personal access tokens</a> — for scripts on your own machine or server.
-          </li>
-          <li>
-            <a href="/developer/oauth-applications">OAuth applications</a> — for integrations used by many people.
-          </li>
-          <li>
-            <a href="/developer/connected-applications">Connected applications</a> — who in the organization may connect each
-            application (organization administrators).
-          </li>
-        </ul>
       </DeveloperLayout>,
     );
   });

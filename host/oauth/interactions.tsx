@@ -16,7 +16,17 @@ import type { Queryable } from '../db/database.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { checkLogin, LOGIN_FAILED, LoginForm, throttledMessage } from '../pages/login.tsx';
-import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
+import {
+  CsrfField,
+  Field,
+  initialsOf,
+  Layout,
+  PlatformMark,
+  sendMessagePage,
+  sendPage,
+  usePlatformName,
+  viewerOf,
+} from '../pages/render.tsx';
 import { CONNECT_ACCESS_PROMPT, type ConnectAccessDetails } from './access-prompt.ts';
 import { AccessRefusedPage } from './access-refused-page.tsx';
 import { DatabaseAdapter } from './adapter.ts';
@@ -27,54 +37,88 @@ import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
-/** Consent page: names the application and says what each scope allows. */
+/** Consent page: names the application and the platform, and says what each scope allows. */
 export function ConsentPage(props: { action: string; csrfToken: string; applicationName: string; person: PersonRecord; scopes: string[] }): VNode {
+  const platform = usePlatformName();
+  const { applicationName: name, person } = props;
   return (
-    <Layout title={`Authorize ${props.applicationName}`}>
-      <h1>Authorize {props.applicationName}</h1>
-      <p>
-        <strong>{props.applicationName}</strong> asks to access your account ({displayName(props.person)}, {props.person.organization_name}). It will be able to:
+    <Layout title={`Authorize ${name}`} viewer={viewerOf(person)} nav={false} width="narrow">
+      <ConnectionMark from={name} />
+      <h1>Authorize {name}</h1>
+      <p class="ak-lede">
+        <strong>{name}</strong> asks to access your {platform} account ({displayName(person)},{' '}
+        {person.organization_name}).
       </p>
-      <ul>
+      <h2 class="ak-scopes-heading">It will be able to:</h2>
+      <ul class="ak-scopes">
         {props.scopes.map((scope) => (
           <li key={scope} data-scope={scope}>
             {isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope] : scope}
           </li>
         ))}
       </ul>
-      <form method="post" action={props.action}>
+      <form method="post" action={props.action} class="ak-decision">
         <CsrfField token={props.csrfToken} />
-        <button type="submit" name="decision" value="allow">
-          Allow
-        </button>{' '}
         <button type="submit" name="decision" value="deny">
           Deny
         </button>
+        <button type="submit" name="decision" value="allow" class="ak-button--primary">
+          Allow
+        </button>
       </form>
+      <p class="ak-small ak-subdued ak-consent-note">
+        Allow only if you trust {name} with this access. Deny sends you back without it.
+      </p>
     </Layout>
+  );
+}
+
+/** The application's initial beside the platform's mark: who asks to connect to what. */
+function ConnectionMark(props: { from: string }): VNode {
+  return (
+    <div class="ak-consent-parties" aria-hidden="true">
+      <span class="ak-monogram">{(props.from.trim()[0] ?? '?').toUpperCase()}</span>
+      <span class="ak-consent-link">•••</span>
+      <span class="ak-monogram">
+        <PlatformMark />
+      </span>
+    </div>
   );
 }
 
 /** Account chooser: continue as the person logged in to the host, or log in as someone else. */
 export function AccountChooser(props: { uid: string; csrfToken: string; applicationName: string; person: PersonRecord }): VNode {
+  const { person } = props;
   return (
-    <Layout title="Choose an account">
+    <Layout title="Choose an account" viewer={viewerOf(person)} nav={false} width="narrow">
       <h1>Choose an account</h1>
-      <p>Which account should {props.applicationName} use?</p>
+      <p class="ak-lede">Which account should {props.applicationName} use?</p>
       <form method="post" action={`/oauth/interaction/${props.uid}/select`}>
         <CsrfField token={props.csrfToken} />
-        <button type="submit" name="account" value={props.person.id}>
-          Continue as {displayName(props.person)} ({props.person.email})
+        <button type="submit" name="account" value={person.id} class="ak-account-choice">
+          <span class="ak-avatar" aria-hidden="true">
+            {initialsOf(displayName(person))}
+          </span>
+          <span class="ak-account-choice-text">
+            <span>
+              Continue as {displayName(person)} ({person.email})
+            </span>
+            <span class="ak-subdued ak-small">{person.organization_name}</span>
+          </span>
         </button>
       </form>
       <h2>Use another account</h2>
       <form method="post" action={`/oauth/interaction/${props.uid}/login`}>
         <CsrfField token={props.csrfToken} />
-        <label for="email">E-mail</label>
-        <input id="email" type="email" name="email" autoComplete="username" required value="" />
-        <label for="password">Password</label>
-        <input id="password" type="password" name="password" autoComplete="current-password" required />
-        <button type="submit">Log in</button>
+        <Field id="email" label="E-mail">
+          {(aria) => <input {...aria} type="email" name="email" autoComplete="username" required value="" />}
+        </Field>
+        <Field id="password" label="Password">
+          {(aria) => <input {...aria} type="password" name="password" autoComplete="current-password" required />}
+        </Field>
+        <button type="submit" class="ak-button--block">
+          Log in
+        </button>
       </form>
     </Layout>
   );
@@ -187,6 +231,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
             <AccessRefusedPage
               uid={details.uid}
               csrfToken={csrfToken}
+              viewer={viewerOf(person)}
               refusal={{ mode, organizationName: person.organization_name, applicationName: await applicationName(provider, details) }}
             />,
             // Its button ends at the client's redirect_uri with access_denied: the form may go there.

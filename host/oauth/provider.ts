@@ -17,7 +17,7 @@ import { accountFinder } from './account.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { ClientAdapter } from './client-adapter.ts';
 import { codeIssuedHook } from './code-issued.ts';
-import { renderProviderError } from './error-page.tsx';
+import { providerErrorRenderer } from './error-page.tsx';
 import { revokeOnLateCodeReplay } from './late-code-replay.ts';
 import { shapeResponses } from './response-shapes.ts';
 import { isKnownScope, SCOPES } from './scopes.ts';
@@ -145,7 +145,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy(hostSessionOptions(config), db) },
     // Browsers may call the token endpoints only from the origins of the client's own redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => safeOrigin(uri) === origin) ?? false,
-    renderError: renderProviderError,
+    renderError: providerErrorRenderer(config.platformName),
   };
 }
 

@@ -12,7 +12,7 @@ import type { Queryable } from '../db/database.ts';
 import { hasNul } from '../db/storable-text.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
-import { CsrfField, Layout, sendPage } from './render.tsx';
+import { Banner, CsrfField, Field, Layout, sendPage } from './render.tsx';
 
 /** What a failed login says, whatever went wrong (no telling which e-mails exist). */
 export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
@@ -20,22 +20,26 @@ export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
 /** The login form. `action` lets the OAuth interaction reuse it. */
 export function LoginForm(props: { action: string; csrfToken: string; email?: string; error?: string; returnTo?: string; heading?: string; note?: string }): VNode {
   return (
-    <Layout title="Log in">
+    <Layout title="Log in" width="narrow">
       <h1>{props.heading ?? 'Log in'}</h1>
-      {props.note ? <p>{props.note}</p> : null}
+      <p class="ak-lede">{props.note ?? 'Use the e-mail address and password of your account.'}</p>
       {props.error ? (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
+        <Banner tone="critical">
+          <p>{props.error}</p>
+        </Banner>
       ) : null}
       <form method="post" action={props.action}>
         <CsrfField token={props.csrfToken} />
         {props.returnTo ? <input type="hidden" name="return_to" value={props.returnTo} /> : null}
-        <label for="email">E-mail</label>
-        <input id="email" type="email" name="email" autoComplete="username" required value={props.email ?? ''} />
-        <label for="password">Password</label>
-        <input id="password" type="password" name="password" autoComplete="current-password" required />
-        <button type="submit">Log in</button>
+        <Field id="email" label="E-mail">
+          {(aria) => <input {...aria} type="email" name="email" autoComplete="username" required value={props.email ?? ''} />}
+        </Field>
+        <Field id="password" label="Password">
+          {(aria) => <input {...aria} type="password" name="password" autoComplete="current-password" required />}
+        </Field>
+        <button type="submit" class="ak-button--primary ak-button--block">
+          Log in
+        </button>
       </form>
     </Layout>
   );

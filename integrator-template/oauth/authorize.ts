@@ -8,13 +8,14 @@ import { createAuthorizationCode } from '../store/authorization-codes.ts';
 import { findUser } from '../store/users.ts';
 import { consentPage } from '../pages/consent-page.ts';
 import { messagePage } from '../pages/page.ts';
+import type { PageSite } from '../pages/site.ts';
 import { csrfMatches, csrfToken, openSession } from '../session.ts';
 import type { IntegratorContext } from '../context.ts';
 import { checkAuthorizationRequest, redirectWith, type AuthorizationCheck } from './authorization-request.ts';
 
-function sendCheckFailure(res: Response, check: Exclude<AuthorizationCheck, { kind: 'ok' }>, status: 302 | 303): void {
+function sendCheckFailure(site: PageSite, res: Response, check: Exclude<AuthorizationCheck, { kind: 'ok' }>, status: 302 | 303): void {
   if (check.kind === 'page') {
-    res.status(check.status).type('html').send(messagePage(check.title, check.detail));
+    res.status(check.status).type('html').send(messagePage(site, check.title, check.detail));
     return;
   }
   res.redirect(status, redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }));
@@ -28,14 +29,15 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
   router.get('/oauth/authorize', async (req: Request, res: Response) => {
     res.set('Cache-Control', 'no-store');
     const check = checkAuthorizationRequest(req.query as Record<string, unknown>, ctx.config);
-    if (check.kind !== 'ok') return sendCheckFailure(res, check, 302);
+    if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 302);
     const session = await openSession(req, res, ctx.session);
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;
     if (!user) return res.redirect(302, `/login?${new URLSearchParams({ return_to: req.originalUrl })}`);
     const { request } = check;
     res.type('html').send(
-      consentPage({
-        clientName: request.client.name,
+      consentPage(ctx.site, {
+        addonName: request.client.name,
+        hostName: request.client.host_name ?? new URL(request.client.redirect_uris[0]!).host,
         userName: user.name,
         scopes: request.scopes.map((name) => ({ name, description: ctx.config.scopes[name] ?? name })),
         fields: {
@@ -57,19 +59,19 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const session = await openSession(req, res, ctx.session);
     if (!csrfMatches(session, body.csrf_token)) {
-      return res.status(403).type('html').send(messagePage('Request expired', 'The form was not recognised (CSRF check failed). Start the authorization again.'));
+      return res.status(403).type('html').send(messagePage(ctx.site, 'Request expired', 'The form was not recognised (CSRF check failed). Start the authorization again.'));
     }
     // The hidden fields came back from the browser: trust nothing, check them all again.
     const check = checkAuthorizationRequest(body, ctx.config);
-    if (check.kind !== 'ok') return sendCheckFailure(res, check, 303);
+    if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 303);
     const { request } = check;
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;
-    if (!user) return res.status(401).type('html').send(messagePage('Signed out', 'Your session ended. Start the authorization again.'));
+    if (!user) return res.status(401).type('html').send(messagePage(ctx.site, 'Signed out', 'Your session ended. Start the authorization again.'));
     if (body.decision === 'deny') {
       return res.redirect(303, redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'the user denied the request', state: request.state }));
     }
     if (body.decision !== 'allow') {
-      return res.status(400).type('html').send(messagePage('No decision', 'Choose Allow or Deny.'));
+      return res.status(400).type('html').send(messagePage(ctx.site, 'No decision', 'Choose Allow or Deny.'));
     }
     const code = await createAuthorizationCode(
       ctx.db,

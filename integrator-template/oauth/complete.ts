@@ -50,7 +50,7 @@ export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokens
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     const { state, code, error } = req.query;
     if (typeof state !== 'string' || state === '') {
-      return res.status(400).type('html').send(messagePage('Missing state', 'This page is reached from the host during add-on authorization; start again from the add-on.'));
+      return res.status(400).type('html').send(messagePage(ctx.site, 'Missing state', 'This page is reached from the host during add-on authorization; start again from the add-on.'));
     }
     const next = new URL(advanceUrl(ctx.config));
     next.searchParams.set('state', state);
@@ -60,7 +60,7 @@ export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokens
       return res.redirect(302, next.toString());
     }
     if (typeof code !== 'string' || code === '') {
-      return res.status(400).type('html').send(messagePage('Missing code', 'The host did not send an authorization code; start again from the add-on.'));
+      return res.status(400).type('html').send(messagePage(ctx.site, 'Missing code', 'The host did not send an authorization code; start again from the add-on.'));
     }
     if (ctx.config.exchangeHostCode) {
       try {
@@ -76,7 +76,7 @@ export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokens
         return res
           .status(502)
           .type('html')
-          .send(messagePage('Could not reach the host', 'Exchanging the authorization code with the host failed. Start the authorization again from the add-on.'));
+          .send(messagePage(ctx.site, 'Could not reach the host', 'Exchanging the authorization code with the host failed. Start the authorization again from the add-on.'));
       }
     }
     res.redirect(302, next.toString());

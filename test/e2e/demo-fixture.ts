@@ -28,8 +28,11 @@ export interface DemoFixture {
   /** A List of Demo Church with more than 100 people (the add-on follows links.next). */
   listId: string;
   browser: Browser;
-  /** Signs `page` in as `email` through the List page's login redirect; ends on the List page. */
-  signInToList(page: Page, email?: string): Promise<void>;
+  /**
+   * Signs `page` in as `email` through the List page's login redirect; ends on the List page. `filled` runs on the
+   * login page once its fields are filled, before the form is sent (checks, screenshots).
+   */
+  signInToList(page: Page, email?: string, filled?: (page: Page) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,7 @@ export async function startDemoFixture(): Promise<DemoFixture> {
     baseUrl: integratorUrl,
     hostBaseUrl: t.baseUrl,
     oauthApplicationId: demo.sampleAddon.oauthApplicationId,
+    hostName: t.host.config.platformName,
     db: integratorDb.db,
     env: { INTEGRATOR_LOG_LEVEL: 'silent' },
   });
@@ -64,12 +68,13 @@ export async function startDemoFixture(): Promise<DemoFixture> {
     demo,
     listId,
     browser,
-    async signInToList(page, email = 'admin@demo.test') {
+    async signInToList(page, email = 'admin@demo.test', filled) {
       const listUrl = `${t.baseUrl}/demo/lists/${listId}`;
       await page.goto(listUrl);
       expect(new URL(page.url()).pathname).toBe('/login');
       await page.fill('input[name=email]', email);
       await page.fill('input[name=password]', TEST_PASSWORD);
+      await filled?.(page);
       await Promise.all([page.waitForURL(listUrl), page.click('button[type=submit]')]);
     },
     async close() {

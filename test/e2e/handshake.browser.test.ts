@@ -11,6 +11,7 @@ import type { Database } from '../../host/db/database.ts';
 import type { DemoIntegrator } from '../../host/demo/demo-integrator.ts';
 import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
 import { drivePopup } from '../support/browser.ts';
+import { checkPage } from '../support/page-checks.ts';
 import { TEST_ENCRYPTION_KEY } from '../support/constants.ts';
 import { personId } from '../support/host.ts';
 import type { HttpTestHost } from '../support/oauth-server.ts';
@@ -35,7 +36,8 @@ const pendingBodies: Promise<unknown>[] = [];
 beforeAll(async () => {
   fixture = await startDemoFixture();
   ({ t, sandboxUrl, integratorDb, integrator, listId } = fixture);
-  context = await fixture.browser.newContext();
+  // A fixed viewport and the light scheme: the screenshots of this walk-through are the README's pictures.
+  context = await fixture.browser.newContext({ viewport: { width: 1200, height: 820 }, colorScheme: 'light', deviceScaleFactor: 1 });
   context.on('response', (response) => {
     seenUrls.push(response.url());
     pendingBodies.push(
@@ -52,6 +54,13 @@ afterAll(async () => {
   await fixture?.close();
 });
 
+/** Screenshot names of the popup's pages (the walk-through's order). */
+const POPUP_SCREENSHOTS: Record<string, string> = {
+  'host/oauth/interaction/:uid': '03-host-consent',
+  'integrator/login': '04-integrator-sign-in',
+  'integrator/oauth/authorize': '05-integrator-consent',
+};
+
 /** The people of a List by plain SQL, in id order. */
 async function listPeople(listId: string): Promise<string[]> {
   const { rows } = await t.db.query<{ id: string }>('SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]);
@@ -60,12 +69,13 @@ async function listPeople(listId: string): Promise<string[]> {
 
 describe('the demo List page with the sample add-on, in Chromium', () => {
   it('sends to the login page first and back to the List after signing in [GET /demo/lists/{id}]', async () => {
-    await fixture.signInToList(page);
+    await fixture.signInToList(page, 'admin@demo.test', (login) => checkPage(login, '01-sign-in'));
     const people = await listPeople(listId);
     expect(people.length).toBeGreaterThan(100);
     expect(await page.locator('#list-people-count').textContent()).toBe(`${people.length} ${people.length === 1 ? 'person' : 'people'}`);
     await page.getByRole('button', { name: 'Authorize' }).waitFor();
     expect(await page.locator('iframe').count()).toBe(0);
+    await checkPage(page, '02-list-page-authorize');
   });
 
   it('answers 404 for a List of another organization and lists only its own Lists [GET /demo/lists]', async () => {
@@ -88,6 +98,7 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
     const seen = await drivePopup(await popupOpened, {
       origins: { [t.baseUrl]: 'host', [integrator.url]: 'integrator' },
       integrator: DEVELOPMENT_DEFAULTS.user,
+      onPage: (popup, step) => checkPage(popup, POPUP_SCREENSHOTS[step] ?? step),
     });
     // Host consent (already signed in), integrator login, integrator consent; the rest are redirects.
     expect(seen).toEqual(['host/oauth/interaction/:uid', 'integrator/login', 'integrator/oauth/authorize']);
@@ -98,6 +109,7 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
     expect(new URL((await frame.getAttribute('src'))!).origin).toBe(sandboxUrl);
     const { rows } = await t.db.query<{ state: string }>('SELECT state FROM addon_authorizations WHERE person_id = $1', [await personId(t.db, 'admin@demo.test')]);
     expect(rows).toEqual([{ state: 'ready' }]);
+    await checkPage(page, '06-addon-ready');
   });
 
   it("sends the message through the template integrator to every person of the List and shows the result [send]", async () => {
@@ -112,6 +124,8 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
     })();
     expect(messages).toEqual([{ id: expect.any(String), list_id: listId, body: 'Potluck after the service on Sunday.', username: 'demo' }]);
     expect(await page.getByText(`Message ${messages[0]!.id} sent to ${people.length} ${people.length === 1 ? 'person' : 'people'}.`).count()).toBe(1);
+    await page.getByText(/^Message \d+ sent to/).scrollIntoViewIfNeeded();
+    await checkPage(page, '07-message-sent');
     const { rows: recipients } = await integratorDb.db.query<{ person_id: string }>('SELECT person_id FROM message_recipients WHERE message_id = $1 ORDER BY person_id::bigint', [messages[0]!.id]);
     expect(recipients.map((r) => r.person_id)).toEqual(people);
   });

@@ -66,9 +66,11 @@ describe('GET /oauth/authorize', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'");
     const html = await res.text();
-    expect(html).toContain('Allow Test Host to access your account?');
+    // The add-on and the host as the registered client names them, never as the request could.
+    expect(html).toContain('<h1>Allow Test Add-on to use your account?</h1>');
+    expect(html).toContain('<p>The add-on <strong>Test Add-on</strong> in <strong>Test Platform</strong> asks to act for you on Template Integrator.</p>');
     expect(html).toContain('Signed in as Alice Integrator.');
     expect(html).toContain('<strong>messages</strong> — Send messages to people on your lists and read the messages you sent');
     const fields = hiddenInputs(html);

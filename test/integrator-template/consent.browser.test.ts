@@ -22,7 +22,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   callback = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/addons/authorizations/17`, hits };
   store = await createIntegratorTestDatabase();
-  t = await startTestIntegrator(store.db, { clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [callback.url], name: 'Test Host' }] });
+  t = await startTestIntegrator(store.db, { clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [callback.url], name: 'Test Add-on' }] });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -51,11 +51,13 @@ describe('GET /oauth/authorize (in Chromium)', () => {
     const page = await browser.newPage();
     try {
       await page.goto(url.toString());
-      expect(await page.title()).toBe('Sign in');
+      expect(await page.title()).toBe('Sign in · Template Integrator');
       await page.fill('#username', USER.username);
       await page.fill('#password', USER.password);
       await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
-      expect(await page.textContent('h1')).toBe('Allow Test Host to access your account?');
+      expect(await page.textContent('h1')).toBe('Allow Test Add-on to use your account?');
+      // No host_name registered: the host is named by its redirect URI's host.
+      expect(await page.textContent('main p')).toBe(`The add-on Test Add-on in ${new URL(callback.url).host} asks to act for you on Template Integrator.`);
       await Promise.all([page.waitForURL((u) => u.toString().startsWith(callback.url)), page.click('button[value=allow]')]);
       expect(await page.textContent('body')).toBe('callback reached');
       const landed = new URL(page.url());

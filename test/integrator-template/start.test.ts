@@ -42,10 +42,11 @@ describe('resolveIntegratorConfig()', () => {
         client_id: 'addon-kit-host',
         client_secret: 'development-integrator-secret',
         redirect_uris: ['http://localhost:4000/addons/authorizations/3'],
-        name: 'Add-on host',
+        name: 'Add-on',
         scopes: [],
       },
     ]);
+    expect(config.serviceName).toBe('Template Integrator');
     expect(config.users).toEqual([DEVELOPMENT_DEFAULTS.user]);
     expect([config.accessTokenTtlSeconds, config.refreshGraceSeconds, config.codeTtlSeconds, config.sessionCookieName]).toEqual([3600, 30, 60, 'integrator_session']);
   });
@@ -62,9 +63,19 @@ describe('resolveIntegratorConfig()', () => {
         INTEGRATOR_EXCHANGE_HOST_CODE: 'true',
         INTEGRATOR_HOST_CLIENT_ID: 'hid',
         INTEGRATOR_HOST_CLIENT_SECRET: 'hsecret',
+        INTEGRATOR_SERVICE_NAME: 'Parcel Post',
+        INTEGRATOR_ADDON_NAME: 'Send Message',
+        INTEGRATOR_HOST_NAME: 'Example Host',
       },
     );
-    expect(config.clients[0]).toMatchObject({ client_id: 'cid', client_secret: 'a-secret-of-enough-length', redirect_uris: ['https://host.example/addons/authorizations/42'] });
+    expect(config.clients[0]).toMatchObject({
+      client_id: 'cid',
+      client_secret: 'a-secret-of-enough-length',
+      redirect_uris: ['https://host.example/addons/authorizations/42'],
+      name: 'Send Message',
+      host_name: 'Example Host',
+    });
+    expect(config.serviceName).toBe('Parcel Post');
     expect([config.hostBaseUrl, config.accessTokenTtlSeconds, config.exchangeHostCode, config.hostClient]).toEqual([
       'https://host.example',
       900,

@@ -77,7 +77,7 @@ export async function startTestIntegrator(
       oauthApplicationId: APP_ID,
       logLevel: 'info',
       users: [USER, OTHER_USER],
-      clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], name: 'Test Host' }],
+      clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], name: 'Test Add-on', host_name: 'Test Platform' }],
       ...overrides,
     },
     {},

@@ -13,7 +13,7 @@ let t: TestIntegrator;
 beforeAll(async () => {
   store = await createIntegratorTestDatabase();
   t = await startTestIntegrator(store.db, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], name: 'Test Host' }, OTHER_CLIENT],
+    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], name: 'Test Add-on', host_name: 'Test Platform' }, OTHER_CLIENT],
   });
 });
 afterAll(async () => {

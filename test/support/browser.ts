@@ -22,6 +22,8 @@ export interface PopupActors {
   integrator: { username: string; password: string };
   /** Per origin label, the answer on its consent page (default: allow everywhere). */
   decisions?: Record<string, 'allow' | 'deny'>;
+  /** Called on each page the popup shows, once it loaded and before it is answered (checks, screenshots). */
+  onPage?: (popup: Page, step: string) => Promise<void>;
 }
 
 /**
@@ -38,7 +40,11 @@ export async function drivePopup(popup: Page, actors: PopupActors): Promise<stri
     if (closed) break;
     const url = new URL(popup.url());
     const label = actors.origins[url.origin] ?? url.origin;
-    seen.push(`${label}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`);
+    const step = `${label}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`;
+    seen.push(step);
+    const answerable = (await popup.locator('input[name=email], input[name=username], button[value=allow]').count()) > 0;
+    // Only pages that wait for the person: the last page closes the popup by itself.
+    if (answerable && actors.onPage) await actors.onPage(popup, step);
     if (actors.host && (await popup.locator('input[name=email]').count())) {
       await popup.fill('input[name=email]', actors.host.email);
       await popup.fill('input[name=password]', actors.host.password);

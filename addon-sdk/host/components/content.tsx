@@ -40,18 +40,18 @@ export function Image({ src, alt, width, height }: { src?: string; alt?: string;
   return <img class="addon-kit-image" src={src} alt={alt ?? ''} width={width} height={height} referrerpolicy="no-referrer" />;
 }
 
-/** Flex layout with a few fixed gaps. */
+/** Flex layout with a few fixed gaps: classes of the components' stylesheet, never a style from the add-on. */
 export function Stack({ direction, gap, children }: { direction?: string; gap?: string } & Children) {
-  const style = { display: 'flex', flexDirection: direction === 'horizontal' ? 'row' : 'column', gap: { none: '0', small: '4px', large: '16px' }[gap ?? ''] ?? '8px' };
-  return <div class="addon-kit-stack" style={style}>{children}</div>;
+  const classes = `addon-kit-stack addon-kit-stack-${direction ?? 'vertical'} addon-kit-gap-${gap ?? 'medium'}`;
+  return <div class={classes}>{children}</div>;
 }
 
 /** A highlighted message; critical ones are alerts. */
 export function Banner({ tone, title, children }: { tone?: string; title?: string } & Children) {
   return (
     <div class={`addon-kit-banner addon-kit-tone-${tone ?? 'info'}`} role={tone === 'critical' ? 'alert' : 'status'}>
-      {title ? <strong>{title}</strong> : null}
-      {children}
+      {title ? <strong class="addon-kit-banner-title">{title}</strong> : null}
+      <div>{children}</div>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmbedderRouter, createSandboxRouter } from '../../../addon-sdk/server/index.ts';
+import { createEmbedderRouter, createSandboxRouter, readComponentStylesheet } from '../../../addon-sdk/server/index.ts';
 
 let tmp: string;
 /** The bundles, under a dot-folder as in the default data directory `./.addon-kit`. */
@@ -89,5 +89,17 @@ describe('GET /host.js (embedder router)', () => {
   it('answers 404 in plain text when the bundle was not built [missing]', async () => {
     const res = await supertest(app).get('/unbuilt/host.js').expect(404);
     expect([res.headers['content-type'], res.text]).toEqual(['text/plain; charset=utf-8', 'Not found']);
+  });
+});
+
+describe('GET /components.css (embedder router)', () => {
+  it("serves the add-on components' stylesheet, which reads the page's design tokens", async () => {
+    const res = await supertest(app).get('/assets/addon-sdk/components.css').expect(200);
+    expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect([res.headers['x-content-type-options'], res.headers['cache-control']]).toEqual(['nosniff', 'no-cache']);
+    expect(res.text).toBe(readComponentStylesheet());
+    expect(res.text).toContain('.addon-kit-button-destructive {\n  border-color: var(--ak-color-critical);');
+    // Tokens only: no colour of its own.
+    expect(res.text).not.toMatch(/#[0-9a-f]{3,6}\b/i);
   });
 });

@@ -52,10 +52,10 @@ describe('startAddonTest() with the sample send_message add-on', () => {
       props: { gap: 'medium' },
       children: [
         { type: 'Heading', props: {}, children: ['Send a message to this list'] },
-        { type: 'Text', props: { tone: 'subdued', strong: false }, children: ['3 of 3 people selected'] },
-        { type: 'List', props: { ordered: false }, children: [checkbox('Ada Lovelace', true), checkbox('Grace Hopper', true), checkbox('Katherine Johnson', true)] },
         { type: 'TextArea', props: { label: 'Message', value: '', placeholder: 'Write your message', disabled: false }, children: [] },
         { type: 'Button', props: { variant: 'primary', disabled: true }, children: ['Send message'] },
+        { type: 'Text', props: { tone: 'subdued', strong: false }, children: ['3 of 3 people selected'] },
+        { type: 'List', props: { ordered: false }, children: [checkbox('Ada Lovelace', true), checkbox('Grace Hopper', true), checkbox('Katherine Johnson', true)] },
       ],
     }]);
     expect(addon.requests).toEqual([

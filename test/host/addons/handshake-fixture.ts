@@ -29,7 +29,7 @@ export async function startHandshakeFixture(): Promise<HandshakeFixture> {
   const integrator = await startTestIntegrator(integratorDb.db, {
     hostBaseUrl: t.baseUrl,
     oauthApplicationId: Number(appId),
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`], name: 'Test Host' }],
+    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`], name: 'Test Add-on', host_name: 'Test Platform' }],
   });
   // The add-on's OAuth application sends step 2 to the integrator's completion endpoint.
   await t.db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [appId, [`${integrator.url}/addon/complete`]]);

@@ -255,7 +255,10 @@ describe('GET /docs/api', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.text.startsWith('<!doctype html><html lang="en">')).toBe(true);
-    expect(res.text).toContain('<title>Organization Developer API 2025-09-30</title>');
+    expect(res.text).toContain('<title>Organization Developer API 2025-09-30 · addon-kit</title>');
+    // The design system's frame, under the pages' policy.
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.text).not.toContain('<style');
     expect(res.text).toContain('platform release <code>16.4.2</code>');
     for (const path of PATHS) expect(res.text).toContain(`<code>${path}</code>`);
     for (const path of PATHS) expect(res.text).toContain(`<strong>${doc.paths[path].get.summary}</strong>`);

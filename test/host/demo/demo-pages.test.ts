@@ -55,7 +55,7 @@ function mountsOf(page: PageResponse): { csrfToken: string; mounts: { element: s
 }
 
 const policy = (nonce: string, frames: string, images = "'self'") =>
-  `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${frames}; img-src ${images}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+  `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'self'; connect-src 'self'; frame-src ${frames}; img-src ${images}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 describe('GET /demo/lists', () => {
   it('redirects to the login page when nobody is logged in', async () => {
@@ -66,7 +66,7 @@ describe('GET /demo/lists', () => {
   it("lists the organization's Lists with their number of people, and no other organization's", async () => {
     const page = await (await loggedIn('member@demo.test')).request('/demo/lists');
     expect(page.status).toBe(200);
-    const rows = [...page.body.matchAll(/<a href="\/demo\/lists\/(\d+)">([^<]+)<\/a><\/td><td>(\d+)<\/td>/g)].map((m) => ({ id: m[1], name: m[2], total_people: Number(m[3]) }));
+    const rows = [...page.body.matchAll(/<a href="\/demo\/lists\/(\d+)">([^<]+)<\/a><\/td><td class="ak-subdued">[^<]*<\/td><td class="ak-num">(\d+)<\/td>/g)].map((m) => ({ id: m[1], name: m[2], total_people: Number(m[3]) }));
     expect(rows).toEqual(lists.filter((l) => l.organization === 'demo').map(({ id, name, total_people }) => ({ id, name, total_people })));
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self' 'nonce-[A-Za-z0-9+/=]+'; /);
   });
@@ -86,7 +86,7 @@ describe('GET /demo/lists/{id}', () => {
     const page = await (await loggedIn('admin@demo.test')).request(`/demo/lists/${list.id}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`<h1>${list.name}</h1>`);
-    expect(page.body).toContain(`<p id="list-people-count">${list.total_people} people</p>`);
+    expect(page.body).toContain(`<strong id="list-people-count">${list.total_people} people</strong>`);
     const nonce = /<script type="module" nonce="([^"]+)">/.exec(page.body)![1]!;
     expect(page.headers.get('content-security-policy')).toBe(policy(nonce, SANDBOX));
     const { rows } = await t.db.query<{ id: string }>('SELECT id::text FROM addon_installations');
@@ -137,7 +137,7 @@ describe('GET /demo/lists/{id}', () => {
     const own = lists.find((l) => l.organization === 'other')!;
     const page = await (await loggedIn('admin@other.test')).request(`/demo/lists/${own.id}`);
     expect(page.status).toBe(200);
-    expect(page.body).toContain('<p>No add-on is installed for people.list.send_message.</p>');
+    expect(page.body).toContain('<p class="ak-empty">No add-on is installed for people.list.send_message.</p>');
     expect(mountsOf(page).mounts).toEqual([]);
     expect(page.body).not.toContain('<script type="module"');
   });

@@ -81,9 +81,9 @@ describe('GET /developer/connected-applications', () => {
     const page = await (await loggedIn('admin@demo.test')).request('/developer/connected-applications');
     expect(page.status).toBe(200);
     expect(page.body).toContain(
-      `<tr data-application-id="${shared.id}"><td><a href="/developer/connected-applications/${shared.id}">Shared Tool</a></td><td>Other Fellowship</td><td>1</td><td data-access-mode="anyone">Anyone in the organization</td></tr>`,
+      `<tr data-application-id="${shared.id}"><td><a href="/developer/connected-applications/${shared.id}">Shared Tool</a></td><td>Other Fellowship</td><td class="ak-num">1</td><td data-access-mode="anyone">Anyone in the organization</td></tr>`,
     );
-    expect(page.body).toContain(`<a href="/developer/connected-applications/${planner.id}">Demo Planner</a></td><td>Demo Church</td><td>1</td>`);
+    expect(page.body).toContain(`<a href="/developer/connected-applications/${planner.id}">Demo Planner</a></td><td>Demo Church</td><td class="ak-num">1</td>`);
     expect(page.body).not.toContain('Foreign Tool');
   });
 
@@ -103,8 +103,8 @@ describe('POST /developer/connected-applications/:id', () => {
     const browser = await loggedIn('admin@demo.test');
     const detail = await browser.request(`/developer/connected-applications/${shared.id}`);
     expect(detail.status).toBe(200);
-    expect(detail.body).toContain('<legend>Who in Demo Church may connect it</legend>');
-    expect(detail.body).toContain('<label><input type="radio" name="access_mode" value="anyone" checked/> Anyone in the organization</label>');
+    expect(detail.body).toContain('<legend class="ak-visually-hidden">Who in Demo Church may connect it</legend>');
+    expect(detail.body).toContain('<label class="ak-choice"><input type="radio" name="access_mode" value="anyone" checked/> Anyone in the organization</label>');
     expect(detail.body).toContain('<label for="email">E-mail of a person in Demo Church</label>');
 
     const saved = await browser.submit(detail, { access_mode: 'specific_people' }, { formIndex: formWith(detail, `/connected-applications/${shared.id}`) });
@@ -120,7 +120,7 @@ describe('POST /developer/connected-applications/:id', () => {
     expect(added.status).toBe(303);
     expect(await listed(shared)).toEqual([await personId(t.db, 'member@demo.test')]);
     const after = await browser.request(`/developer/connected-applications/${shared.id}`);
-    expect(after.body).toContain('<label><input type="radio" name="access_mode" value="specific_people" checked/> Only the people listed</label>');
+    expect(after.body).toContain('<label class="ak-choice"><input type="radio" name="access_mode" value="specific_people" checked/> Only the people listed</label>');
     expect(after.body).toContain('<td>Morgan Member</td><td>member@demo.test</td>');
     expect(await authorizeAs(shared, 'member@demo.test')).toBe('code');
     expect(await authorizeAs(shared, 'editor@demo.test')).toBe('access_denied');
@@ -135,7 +135,7 @@ describe('POST /developer/connected-applications/:id', () => {
     expect(await apiAccessMode(shared)).toBe('admins_only');
     expect(await authorizeAs(shared, 'admin@demo.test')).toBe('code');
     expect((await browser.request('/developer/connected-applications')).body).toContain(
-      `<td>Other Fellowship</td><td>1</td><td data-access-mode="admins_only">Organization administrators only</td>`,
+      `<td>Other Fellowship</td><td class="ak-num">1</td><td data-access-mode="admins_only">Organization administrators only</td>`,
     );
   });
 
@@ -159,7 +159,7 @@ describe('POST /developer/connected-applications/:id', () => {
       const res = await post(body);
       expect(res.status).toBe(422);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await res.text()).toContain(`<p class="error">${message}</p>`);
+      expect(await res.text()).toContain(`<p class="ak-field-error" id="access_mode-error">${message}</p>`);
     }
     expect(await setting(demo, planner)).toBeUndefined();
   });
@@ -170,11 +170,11 @@ describe('POST /developer/connected-applications/:id', () => {
     for (const email of ['admin@other.test', 'nobody@demo.test']) {
       const res = await browser.submit(detail, { email }, { formIndex: formWith(detail, '/people') });
       expect(res.status).toBe(422);
-      expect(res.body).toContain(`<p class="error">No person with the e-mail ${email} in Demo Church.</p>`);
+      expect(res.body).toContain(`<p class="ak-field-error" id="email-error">No person with the e-mail ${email} in Demo Church.</p>`);
     }
     const empty = await browser.submit(detail, { email: ' ' }, { formIndex: formWith(detail, '/people') });
     expect(empty.status).toBe(422);
-    expect(empty.body).toContain('<p class="error">Enter the e-mail of a person in Demo Church.</p>');
+    expect(empty.body).toContain('<p class="ak-field-error" id="email-error">Enter the e-mail of a person in Demo Church.</p>');
     expect(await listed(planner)).toEqual([]);
     const otherAdmin = await personId(t.db, 'admin@other.test');
     const res = await browser.request(`/developer/connected-applications/${planner.id}/people/${otherAdmin}/delete`, { form: { _csrf: csrfOf(detail) } });

@@ -32,6 +32,19 @@ describe('GET /developer', () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain('Logged in as Eden Editor (editor@demo.test), Demo Church.');
   });
+
+  it('names the person and the organization in the header, offers Log out, and shows only the tabs they may use [header]', async () => {
+    const editor = await (await loggedIn('editor@demo.test')).request('/developer');
+    expect(editor.body).toContain('<span class="ak-account-person" data-viewer="person">Eden Editor</span>');
+    expect(editor.body).toContain('<span class="ak-account-organization" data-viewer="organization">Demo Church</span>');
+    const logout = parseForms(editor.body).find((f) => f.action === '/logout')!;
+    expect([Object.keys(logout.fields), logout.buttons.map((b) => b.text)]).toEqual([['_csrf'], ['Log out']]);
+    expect(editor.body).toContain('<a href="/developer" aria-current="page">Overview</a>');
+    expect(editor.body).not.toContain('href="/developer/connected-applications"');
+    const admin = await (await loggedIn('admin@demo.test')).request('/developer');
+    expect(admin.body).toContain('<span class="ak-account-person" data-viewer="person">Alex Admin</span>');
+    expect(admin.body).toContain('<a href="/developer/connected-applications">Connected applications</a>');
+  });
 });
 
 describe('/developer/personal-access-tokens', () => {

@@ -103,7 +103,7 @@ describe('response headers', () => {
 
   it('give the sign-in page a CSP whose form-action is the host itself', async () => {
     const res = await rawRequest(t.baseUrl, { path: '/login' });
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
   });
 
   it('let the OAuth login and consent forms go on to the client’s redirect URIs, and nowhere else', async () => {
@@ -118,7 +118,7 @@ describe('response headers', () => {
     };
     const login = await agent.get(pathOf(start.headers.location)).set('Cookie', cookieHeader(cookies));
     keep(cookies, login);
-    const policy = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' https://client.example com.example.app:; frame-ancestors 'none'; base-uri 'none'";
+    const policy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' https://client.example com.example.app:; frame-ancestors 'none'; base-uri 'none'";
     expect(login.status).toBe(200);
     expect(login.headers['content-security-policy']).toBe(policy);
     const action = /<form method="post" action="([^"]+)"/.exec(login.text)![1]!;
@@ -134,7 +134,7 @@ describe('response headers', () => {
   it('give the API reference page a CSP and frame protection', async () => {
     const res = await rawRequest(t.baseUrl, { path: '/docs/api' });
     expect(res.status).toBe(200);
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
     expect(res.headers['x-frame-options']).toBe('DENY');
   });
 });

@@ -90,7 +90,7 @@ describe('GET /oauth/authorize [access_mode]', () => {
     expect(refused.body).toContain('<h1>You cannot connect Admins Only Tool</h1>');
     expect(refused.body).toContain('<p data-access-mode="admins_only">Demo Church allows only its organization administrators to connect Admins Only Tool.</p>');
     expect(refused.body).toContain('An organization administrator of Demo Church can change who may connect it on the Connected applications page of the developer account.');
-    expect(refused.body).toContain('<button type="submit">Back to Admins Only Tool</button>');
+    expect(refused.body).toContain('<button type="submit" class="ak-button--primary">Back to Admins Only Tool</button>');
     expect(Object.fromEntries(callback.searchParams)).toEqual({ error: 'access_denied', error_description: ADMINS_ONLY, state: 's-1', iss: t.baseUrl });
     expect(await providerRecords(app, 'editor')).toEqual([]);
     expect((await t.db.query('SELECT 1 FROM oauth_connections WHERE application_id = $1', [app.id])).rows).toEqual([]);
