@@ -80,7 +80,7 @@ describe('NUL characters', () => {
   it('are an unknown client at the authorization endpoint (400 page, no server error)', async () => {
     const res = await rawRequest(t.baseUrl, { path: '/oauth/authorize?client_id=a%00b&response_type=code&scope=people&redirect_uri=https%3A%2F%2Fa.example' });
     expect(res.status).toBe(400);
-    expect(res.body).toContain('<title>Authorization failed</title>');
+    expect(res.body).toContain('<title>Authorization failed · addon-kit</title>');
   });
 
   it('are a failed login in the sign-in e-mail', async () => {

@@ -31,7 +31,7 @@ async function signIn(email: string, password: string, address: string): Promise
   return browser.request('/login', { method: 'POST', form: { _csrf: csrf, email, password }, headers: { 'x-forwarded-for': address } });
 }
 
-const message = (page: PageResponse) => /<p class="error" role="alert">([^<]+)<\/p>/.exec(page.body)?.[1];
+const message = (page: PageResponse) => /<div class="ak-banner ak-banner--critical" role="alert"><p>([^<]+)<\/p><\/div>/.exec(page.body)?.[1];
 
 describe('POST /login [throttling]', () => {
   it('allows 5 failures per account and address, then locks the pair with growing delays', async () => {
