@@ -8,9 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { openDatabase, quoteIdent, type Database } from '../host/db/database.ts';
-import { migrate } from '../host/db/migrate.ts';
-import { runList } from '../host/people/run-list.ts';
+import { openDatabase, quoteIdent, type Database } from '@addon-kit/host/internal/db/database.ts';
+import { migrate } from '@addon-kit/host/internal/db/migrate.ts';
+import { runList } from '@addon-kit/host/internal/people/run-list.ts';
 
 const PEOPLE = Number(process.env.PEOPLE ?? 10_000);
 const ROUNDS = 7;

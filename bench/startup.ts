@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../bin/addon-kit.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../host/bin/addon-kit.js', import.meta.url));
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1] || 3);
 
 function timeUsage(): Promise<number> {

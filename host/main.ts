@@ -1,21 +1,18 @@
 /**
- * The main job: the host with its database (migrated, demo data seeded on first start) listening on its
- * port, the add-on sandbox origin on a second listener, and the template integrator beside them with the
- * sample add-on registered for it (host/demo).
+ * The main job: the host with its database (migrated, demo data seeded on first start) listening on its port and
+ * the add-on sandbox origin on a second listener — the platform. Unless told otherwise it adds the demo
+ * (host/demo): the demo pages, the sample add-on, and the template integrator beside the host.
  */
 import type { Server } from 'node:http';
+import { addonSdkDir, buildSdkBundles, createSandboxApp, RUNTIME_BUNDLES } from './addons/index.ts';
 import { createHost, type Host } from './app.ts';
 import { resolveHostConfig, type HostConfigInput } from './config.ts';
 import type { Database } from './db/database.ts';
 import { DEMO_LOGINS, seedDemo } from './db/seed/demo.ts';
 import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from './db/seed/demo-password.ts';
-import { addonSdkDir } from './demo/bundle-dir.ts';
-import { startDemoIntegrator } from './demo/demo-integrator.ts';
-import { listenOn, type Listener } from './demo/listen.ts';
-import { prepareDemo } from './demo/prepare-demo.ts';
-import { createSandboxApp } from './demo/sandbox-app.ts';
+import { startDemo, type RunningDemo } from './demo/start-demo.ts';
+import { listenOn, type Listener } from './http/listen.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
-import { openIntegratorDatabase } from '../integrator-template/store/database.ts';
 
 export interface StartOptions {
   db: Database;
@@ -23,8 +20,11 @@ export interface StartOptions {
   config?: HostConfigInput;
   /** Password for the demo logins when the demo data is first seeded. */
   demoPassword?: string | undefined;
-  /** The template integrator: its port (default 4100, or 0 when the host's port is 0) and PostgreSQL URL (schema `integrator`; default PGlite in `<dataDir>/integrator`). */
-  integrator?: { port?: number | undefined; databaseUrl?: string | undefined };
+  /**
+   * The demo (default on): the template integrator's port (default 4100, or 0 when the host's port is 0) and
+   * PostgreSQL URL (schema `integrator`; default PGlite in `<dataDir>/integrator`). `false`: the platform only.
+   */
+  demo?: false | { integratorPort?: number | undefined; integratorDatabaseUrl?: string | undefined };
   log?: (line: string) => void;
 }
 
@@ -34,16 +34,14 @@ export interface RunningHost {
   url: string;
   /** The add-on sandbox origin. */
   sandboxUrl: string;
-  /** The template integrator and its demo login. */
-  integrator: { url: string; login: { username: string; password: string } | undefined };
-  /** The demo List page with the sample add-on (undefined when the organization has no List). */
-  demoListUrl: string | undefined;
+  /** The demo beside the host, when it runs. */
+  demo: RunningDemo | undefined;
   /** Demo logins: e-mail and password (undefined when this data directory did not seed them). */
   logins: { email: string; password: string | undefined }[];
   close(): Promise<void>;
 }
 
-/** Seeds on first start, then serves the host, the sandbox and the template integrator. */
+/** Seeds on first start, then serves the host and the sandbox origin (and the demo unless `demo: false`). */
 export async function startHost(options: StartOptions): Promise<RunningHost> {
   const log = options.log ?? (() => {});
   const secrets = await loadOrCreateSecrets(options.dataDir);
@@ -67,11 +65,11 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
     listeners.push(listener);
     return listener;
   };
-  let integratorDb: Database | undefined;
+  let demo: RunningDemo | undefined;
   try {
     const hostListener = await listen(requested.port);
     const sandboxListener = await listen(requested.sandboxPort ?? (requested.port === 0 ? 0 : requested.port + 1));
-    const integratorListener = await listen(options.integrator?.port ?? (requested.port === 0 ? 0 : 4100));
+    const integratorListener = options.demo === false ? undefined : await listen(options.demo?.integratorPort ?? (requested.port === 0 ? 0 : 4100));
     const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
     const config = resolveHostConfig({
       ...secrets,
@@ -84,40 +82,33 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
       sandboxUrl: requested.sandboxUrl ?? `http://127.0.0.1:${sandboxListener.port}`,
       addonSdkDir: addonSdkDir(requested),
     });
-    const integratorUrl = `http://localhost:${integratorListener.port}`;
-    const demo = await prepareDemo({ db: options.db, config, integratorUrl, log });
+    if (integratorListener) {
+      demo = await startDemo({ db: options.db, config, listener: integratorListener, databaseUrl: options.demo ? options.demo.integratorDatabaseUrl : undefined, log });
+    } else {
+      await buildSdkBundles(addonSdkDir(config), RUNTIME_BUNDLES, log);
+    }
 
-    const host = await createHost({ config, db: options.db });
+    const host = await createHost({ config, db: options.db, routers: demo ? [demo.router] : [] });
     hostListener.server.on('request', host.app);
     sandboxListener.server.on('request', createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir: addonSdkDir(config) }));
-    integratorDb = await openIntegratorDatabase({ databaseUrl: options.integrator?.databaseUrl, schema: 'integrator', dataDir: options.dataDir });
-    const integrator = await startDemoIntegrator({
-      listener: integratorListener,
-      baseUrl: integratorUrl,
-      hostBaseUrl: config.baseUrl,
-      oauthApplicationId: demo.sampleAddon.oauthApplicationId,
-      db: integratorDb,
-      logger: host.logger,
-    });
-    const db = integratorDb;
+    await demo?.serve(host.logger);
+    const running = demo;
     return {
       host,
       server: hostListener.server,
       url: config.baseUrl,
       sandboxUrl: config.sandboxUrl!,
-      integrator: { url: integrator.url, login: integrator.login },
-      demoListUrl: demo.listId ? `${config.baseUrl}/demo/lists/${demo.listId}` : undefined,
+      demo,
       logins: DEMO_LOGINS.map((l) => ({ email: l.email, password })),
       async close() {
         await closeListeners();
-        await integrator.close();
-        await db.close();
+        await running?.close();
         await host.close();
       },
     };
   } catch (error) {
     await closeListeners();
-    await integratorDb?.close();
+    await demo?.close();
     throw error;
   }
 }

@@ -1,7 +1,10 @@
 /** The browser bundles of the SDK: what each is, where its entry is, and its gzip budget. */
 import { fileURLToPath } from 'node:url';
 
-const sdk = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+/** True when running from the TypeScript sources (the repository), false from the built `dist/`. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** An entry of the SDK: its source file, or the compiled `.js` beside this module in `dist/`. */
+const sdk = (path: string) => fileURLToPath(new URL(`../${FROM_SOURCE ? path : path.replace(/\.tsx?$/, '.js')}`, import.meta.url));
 
 /** One bundle vite builds. */
 export interface BundleSpec {
@@ -26,5 +29,8 @@ export const SAMPLE_ADDON_BUNDLE: BundleSpec = { file: 'addons/send-message.js',
 /** Everything `npm run build:addon-sdk` produces. */
 export const SDK_BUNDLES: BundleSpec[] = [HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BUNDLE, SAMPLE_ADDON_BUNDLE];
 
-/** Where the built bundles go by default (the sandbox and embedder routers serve from here). */
-export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL('../../dist/addon-sdk/', import.meta.url));
+/**
+ * Where the built bundles go by default (the sandbox and embedder routers serve from here): the repository's
+ * `dist/addon-sdk/`, or `bundles/` inside the installed package.
+ */
+export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL(FROM_SOURCE ? '../../dist/addon-sdk/' : '../../bundles/', import.meta.url));

@@ -2,4 +2,4 @@
 export { createSandboxRouter, sandboxFramePolicy, type AddonScript, type SandboxRouterOptions } from './sandbox-router.ts';
 export { createEmbedderRouter } from './embedder-router.ts';
 export { buildAddonSdk } from '../build/build.ts';
-export { DEFAULT_BUNDLE_DIR, SDK_BUNDLES, SAMPLE_ADDON_BUNDLE } from '../build/bundles.ts';
+export { DEFAULT_BUNDLE_DIR, HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BUNDLE, SDK_BUNDLES, SAMPLE_ADDON_BUNDLE, type BundleSpec } from '../build/bundles.ts';

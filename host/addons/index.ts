@@ -6,3 +6,6 @@ export { FETCH_HEADER, UPSTREAM_HEADER } from './fetch-envelope.ts';
 export { HANDSHAKE_COOKIE } from './handshake.ts';
 export type { HandshakeMessage } from './handshake-pages.tsx';
 export { AUTHORIZATION_STATES, type AuthorizationState } from './token-vault.ts';
+export { createSandboxApp, addonScriptUrl, type SandboxAppDeps } from './sandbox-origin.ts';
+export { addonSdkDir } from './bundle-dir.ts';
+export { buildSdkBundles, RUNTIME_BUNDLES } from './sdk-bundles.ts';

@@ -11,7 +11,7 @@ type Command = (argv: string[], io: CommandIo) => Promise<number>;
 const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> = {
   start: {
     load: async () => (await import('./start-command.ts')).startCommand,
-    usage: 'addon-kit start [--port 4000] [--integrator-port 4100] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]',
+    usage: 'addon-kit start [--port 4000] [--sandbox-port P] [--integrator-port 4100] [--no-demo] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]',
   },
   seed: { load: async () => (await import('./seed-command.ts')).seedCommand, usage: 'addon-kit seed [--people N] [--data-dir D] [--database-url U]' },
   pat: { load: async () => (await import('./pat-command.ts')).patCommand, usage: 'addon-kit pat create --email E --name N [--json]' },

@@ -2,10 +2,8 @@
  * The template integrator as `start` runs it beside the host, on a listener opened beforehand (so its URL,
  * which the add-on config names, is known even for port 0).
  */
-import type { Listener } from './listen.ts';
-import type { Database } from '../db/database.ts';
-import { createIntegrator, type Integrator } from '../../integrator-template/server.ts';
-import { resolveIntegratorConfig } from '../../integrator-template/config.ts';
+import { createIntegrator, resolveIntegratorConfig, type Database, type Integrator } from '@addon-kit/integrator-template';
+import type { Listener } from '../http/listen.ts';
 import type { Logger } from '../logger.ts';
 
 /** What the demo integrator needs. */

@@ -7,15 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import { createEmbedderRouter } from '../../addon-sdk/server/embedder-router.ts';
 import { listInstallations, type Installation } from '../addons/installations.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { Layout, sendMessagePage } from '../pages/render.tsx';
-import { addonSdkDir } from './bundle-dir.ts';
-import { addonScriptUrl } from './sandbox-app.ts';
+import { addonScriptUrl } from '../addons/sandbox-origin.ts';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
 
 interface ListRow {
@@ -84,7 +82,6 @@ function Nav(): VNode {
 export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router {
   const { db, config } = deps;
   const router = Router();
-  router.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
   router.get('/demo', requireHostLogin, (_req, res) => res.redirect(303, '/demo/lists'));
 
   router.get('/demo/lists', requireHostLogin, async (req, res) => {

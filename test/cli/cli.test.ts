@@ -2,9 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '../../host/crypto/secret-box.ts';
-import { openDatabase } from '../../host/db/database.ts';
-import { clientSecretAad } from '../../host/oauth/applications.ts';
+import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
+import { clientSecretAad } from '@addon-kit/host/internal/oauth/applications.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { runCli, startCli, stopCli } from '../support/cli.ts';
 

@@ -8,19 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVault } from '../../host/addons/token-vault.ts';
-import { createSecretBox } from '../../host/crypto/secret-box.ts';
-import type { Database } from '../../host/db/database.ts';
-import { startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
-import { listenOn, type Listener } from '../../host/demo/listen.ts';
-import { prepareDemo, type PreparedDemo } from '../../host/demo/prepare-demo.ts';
-import { createSandboxApp } from '../../host/demo/sandbox-app.ts';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { createTokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
+import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { startDemoIntegrator, type DemoIntegrator } from '@addon-kit/host/internal/demo/demo-integrator.ts';
+import { listenOn, type Listener } from '@addon-kit/host/internal/http/listen.ts';
+import { prepareDemo, type PreparedDemo } from '@addon-kit/host/internal/demo/prepare-demo.ts';
+import { createSandboxApp } from '@addon-kit/host/internal/addons/sandbox-origin.ts';
+import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
 import { drivePopup, launchBrowser } from '../support/browser.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../support/constants.ts';
 import { personId } from '../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
-import { createIntegratorTestDatabase } from '../integrator-template/support.ts';
+import { createIntegratorTestDatabase } from '@addon-kit/integrator-template/internal/test/support.ts';
 
 let t: HttpTestHost;
 let bundleDir: string;
@@ -48,7 +48,7 @@ beforeAll(async () => {
   sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
   integratorListener = await listenOn(0, '127.0.0.1');
   const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
-  t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
+  t = await startHttpTestHost({ demo: true, config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
   demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
   const { rows } = await t.db.query<{ id: string }>(
     "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",
