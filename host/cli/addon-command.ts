@@ -1,5 +1,5 @@
 /**
- * `addon-kit addon push --env E` and `addon-kit addon promote <from> <to>`: register the add-on
+ * `addon-kit addon push --env E` and `addon-kit addon promote <from> <to>` (and the dispatch to `addon build|dev`): register the add-on
  * config and built bundle with a running host through its registry API (`/addons/v1`, see
  * host/addons/registry.ts), authenticated by a personal access token of an organization
  * administrator (HTTP Basic). Only the target environment's `${VAR}` placeholders are filled, here on
@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AddonConfigError } from '../addons/config.ts';
+import { AddonConfigError, type Environment } from '../addons/config.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
 import { ADDON_USAGE } from './addon-usage.ts';
 import { parse, UsageError } from './args.ts';
@@ -54,9 +54,35 @@ async function send(io: CommandIo, url: string, method: 'PUT' | 'POST', auth: st
   return 1;
 }
 
-/** Runs `addon push|promote`; resolves with the exit code. */
+/** What one push sends. */
+export interface PushOptions {
+  /** The host's base URL, no trailing slash. */
+  host: string;
+  configPath: string;
+  target: Environment;
+  /** The built add-on (classic script). */
+  bundle: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Registers the config (that environment's placeholders filled) and the bundle as a new version; prints the
+ * outcome. Resolves with the exit code; AddonConfigError and UsageError propagate.
+ */
+export async function pushAddon(io: CommandIo, options: PushOptions): Promise<number> {
+  const { host, target, bundle } = options;
+  const config = await loadConfig(options.configPath, target, options.env);
+  const auth = authorization(options.env);
+  return send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`, 'PUT', auth, { config, bundle }, (a) =>
+    `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
+  );
+}
+
+/** Runs `addon push|promote|build|dev`; resolves with the exit code. */
 export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [action, ...rest] = argv;
+  if (action === 'build') return (await import('./addon-build-command.ts')).addonBuildCommand(rest, io);
+  if (action === 'dev') return (await import('./addon-dev-command.ts')).addonDevCommand(rest, io, env);
   if (action !== 'push' && action !== 'promote') throw new UsageError(`unknown addon action ${JSON.stringify(action ?? '')}; usage:\n  ${ADDON_USAGE}`);
   const { values, positionals } = parse(rest, OPTIONS, action === 'promote' ? 2 : 0);
   const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
@@ -64,16 +90,11 @@ export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.Pr
   try {
     if (action === 'push') {
       if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
-      const target = environment(values.env, '--env');
-      const config = await loadConfig(configPath, target, env);
       const bundlePath = resolve(values.bundle ?? 'dist/addon.js');
       const bundle = await readFile(bundlePath, 'utf8').catch(() => {
         throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
       });
-      const auth = authorization(env);
-      return await send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`, 'PUT', auth, { config, bundle }, (a) =>
-        `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
-      );
+      return await pushAddon(io, { host, configPath, target: environment(values.env, '--env'), bundle, env });
     }
     if (values.env !== undefined || values.bundle !== undefined) throw new UsageError('promote takes <from> <to> and no --env or --bundle');
     const from = environment(positionals[0], '<from>');

@@ -13,7 +13,10 @@ export const DATABASE_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 /** Parses strictly; unknown options, missing values and stray positionals become UsageErrors. */
-export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, positionals = 0) {
+/** What `parse` returns for options `O`: typed values and the positionals. */
+export type ParsedArgs<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>>;
+
+export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O, positionals = 0): ParsedArgs<O> {
   try {
     const result = parseArgs({ args, options, strict: true, allowPositionals: positionals > 0 });
     if (result.positionals.length > positionals) throw new UsageError(`unexpected argument: ${result.positionals[positionals]}`);

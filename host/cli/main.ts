@@ -20,6 +20,7 @@ const COMMANDS: Record<string, { load: () => Promise<Command>; usage: string }> 
     usage: 'addon-kit oauth-app create --name N --redirect-uri U [--public] [--scopes "people api"] [--json]',
   },
   addon: { load: async () => (await import('./addon-command.ts')).addonCommand, usage: ADDON_USAGE },
+  create: { load: async () => (await import('./create-command.ts')).createCommand, usage: 'addon-kit create integrator|addon <dir> [--from-registry | --packages DIR]' },
   doctor: {
     load: async () => (await import('./doctor-command.ts')).doctorCommand,
     usage: 'addon-kit doctor --env development [--config addon.config.json] [--host http://localhost:4000] [--username U --password P]',
