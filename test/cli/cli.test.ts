@@ -24,7 +24,7 @@ const openStorage = () => openDatabase(databaseUrl ? { databaseUrl } : { dataDir
 describe('addon-kit (bad arguments)', () => {
   it.each([
     [[], /^usage:/],
-    [['launch'], /^addon-kit: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, doctor$/],
+    [['launch'], /^addon-kit: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor$/],
     [['start', '--port', 'abc'], /^addon-kit start: --port must be an integer from 0 to 65535, got "abc"$/],
     [['start', '--bogus'], /^addon-kit start: Unknown option '--bogus'/],
     [['seed', '--people', '-3'], /^addon-kit seed: /],
