@@ -60,8 +60,8 @@ export interface PushOptions {
   host: string;
   configPath: string;
   target: Environment;
-  /** The built add-on (classic script). */
-  bundle: string;
+  /** The built add-on (classic script), or how to read it (after the config is known to be valid). */
+  bundle: string | (() => Promise<string>);
   env: NodeJS.ProcessEnv;
 }
 
@@ -70,8 +70,9 @@ export interface PushOptions {
  * outcome. Resolves with the exit code; AddonConfigError and UsageError propagate.
  */
 export async function pushAddon(io: CommandIo, options: PushOptions): Promise<number> {
-  const { host, target, bundle } = options;
+  const { host, target } = options;
   const config = await loadConfig(options.configPath, target, options.env);
+  const bundle = typeof options.bundle === 'string' ? options.bundle : await options.bundle();
   const auth = authorization(options.env);
   return send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`, 'PUT', auth, { config, bundle }, (a) =>
     `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
@@ -90,11 +91,13 @@ export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.Pr
   try {
     if (action === 'push') {
       if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+      const target = environment(values.env, '--env');
       const bundlePath = resolve(values.bundle ?? 'dist/addon.js');
-      const bundle = await readFile(bundlePath, 'utf8').catch(() => {
-        throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
-      });
-      return await pushAddon(io, { host, configPath, target: environment(values.env, '--env'), bundle, env });
+      const bundle = () =>
+        readFile(bundlePath, 'utf8').catch(() => {
+          throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
+        });
+      return await pushAddon(io, { host, configPath, target, bundle, env });
     }
     if (values.env !== undefined || values.bundle !== undefined) throw new UsageError('promote takes <from> <to> and no --env or --bundle');
     const from = environment(positionals[0], '<from>');
