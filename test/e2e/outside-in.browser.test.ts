@@ -53,7 +53,8 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     child.on('error', fail);
     child.on('close', (code) => {
       console.log(`outside-in: ${[command === process.execPath ? 'node' : command, ...args].join(' ').replace(CLI, 'addon-kit')} (in ${cwd}) → ${code} in ${Date.now() - started} ms`);
-      done({ code, stdout, stderr });
+      // Without colours: the output is read by the assertions.
+      done({ code, stdout: stdout.replace(/\x1b\[[0-9;]*m/g, ''), stderr });
     });
   });
 }
