@@ -84,8 +84,8 @@ function serve(command: string, args: string[], cwd: string, env: NodeJS.Process
 /** Stops a served command and everything it started (npm runs the script in a child of its own). */
 async function stop(child: ChildProcessWithoutNullStreams | undefined): Promise<void> {
   if (!child || child.exitCode !== null) return;
-  const closed = new Promise((r) => child.once('close', r));
   child.removeAllListeners('close');
+  const closed = new Promise((r) => child.once('close', r));
   try {
     process.kill(-child.pid!, 'SIGTERM');
   } catch {
@@ -133,7 +133,7 @@ afterAll(async () => {
   await browser?.close();
   for (const child of served.reverse()) await stop(child);
   if (work) await rm(work, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe.skipIf(skip)('npm pack (each workspace)', () => {
   const pack = (name: string) => packs.find((p) => p.name === name)!;
@@ -264,7 +264,7 @@ describe.skipIf(skip)('the README\'s "Build your own" commands, outside the repo
     served.push(dev.child);
     await eventually(() => (dev.err().includes('watching') ? true : undefined), 'the watch');
     const entry = join(addonDir, 'src/index.tsx');
-    await writeFile(entry, (await readFile(entry, 'utf8')).replace('`Hello, ${name}`', '`Welcome back, ${name}`'));
+    await writeFile(entry, (await readFile(entry, 'utf8')).replace("`Hello, ${me.firstName}`", "`Welcome back, ${me.firstName}`"));
     await eventually(() => (/^changed index\.tsx: built .* → pushed add-on \d+ to development: version 3 /m.test(dev.out()) ? true : undefined), 'the push after the edit');
     expect(await mine().getByText('Hello, Alex').count()).toBe(1);
     await page.reload();

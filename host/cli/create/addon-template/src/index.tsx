@@ -9,12 +9,17 @@ import {
   addOnContext, authenticatedFetch, authenticatedIntegratorFetch, render,
 } from '@addon-kit/sdk';
 
-/** The first name of the signed-in person, from the host's `/current/v2/me`. */
-async function firstName(): Promise<string> {
+interface Me {
+  id: string;
+  firstName: string;
+}
+
+/** The signed-in person, from the host's `/current/v2/me`. */
+async function currentPerson(): Promise<Me> {
   const response = await authenticatedFetch('/current/v2/me');
   if (!response.ok) throw new Error(`the host answered HTTP ${response.status}`);
-  const me = (await response.json()) as { data: { attributes: { first_name: string } } };
-  return me.data.attributes.first_name;
+  const me = (await response.json()) as { data: { id: string; attributes: { first_name: string } } };
+  return { id: me.data.id, firstName: me.data.attributes.first_name };
 }
 
 /** How many messages this person sent through the integrator (`GET /api/messages`). */
@@ -26,21 +31,23 @@ async function sentCount(): Promise<number> {
 
 function App() {
   const listId = String(addOnContext().props.listId ?? '');
-  const [name, setName] = useState<string | null>(null);
+  const [me, setMe] = useState<Me | null>(null);
   const [sent, setSent] = useState<number | null>(null);
   const [message, setMessage] = useState('Hello from my add-on');
   const [status, setStatus] = useState<{ tone: 'success' | 'critical'; text: string } | null>(null);
 
   useEffect(() => {
-    firstName().then(setName, (e: Error) => setStatus({ tone: 'critical', text: e.message }));
+    currentPerson().then(setMe, (e: Error) => setStatus({ tone: 'critical', text: e.message }));
     sentCount().then(setSent, (e: Error) => setStatus({ tone: 'critical', text: e.message }));
   }, []);
 
   const send = async () => {
+    if (!me) return;
+    // A message to yourself: a real add-on would pick people of the List (`/people/v2/lists/{id}/people`).
     const response = await authenticatedIntegratorFetch('/api/messages', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ list_id: listId, person_ids: [], message }),
+      body: JSON.stringify({ list_id: listId, person_ids: [me.id], message }),
     });
     if (!response.ok) return setStatus({ tone: 'critical', text: `The integrator refused the message (HTTP ${response.status})` });
     const body = (await response.json()) as { data: { id: string } };
@@ -50,10 +57,10 @@ function App() {
 
   return (
     <Stack gap="medium">
-      <Heading>{name === null ? 'Hello' : `Hello, ${name}`}</Heading>
+      <Heading>{me === null ? 'Hello' : `Hello, ${me.firstName}`}</Heading>
       <Text tone="subdued">{sent === null ? 'Counting your messages…' : `You have sent ${sent} message(s).`}</Text>
       <TextArea label="Message" value={message} onInput={setMessage} />
-      <Button variant="primary" disabled={message.trim() === ''} onPress={send}>
+      <Button variant="primary" disabled={me === null || message.trim() === ''} onPress={send}>
         Send message
       </Button>
       {status ? <Banner tone={status.tone}>{status.text}</Banner> : null}
