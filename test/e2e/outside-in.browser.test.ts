@@ -229,6 +229,9 @@ describe.skipIf(skip)('the README\'s "Build your own" commands, outside the repo
     const host = await serve(process.execPath, [join(addonDir, 'node_modules/@addon-kit/host/bin/addon-kit.js'), 'start', '--port', String(ports.host), '--sandbox-port', String(ports.sandbox), '--integrator-port', String(ports.demo), '--data-dir', dataDir], addonDir, { INTEGRATOR_DEMO_PASSWORD: '', INTEGRATOR_CLIENT_ID: '', INTEGRATOR_CLIENT_SECRET: '' }, /^admin@other\.test \/ .*$/m);
     served.push(host.child);
     const listUrl = /^ {2}demo List page: {4}(\S+)/m.exec(host.out())![1]!;
+    // The installed host runs the demo too: the sample add-on (compiled in the SDK package) built and registered.
+    expect(host.err()).toMatch(/built host\.js, sandbox-bootstrap\.js, addons\/send-message\.js in \d+ ms/);
+    expect(host.err()).toContain("registered the sample add-on's development version 1");
 
     // The add-on's development environment points at the scaffolded integrator.
     const configFile = join(addonDir, 'addon.config.json');
@@ -246,6 +249,7 @@ describe.skipIf(skip)('the README\'s "Build your own" commands, outside the repo
     await page.fill('input[name=password]', 'outside-in-pw');
     await Promise.all([page.waitForURL(listUrl), page.click('button[type=submit]')]);
     const mine = () => page.locator('section', { has: page.getByRole('heading', { name: /^My add-on/ }) });
+    expect(await page.getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Send a message (development)', 'My add-on (development)']);
     const popupOpened = page.waitForEvent('popup');
     await mine().getByRole('button', { name: 'Authorize' }).click();
     const met = await drivePopup(await popupOpened, {
