@@ -1,5 +1,7 @@
-/** Server-side pieces a host mounts: the sandbox origin's router and the embedder bundle router. */
+/**
+ * Server-side pieces a host mounts: the sandbox origin's router and the embedder bundle router, and the specs of
+ * the bundles they serve. Building them (vite) is `@addon-kit/sdk/build`, kept apart so serving never loads vite.
+ */
 export { createSandboxRouter, sandboxFramePolicy, type AddonScript, type SandboxRouterOptions } from './sandbox-router.ts';
 export { createEmbedderRouter } from './embedder-router.ts';
-export { buildAddonSdk } from '../build/build.ts';
 export { DEFAULT_BUNDLE_DIR, HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BUNDLE, SDK_BUNDLES, SAMPLE_ADDON_BUNDLE, type BundleSpec } from '../build/bundles.ts';

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { buildAddonSdk, HOST_BUNDLE, SANDBOX_BUNDLE, type BundleSpec } from '@addon-kit/sdk/server';
+import { HOST_BUNDLE, SANDBOX_BUNDLE, type BundleSpec } from '@addon-kit/sdk/server';
 
 /** What every host serves: the embedder and the sandbox bootstrap. */
 export const RUNTIME_BUNDLES: BundleSpec[] = [HOST_BUNDLE, SANDBOX_BUNDLE];
@@ -41,6 +41,8 @@ export async function buildSdkBundles(outDir: string, bundles: BundleSpec[], log
   }
   const started = Date.now();
   log(`addon-kit: building ${bundles.map((b) => b.file).join(', ')} into ${outDir}…`);
+  // vite loads only when something is to be built.
+  const { buildAddonSdk } = await import('@addon-kit/sdk/build');
   await buildAddonSdk({ outDir, bundles });
   await writeFile(join(outDir, STAMP), `${digest}\n`);
   log(`addon-kit: built ${bundles.map((b) => b.file).join(', ')} in ${Date.now() - started} ms`);

@@ -20,7 +20,7 @@ import { CLI } from '../support/cli.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
 /** Slow npm work on a shared two-core machine. */
-const LONG = 600_000;
+const LONG = 1_200_000;
 const skip = Boolean(process.env.DATABASE_URL);
 if (skip) console.warn('outside-in test skipped on the PostgreSQL run: it does not touch the database choice and takes minutes (npm installs)');
 
