@@ -54,7 +54,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
   const oauthProvider = await createOAuthProvider({ config, db, logger });
-  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider);
+  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -67,7 +67,13 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     res.json({ status: 'ok', database: db.kind });
   });
 
-  const json = express.json({ limit: config.maxBodyBytes, type: ['application/json', 'application/vnd.api+json'] });
+  // strict: false — `null`, `1`, `"x"` are JSON, so they reach the payload check (400 invalid_resource_payload)
+  // instead of being reported as unparsable (invalid_json).
+  const json = express.json({
+    limit: config.maxBodyBytes,
+    strict: false,
+    type: ['application/json', 'application/vnd.api+json'],
+  });
   const api = (scope: Scope | undefined, router: Router): RequestHandler[] => [
     requireUserAgent,
     authenticate({ db, bearer }),

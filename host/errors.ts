@@ -18,7 +18,8 @@ export type HostErrorCode =
   | 'invalid_payload'
   | 'unsupported_version'
   | 'bulkmail_not_configured'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'starting';
 
 /** One entry of an error body, exactly the members the spec allows. */
 export interface ErrorObject {
@@ -193,10 +194,10 @@ export class InvalidPayloadError extends HostError {
   }
 }
 
-/** 422 Forbidden Attribute: a known attribute that may not be assigned. */
+/** 422 Forbidden Attribute: a known attribute that may not be assigned (by this requester, when `detail` says why). */
 export class ForbiddenAttributeError extends HostError {
-  constructor(attribute: string) {
-    super({ status: 422, title: 'Forbidden Attribute', detail: `${attribute} cannot be assigned`, parameter: attribute });
+  constructor(attribute: string, detail = `${attribute} cannot be assigned`) {
+    super({ status: 422, title: 'Forbidden Attribute', detail, parameter: attribute });
   }
 }
 
@@ -218,6 +219,13 @@ export class ValidationError extends HostError {
     });
     const [first, ...rest] = problems;
     super({ status: 422, title: 'Validation Error', detail: first.detail, parameter: first.parameter, meta: { resource, associated_resources: [] }, more: rest.map(entry) });
+  }
+}
+
+/** 503 starting: the listener is open but the service is not attached yet (answered with `Retry-After`). */
+export class ServiceStartingError extends HostError {
+  constructor() {
+    super({ status: 503, code: 'starting', title: 'Service Unavailable', detail: 'The service is starting; retry in a moment' });
   }
 }
 

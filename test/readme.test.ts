@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '@addon-kit/host/internal/app.ts';
+import { usageLine } from '@addon-kit/host/internal/cli/args.ts';
+import { COMMAND_SPECS } from '@addon-kit/host/internal/cli/command-specs.ts';
 import { ENVIRONMENT } from '@addon-kit/host/internal/config.ts';
 import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
 import { createLogger } from '@addon-kit/host/internal/logger.ts';
@@ -40,6 +42,13 @@ describe('README', () => {
     expect(new Set(documented)).toEqual(new Set(Object.keys(ENVIRONMENT)));
   });
 
+  it('lists in the CLI table exactly the usage lines of every command form, as the CLI prints them', () => {
+    const table = readme.split('## The CLI')[1]!.split('\n## ')[0]!;
+    const documented = [...table.matchAll(/^\| `(addon-kit [^`]+)` \|/gm)].map((m) => m[1]!.replaceAll('\\|', '|'));
+    expect(documented).toEqual(COMMAND_SPECS.flatMap((spec) => spec.forms.map((form) => usageLine(spec.name, form))));
+  });
+
+  // Two CLI processes (migrate + seed, then pat create) and a host: slow on a loaded machine, hence 90 s.
   it('runs the "Try the API" example: pat create, then curl with those credentials', async () => {
     const [patLine, curlLine] = shellLines('Try the API');
     expect(patLine).toMatch(/^npx addon-kit pat create /);
@@ -71,5 +80,5 @@ describe('README', () => {
       server.close();
       await db.close();
     }
-  });
+  }, 90_000);
 });

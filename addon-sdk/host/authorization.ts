@@ -2,9 +2,9 @@
  * The handshake hooks of the host (contract in protocol/README.md): read the installation's state, and
  * run the Authorize popup, which reports back with a postMessage from the host's own origin.
  */
+import { parseHandshakeReport, type HandshakeReportMessage, type HandshakeState } from '../protocol/messages.ts';
 
-/** Handshake states of an installation; only `ready` lets the add-on run. */
-export type HandshakeState = 'uninitialized' | 'service_authorized' | 'integrator_pending' | 'ready' | 'reauthorization_required';
+export type { HandshakeState };
 
 const STATES = new Set<HandshakeState>(['uninitialized', 'service_authorized', 'integrator_pending', 'ready', 'reauthorization_required']);
 
@@ -25,29 +25,37 @@ export async function fetchHandshakeState(hostBase: string, installationId: stri
   return STATES.has(body?.state as HandshakeState) ? (body!.state as HandshakeState) : 'uninitialized';
 }
 
+/** How an Authorize popup ended: its final report (authorized or declined), or closed / blocked without one. */
+export type PopupResult = HandshakeReportMessage | 'closed' | 'blocked';
+
 /**
- * Opens the Authorize popup and resolves when it reports back (or is closed). The report only counts when it
- * comes from that popup window and the host's origin; the caller re-reads the state from the server anyway.
+ * Opens the Authorize popup and resolves with its final report, or when it is closed without one. A report
+ * only counts when it comes from that popup window and the host's origin; a `failed` one does not end the
+ * wait (the popup stays open on its failure page, from which the person may start again). The caller
+ * re-reads the state from the server anyway.
  */
-export function runAuthorizePopup(hostBase: string, installationId: string, signal: AbortSignal): Promise<'reported' | 'closed' | 'blocked'> {
+export function runAuthorizePopup(hostBase: string, installationId: string, signal: AbortSignal): Promise<PopupResult> {
   const popup = window.open(installationPath(hostBase, installationId, 'authorize'), `addon-kit-authorize-${installationId}`, 'popup,width=600,height=720');
   if (!popup) return Promise.resolve('blocked');
   const hostOrigin = new URL(hostBase, location.href).origin;
   return new Promise((resolve) => {
-    const finish = (result: 'reported' | 'closed') => {
+    const finish = (result: PopupResult) => {
       window.removeEventListener('message', onMessage);
       clearInterval(closedPoll);
       resolve(result);
     };
     function onMessage(event: MessageEvent) {
       if (event.source !== popup || event.origin !== hostOrigin) return;
-      const data = event.data as { type?: unknown; installationId?: unknown } | null;
-      if (data?.type === 'addon-kit:handshake' && String(data.installationId) === installationId) finish('reported');
+      const report = parseHandshakeReport(event.data);
+      if (report && report.installationId === installationId && report.outcome !== 'failed') finish(report);
     }
     window.addEventListener('message', onMessage);
-    // A popup closed without reporting (the person gave up) must not leave the button stuck.
+    // A popup closed without reporting (the person gave up) must not leave the button stuck. The popup closes
+    // itself right after posting its report, so a close is acted on only after the report had time to arrive.
     const closedPoll = setInterval(() => {
-      if (popup.closed) finish('closed');
+      if (!popup.closed) return;
+      clearInterval(closedPoll);
+      setTimeout(() => finish('closed'), 300);
     }, 500);
     signal.addEventListener('abort', () => {
       popup.close();

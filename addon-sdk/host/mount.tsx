@@ -1,11 +1,13 @@
 /**
  * mountAddon: puts one add-on into a host page element. Shows the Authorize button until the handshake is
  * ready, then starts the sandbox, brokers its calls and renders its UI with the allow-listed components.
+ * After every authorization that ends ready, a running add-on is restarted in a fresh worker: its tokens
+ * changed, and whatever failed before (a reauthorization_required call) is retried from the start.
  */
 import { RemoteRootRenderer, SignalRemoteReceiver } from '@remote-dom/preact/host';
 import { signal } from '@preact/signals';
 import { render } from 'preact';
-import type { AddOnEnvironment } from '../protocol/messages.ts';
+import type { AddOnEnvironment, HandshakeSide } from '../protocol/messages.ts';
 import { fetchHandshakeState, runAuthorizePopup, type HandshakeState } from './authorization.ts';
 import { createBroker, type Broker, type BrokerEvent } from './broker.ts';
 import { createComponentMap } from './components/index.ts';
@@ -26,6 +28,11 @@ export interface MountOptions {
   sandboxUrl: string;
   /** The add-on's worker script, absolute or relative to sandboxUrl (must be on the sandbox origin). */
   addonUrl: string;
+  /**
+   * Origins the add-on's images and links may use: its installation's `ui_origins` (from the config). Other
+   * URLs are refused (`ui-rejected`); the page's CSP img-src should list the same origins. Default: none.
+   */
+  uiOrigins?: string[];
   /** Origin (and path prefix) of the host's /addons routes; default: this page's origin. */
   hostBase?: string;
   bootTimeoutMs?: number;
@@ -37,7 +44,8 @@ export interface MountOptions {
 /** Where a mounted add-on is. */
 export type MountStatus =
   | { kind: 'checking' }
-  | { kind: 'needs_authorization'; state: HandshakeState }
+  /** `declined`: the person chose Deny in the last popup, on the host's consent or the integrator's. */
+  | { kind: 'needs_authorization'; state: HandshakeState; declined?: HandshakeSide }
   | { kind: 'authorizing' }
   | { kind: 'starting' }
   | { kind: 'running' }
@@ -67,7 +75,9 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
   const lifetime = new AbortController();
   const status = signal<MountStatus>({ kind: 'checking' });
   const reauthorize = signal(false);
-  const receiver = new SignalRemoteReceiver();
+  /** Where the last popup's Deny was, until an authorization succeeds. */
+  const declined = signal<HandshakeSide | null>(null);
+  let receiver = new SignalRemoteReceiver();
   const components = createComponentMap();
   let broker: Broker | null = null;
   let sandbox: Sandbox | null = null;
@@ -86,27 +96,43 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
   shell.className = 'addon-kit-addon';
   element.append(shell, frames);
 
-  async function checkState(): Promise<void> {
+  const needsAuthorization = (state: HandshakeState): MountStatus =>
+    declined.value ? { kind: 'needs_authorization', state, declined: declined.value } : { kind: 'needs_authorization', state };
+
+  /** Reads the state; with `restart`, a running add-on whose state is ready starts over in a fresh worker. */
+  async function checkState(restart = false): Promise<void> {
     try {
       const state = await fetchHandshakeState(hostBase, options.installationId, lifetime.signal);
       if (state === 'ready') {
         reauthorize.value = false;
+        declined.value = null;
+        if (sandbox && restart) stop();
         if (!sandbox) await start();
         else setStatus({ kind: 'running' });
       } else if (sandbox) {
         reauthorize.value = true;
         setStatus({ kind: 'running' });
-      } else setStatus({ kind: 'needs_authorization', state });
+      } else setStatus(needsAuthorization(state));
     } catch {
-      if (!lifetime.signal.aborted) setStatus({ kind: 'needs_authorization', state: 'uninitialized' });
+      if (!lifetime.signal.aborted) setStatus(needsAuthorization('uninitialized'));
     }
   }
 
   async function authorize(): Promise<void> {
-    const wasRunning = sandbox !== null;
-    if (!wasRunning) setStatus({ kind: 'authorizing' });
-    await runAuthorizePopup(hostBase, options.installationId, lifetime.signal);
-    if (!lifetime.signal.aborted) await checkState();
+    declined.value = null;
+    if (!sandbox) setStatus({ kind: 'authorizing' });
+    const result = await runAuthorizePopup(hostBase, options.installationId, lifetime.signal);
+    if (typeof result === 'object' && result.outcome === 'declined') declined.value = result.side!;
+    if (!lifetime.signal.aborted) await checkState(true);
+  }
+
+  /** Ends the running add-on (worker, broker, rendered tree) so that start() begins afresh. */
+  function stop(): void {
+    broker?.close();
+    sandbox?.destroy();
+    broker = null;
+    sandbox = null;
+    receiver = new SignalRemoteReceiver();
   }
 
   async function start(): Promise<void> {
@@ -126,7 +152,7 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
       settleReady?.reject(boot);
       return;
     }
-    const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }));
+    const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }), options.uiOrigins);
     broker = createBroker(sandbox.port, {
       endpoint: { hostBase, installationId: options.installationId, csrfToken },
       timeoutMs: options.fetchTimeoutMs ?? 30_000,
@@ -152,6 +178,8 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
     const authorizeButton = (label: string) => (
       <button type="button" class="addon-kit-authorize" onClick={() => void authorize()}>{label}</button>
     );
+    const side = declined.value;
+    const declinedText = side && `You declined the authorization on ${side === 'host' ? 'this platform’s' : 'the add-on service’s'} consent page.`;
     switch (current.kind) {
       case 'checking':
       case 'starting':
@@ -161,7 +189,7 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
       case 'needs_authorization':
         return (
           <div class="addon-kit-status">
-            <p>{current.state === 'reauthorization_required' ? 'This add-on needs to be authorized again.' : 'This add-on needs your authorization before it can run.'}</p>
+            <p>{declinedText || (current.state === 'reauthorization_required' ? 'This add-on needs to be authorized again.' : 'This add-on needs your authorization before it can run.')}</p>
             {authorizeButton('Authorize')}
           </div>
         );
@@ -174,7 +202,7 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
           <>
             {reauthorize.value ? (
               <div class="addon-kit-status" role="alert">
-                <p>This add-on needs to be authorized again.</p>
+                <p>{declinedText || 'This add-on needs to be authorized again.'}</p>
                 {authorizeButton('Authorize')}
               </div>
             ) : null}
@@ -192,8 +220,7 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
     status: () => status.value,
     unmount() {
       if (status.value.kind === 'unmounted') return;
-      broker?.close();
-      sandbox?.destroy();
+      stop();
       lifetime.abort();
       setStatus({ kind: 'unmounted' });
       status.value = { kind: 'unmounted' };

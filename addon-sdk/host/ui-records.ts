@@ -1,9 +1,10 @@
 /**
- * Checks every remote-dom mutation record from the add-on against the component allow-list before the
- * receiver sees it, and turns `{"$fn": id}` references into host callbacks. One bad record drops the batch.
+ * Checks every remote-dom mutation record from the add-on against the component allow-list (and every URL
+ * against the add-on's declared origins) before the receiver sees it, and turns `{"$fn": id}` references into
+ * host callbacks. One bad record drops the batch.
  */
 import type { RemoteMutationRecord } from '@remote-dom/core';
-import { COMPONENTS, isPropertyValue, type ComponentSpec, type PropertyKind } from '../protocol/components.ts';
+import { COMPONENTS, isDeclaredUrl, isPropertyValue, type ComponentSpec, type PropertyKind } from '../protocol/components.ts';
 
 const INSERT = 0, REMOVE = 1, UPDATE_TEXT = 2, UPDATE_PROPERTY = 3;
 const ELEMENT = 1, TEXT = 3, COMMENT = 8;
@@ -17,8 +18,11 @@ export type InvokeRemote = (fn: number, args: unknown[]) => void;
 /** Thrown (and caught by the caller) for a record outside the allow-list. */
 export class RejectedRecord extends Error {}
 
-/** Validates records for one add-on; remembers element names by node id to check later updates. */
-export function createRecordValidator(invoke: InvokeRemote) {
+/**
+ * Validates records for one add-on; remembers element names by node id to check later updates. URLs (image
+ * src, link href) must be on one of `uiOrigins`, the add-on config's declared origins (none: no URL at all).
+ */
+export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly string[] = []) {
   const elementOf = new Map<string, ComponentSpec | null>([['~', null]]);
   const callbacks = new Map<number, (...args: unknown[]) => void>();
 
@@ -65,6 +69,7 @@ export function createRecordValidator(invoke: InvokeRemote) {
   const property = (spec: ComponentSpec, name: string, value: unknown) => {
     const kind = Object.hasOwn(spec.properties, name) ? (spec.properties[name] as PropertyKind) : undefined;
     if (!kind || !isPropertyValue(kind, value)) throw new RejectedRecord(`property not allowed: ${name.slice(0, 40)}`);
+    if (kind === 'url' && value != null && !isDeclaredUrl(value, uiOrigins)) throw new RejectedRecord(`origin not declared: ${name}`);
     return value;
   };
 

@@ -4,8 +4,11 @@
  * maps each name to a preact component. Nothing else reaches the host DOM.
  */
 
-/** Property value kinds the host accepts (checked on every update). */
-export type PropertyKind = 'string' | 'number' | 'boolean' | 'https-url' | 'options' | `enum:${string}`;
+/**
+ * Property value kinds the host accepts (checked on every update). A `url` must also be on one of the
+ * origins the add-on's config declares (`ui_origins`), which the host checks with {@link isDeclaredUrl}.
+ */
+export type PropertyKind = 'string' | 'number' | 'boolean' | 'url' | 'options' | `enum:${string}`;
 
 /** One allow-listed element: property kinds and the events it may listen to. */
 export interface ComponentSpec {
@@ -30,8 +33,8 @@ export const COMPONENTS = {
   'ui-checkbox': { properties: { label: 'string', checked: 'boolean', disabled: 'boolean' }, events: ['change'] },
   'ui-list': { properties: { ordered: 'boolean' }, events: [] },
   'ui-list-item': { properties: {}, events: [] },
-  'ui-link': { properties: { href: 'https-url' }, events: [] },
-  'ui-image': { properties: { src: 'https-url', alt: 'string', width: 'number', height: 'number' }, events: [] },
+  'ui-link': { properties: { href: 'url' }, events: [] },
+  'ui-image': { properties: { src: 'url', alt: 'string', width: 'number', height: 'number' }, events: [] },
   'ui-stack': { properties: { direction: 'enum:vertical|horizontal', gap: 'enum:none|small|medium|large' }, events: [] },
   'ui-banner': { properties: { tone: 'enum:info|success|warning|critical', title: 'string' }, events: [] },
   'ui-spinner': { properties: { label: 'string' }, events: [] },
@@ -49,7 +52,7 @@ export function isPropertyValue(kind: PropertyKind, value: unknown): boolean {
   if (kind === 'string') return typeof value === 'string' && value.length <= 16 * 1024;
   if (kind === 'number') return typeof value === 'number' && Number.isFinite(value);
   if (kind === 'boolean') return typeof value === 'boolean';
-  if (kind === 'https-url') return isHttpsUrl(value);
+  if (kind === 'url') return isWebUrl(value);
   if (kind === 'options') {
     return Array.isArray(value) && value.length <= 500 &&
       value.every((o) => typeof o === 'object' && o !== null && typeof o.value === 'string' && typeof o.label === 'string');
@@ -57,12 +60,20 @@ export function isPropertyValue(kind: PropertyKind, value: unknown): boolean {
   return typeof value === 'string' && kind.slice(5).split('|').includes(value);
 }
 
-/** Only absolute https URLs: no javascript:, data:, relative or plain-http URLs from an add-on. */
-export function isHttpsUrl(value: unknown): value is string {
+/** Absolute http(s) URLs only: no javascript:, data:, blob: or relative URLs from an add-on. */
+export function isWebUrl(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 4096) return false;
   try {
-    return new URL(value).protocol === 'https:';
+    return /^https?:$/.test(new URL(value).protocol);
   } catch {
     return false;
   }
+}
+
+/**
+ * True for an http(s) URL on one of `origins` (the add-on config's `ui_origins`, which are https outside
+ * development): the only URLs an add-on's images and links may use, so its UI opens no channel elsewhere.
+ */
+export function isDeclaredUrl(value: unknown, origins: readonly string[]): value is string {
+  return isWebUrl(value) && origins.includes(new URL(value).origin);
 }

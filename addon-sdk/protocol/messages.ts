@@ -1,6 +1,7 @@
 /**
- * The wire protocol between add-on code (a Worker in the sandbox) and the host page broker. Both sides
- * import this file and nothing else from each other; see ./README.md for the whole contract.
+ * The wire protocol between add-on code (a Worker in the sandbox) and the host page broker, and the Authorize
+ * popup's report to the page. Both sides import this file and nothing else from each other; see ./README.md
+ * for the whole contract.
  */
 
 /** Bumped on any incompatible change; the boot handshake refuses a mismatch. */
@@ -122,6 +123,31 @@ export interface BootData {
 /** Where the add-on runs (from the add-on config's environment). */
 export type AddOnEnvironment = 'development' | 'beta' | 'production';
 
+// ---- Authorize popup → the page that opened it (window.postMessage from the host's origin) ----
+
+/** Handshake states of an installation (the host's `addon_authorizations.state`); only `ready` lets the add-on run. */
+export type HandshakeState = 'uninitialized' | 'service_authorized' | 'integrator_pending' | 'ready' | 'reauthorization_required';
+/**
+ * How the popup's handshake ended: `authorized` (step 6 done; the popup closes), `declined` (the person
+ * chose Deny; the popup closes) or `failed` (a step was refused; the popup stays open on its failure page).
+ */
+export type HandshakeOutcome = 'authorized' | 'declined' | 'failed';
+/** Where it was declined or failed: the host's consent (step 1) or the integrator's (step 4) and token endpoint. */
+export type HandshakeSide = 'host' | 'integrator';
+
+/** The popup's report; the page trusts only its outcome and side, and re-reads the state from the host. */
+export interface HandshakeReportMessage {
+  type: 'addon-kit:handshake';
+  installationId: string;
+  outcome: HandshakeOutcome;
+  /** Present unless `authorized`. */
+  side?: HandshakeSide;
+  /** The state when the popup reported (informational). */
+  state: HandshakeState;
+  /** A stable code unless `authorized`, e.g. `service_denied`, `integrator_denied`, `state_expired`. */
+  error?: string;
+}
+
 // ---- validation: anything that does not match is dropped ----
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -194,6 +220,14 @@ export function parseSandboxMessage(data: unknown): SandboxReadyMessage | Sandbo
     return { type: 'addon-kit:worker-error', message: data.message.slice(0, 1000) };
   }
   return null;
+}
+
+/** Parses an Authorize popup's report (the caller checks its source window and origin); null when malformed. */
+export function parseHandshakeReport(data: unknown): HandshakeReportMessage | null {
+  if (!isObject(data) || data.type !== 'addon-kit:handshake' || !isShortString(data.installationId, 64)) return null;
+  if (data.outcome !== 'authorized' && data.outcome !== 'declined' && data.outcome !== 'failed') return null;
+  if (data.outcome !== 'authorized' && data.side !== 'host' && data.side !== 'integrator') return null;
+  return data as unknown as HandshakeReportMessage;
 }
 
 /** True for one of the three environments. */

@@ -2,13 +2,18 @@
  * Sample add-on for the `people.list.send_message` extension: reads the list's people through the host API,
  * lets the person write a message, and sends it to the integrator's API. Built as a classic worker script.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   Banner, Button, Checkbox, Heading, List, ListItem, Spinner, Stack, Text, TextArea,
   addOnContext, authenticatedFetch, authenticatedIntegratorFetch, render,
 } from '../worker/index.ts';
 
 interface Person { id: string; name: string }
+/**
+ * People rendered per UI update: every person of the List is listed, in steps, so no single update comes
+ * near the protocol's 256 KiB limit on one UI batch (a dropped batch would leave the list empty).
+ */
+const RENDER_STEP = 200;
 type Result = { kind: 'sent'; text: string } | { kind: 'error'; text: string };
 
 /** Reads the people of a List (JSON:API), following `links.next` page by page. */
@@ -41,14 +46,37 @@ async function sendMessage(listId: string, personIds: string[], message: string)
 function SendMessage() {
   const listId = String(addOnContext().props.listId ?? '');
   const [people, setPeople] = useState<Person[] | null>(null);
+  const [shown, setShown] = useState(RENDER_STEP);
   const [excluded, setExcluded] = useState<Set<string>>(new Set());
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
+  // One handler per person for the add-on's lifetime: a new function each render would be a new host callback.
+  const toggles = useRef(new Map<string, (checked: boolean) => void>());
+  const toggle = (id: string) => {
+    let handler = toggles.current.get(id);
+    if (!handler) {
+      handler = (checked) =>
+        setExcluded((current) => {
+          const next = new Set(current);
+          if (checked) next.delete(id);
+          else next.add(id);
+          return next;
+        });
+      toggles.current.set(id, handler);
+    }
+    return handler;
+  };
 
   useEffect(() => {
     loadPeople(listId).then(setPeople, (error: Error) => setResult({ kind: 'error', text: error.message }));
   }, [listId]);
+
+  useEffect(() => {
+    if (!people || shown >= people.length) return;
+    const timer = setTimeout(() => setShown(shown + RENDER_STEP), 0);
+    return () => clearTimeout(timer);
+  }, [people, shown]);
 
   const recipients = (people ?? []).filter((p) => !excluded.has(p.id));
   const send = async () => {
@@ -71,18 +99,9 @@ function SendMessage() {
         <>
           <Text tone="subdued">{`${recipients.length} of ${people.length} people selected`}</Text>
           <List>
-            {people.slice(0, 25).map((p) => (
+            {people.slice(0, shown).map((p) => (
               <ListItem key={p.id}>
-                <Checkbox
-                  label={p.name}
-                  checked={!excluded.has(p.id)}
-                  onChange={(checked) => {
-                    const next = new Set(excluded);
-                    if (checked) next.delete(p.id);
-                    else next.add(p.id);
-                    setExcluded(next);
-                  }}
-                />
+                <Checkbox label={p.name} checked={!excluded.has(p.id)} onChange={toggle(p.id)} />
               </ListItem>
             ))}
           </List>

@@ -46,7 +46,7 @@ onHostMessage((message) => {
   if (message.type === 'ui.event') functions.get(message.fn)?.(...message.args);
 });
 
-const TYPES: Record<string, unknown> = { string: String, number: Number, boolean: Boolean, 'https-url': String, options: Array };
+const TYPES: Record<string, unknown> = { string: String, number: Number, boolean: Boolean, url: String, options: Array };
 for (const [name, spec] of Object.entries(COMPONENTS)) {
   const properties: Record<string, { type: unknown }> = {};
   for (const [prop, kind] of Object.entries(spec.properties) as Array<[string, PropertyKind]>) {
@@ -94,9 +94,9 @@ export const Checkbox = ({ onChange, ...p }: { label?: string; checked?: boolean
 export const List = (p: { ordered?: boolean } & Children) => h('ui-list', p);
 /** One item of a List. */
 export const ListItem = (p: Children) => h('ui-list-item', p);
-/** A link that opens in a new tab (https URLs only; others are refused by the host). */
+/** A link that opens in a new tab (only to an origin of the config's `ui_origins`; others are refused by the host). */
 export const Link = (p: { href: string } & Children) => h('ui-link', p);
-/** An image (https URLs only). */
+/** An image (only from an origin of the config's `ui_origins`; others are refused by the host). */
 export const Image = (p: { src: string; alt: string; width?: number; height?: number }) => h('ui-image', p);
 /** Lays its children out vertically or horizontally. */
 export const Stack = (p: { direction?: 'vertical' | 'horizontal'; gap?: 'none' | 'small' | 'medium' | 'large' } & Children) => h('ui-stack', p);

@@ -5,7 +5,7 @@
  *
  * Browser-facing routes (session cookie; POSTs also X-CSRF-Token + exact Origin):
  * - `GET  /addons/installations` → `{data: [{id, oauth_application_id, environment, version, ui_extensions,
- *   state, bundle_url}], csrf_token}` for the logged-in person's organization
+ *   state, ui_origins, bundle_url}], csrf_token}` for the logged-in person's organization
  * - `GET  /addons/installations/{id}/bundle.js` → the add-on's built JavaScript
  * - `GET  /addons/installations/{id}/state` → `{state}`
  * - `POST /addons/installations/{id}/fetch/{service|integrator}` → see fetch-proxy.ts
@@ -101,6 +101,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
         version: i.version,
         ui_extensions: i.uiExtensions,
         state: states.get(i.id) ?? 'uninitialized',
+        ui_origins: i.uiOrigins,
         bundle_url: `${config.baseUrl}/addons/installations/${i.id}/bundle.js`,
       })),
       csrf_token: csrfToken,

@@ -19,8 +19,13 @@ export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as
 const integerId = z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/).transform(Number)], { error: 'must be a positive integer' });
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 const insertionPoint = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be a dotted insertion point name such as people.list.send_message');
-/** `/api/messages/:id`: literal segments and `:name` parameters; no query, no wildcards. */
-const pathTemplate = z.string().regex(/^(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))+\/?$|^\/$/, 'must be a path template such as /api/messages/:id');
+/** `/api/messages/:id`: literal segments and `:name` parameters; no query, no wildcards, no dot segments. */
+const pathTemplate = z
+  .string()
+  .regex(/^(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))+\/?$|^\/$/, 'must be a path template such as /api/messages/:id')
+  .refine((path) => !path.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain a . or .. segment');
+/** `https://cdn.example.com`: scheme, host and port only, written as the URL parser serialises an origin. */
+const origin = z.string().refine(isOrigin, 'must be an origin such as https://cdn.example.com (scheme, host and port only)');
 
 const uiExtension = z.strictObject({
   title: z.string().min(1).max(100),
@@ -40,10 +45,16 @@ const environmentSchema = z.strictObject({
   }),
   integrator_api: z.strictObject({
     base_url: url,
+    /** Matched exactly against the path as the add-on sent it, in one canonical form (integrator-policy.ts). */
     allow: z.array(z.strictObject({ method: z.enum(HTTP_METHODS), path: pathTemplate })).min(1),
   }),
   ui_extensions: z.array(insertionPoint),
   organization_ids: z.array(integerId),
+  /**
+   * Origins the add-on's UI may show images from and link to (`Image` src, `Link` href); nothing else is
+   * rendered, and the host page's CSP img-src lists only these. Empty (the default): no images, no links.
+   */
+  ui_origins: z.array(origin).max(20).default([]),
 });
 
 /** The zod schema of `addon.config.json` after placeholders are filled. */
@@ -136,7 +147,9 @@ function crossFieldProblems(raw: unknown): string[] {
   const declared = config.ui_extensions && typeof config.ui_extensions === 'object' ? (config.ui_extensions as Record<string, unknown>) : {};
   const environments = config.environments && typeof config.environments === 'object' ? (config.environments as Record<string, unknown>) : {};
   for (const name of ENVIRONMENTS) {
-    const env = environments[name] as { ui_extensions?: unknown; organization_ids?: unknown; integrator_oauth?: Record<string, unknown>; integrator_api?: Record<string, unknown> } | undefined;
+    const env = environments[name] as
+      | { ui_extensions?: unknown; organization_ids?: unknown; ui_origins?: unknown; integrator_oauth?: Record<string, unknown>; integrator_api?: Record<string, unknown> }
+      | undefined;
     if (!env || typeof env !== 'object') continue;
     const at = `environments.${name}`;
     if (Array.isArray(env.ui_extensions)) {
@@ -155,12 +168,26 @@ function crossFieldProblems(raw: unknown): string[] {
         ['integrator_oauth.redirect_url', env.integrator_oauth?.redirect_url],
         ['integrator_api.base_url', env.integrator_api?.base_url],
       ];
+      if (Array.isArray(env.ui_origins)) env.ui_origins.forEach((value, i) => urls.push([`ui_origins.${i}`, value]));
       for (const [path, value] of urls) {
         if (typeof value === 'string' && protocolOf(value) === 'http:') problems.push(`${at}.${path}: must be an https URL outside development`);
       }
     }
   }
   return problems;
+}
+
+/**
+ * True for an http(s) origin exactly as the URL parser serialises it (`https://cdn.example.com`, no path or
+ * slash), with a plain host name or IPv4 address: no `*`, which a CSP source would read as a wildcard.
+ */
+export function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(url.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** The URL's scheme as the URL parser normalises it (`HTTP://` is `http:`); undefined when unparsable. */

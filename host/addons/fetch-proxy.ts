@@ -87,7 +87,12 @@ function bodyOf(req: Request, method: string, limits: FetchProxyLimits): { strea
 }
 
 /** Streams an upstream response back in the contract's success shape, within the limits. */
-function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits: FetchProxyLimits, deadline: NodeJS.Timeout): void {
+function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits: FetchProxyLimits): void {
+  // The browser left while the upstream answered: 'close' has fired already, so nothing below would free the upstream.
+  if (res.closed) {
+    upstream.destroy();
+    return;
+  }
   const location = upstream.headers.location;
   if (location && upstream.statusCode && upstream.statusCode >= 300 && upstream.statusCode < 400) {
     let target: URL | undefined;
@@ -127,10 +132,7 @@ function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits:
   });
   upstream.on('error', () => res.destroy());
   body.on('error', () => res.destroy());
-  res.on('close', () => {
-    clearTimeout(deadline);
-    upstream.destroy();
-  });
+  res.on('close', () => upstream.destroy());
   body.pipe(res);
 }
 
@@ -144,13 +146,18 @@ interface Attempt {
 }
 
 async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attempt: Attempt, limits: FetchProxyLimits): Promise<void> {
+  // The browser may have gone while its person, installation and vault row were read: its 'close' has fired
+  // already, so a deadline set now would never be cleared (and would hold a stopping process for its full length).
+  if (res.closed) return;
   const deadline = setTimeout(() => {
     req.destroy();
     res.destroy();
   }, limits.totalTimeoutMs);
-  // The browser aborting its request (the add-on aborted its fetch) aborts the upstream one.
+  // Whenever the browser's connection ends — before the upstream answered, while relaying, or after — the deadline
+  // goes, and an unfinished exchange aborts the upstream request (the add-on aborted its fetch, or went away).
   const abort = new AbortController();
-  res.on('close', () => {
+  res.once('close', () => {
+    clearTimeout(deadline);
     if (!res.writableFinished) abort.abort();
   });
   try {
@@ -180,7 +187,7 @@ async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attem
         await attempt.token(token).catch(() => undefined);
       }
     }
-    relay(res, upstream, attempt.url, limits, deadline);
+    relay(res, upstream, attempt.url, limits);
   } catch (error) {
     clearTimeout(deadline);
     throw error;

@@ -1,22 +1,15 @@
 /**
- * The handshake popup's own pages: the final page (tells the opener and closes) and the failure
- * pages (say what went wrong and offer a restart). The script is the only one a host page carries,
- * allowed by a per-response nonce.
+ * The handshake popup's own pages: the final page (tells the opener and closes), the declined pages
+ * (the person chose Deny: tell the opener on which side, and close) and the failure pages (say what went
+ * wrong and offer a restart; they stay open). The script is the only one a host page carries, allowed by
+ * a per-response nonce. The message is the protocol's `HandshakeReportMessage` (addon-sdk/protocol).
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { renderToString } from 'preact-render-to-string';
+import type { HandshakeReportMessage, HandshakeSide } from '../../addon-sdk/protocol/messages.ts';
 import { Layout } from '../pages/render.tsx';
 import type { AuthorizationState } from './token-vault.ts';
-
-/** The message the popup posts to `window.opener` (SDK host side listens for it). */
-export interface HandshakeMessage {
-  type: 'addon-kit:handshake';
-  installationId: string;
-  state: AuthorizationState;
-  /** Present when the handshake stopped: a stable code. */
-  error?: string;
-}
 
 function send(res: Response, status: number, body: string, nonce?: string): void {
   res
@@ -29,8 +22,9 @@ function send(res: Response, status: number, body: string, nonce?: string): void
     .send(`<!doctype html>${body}`);
 }
 
-/** Script posting `message` to the opener — only to the host's own origin — then closing (success only). */
-function notifyScript(message: HandshakeMessage, hostOrigin: string, close: boolean): string {
+/** Script posting `message` to the opener — only to the host's own origin — then closing unless it `failed`. */
+function notifyScript(message: HandshakeReportMessage, hostOrigin: string): string {
+  const close = message.outcome !== 'failed';
   // JSON inside a script element: escape `<` so no `</script>` can end it early.
   const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
   return `if (window.opener) { window.opener.postMessage(${json(message)}, ${json(hostOrigin)}); }${close ? ' window.close();' : ''}`;
@@ -43,29 +37,58 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
     <Layout title="Add-on authorized">
       <h1>Add-on authorized</h1>
       <p>You can close this window.</p>
-      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: notifyScript({ type: 'addon-kit:handshake', installationId, state: 'ready' }, hostOrigin, true) }} />
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: notifyScript({ type: 'addon-kit:handshake', installationId, outcome: 'authorized', state: 'ready' }, hostOrigin) }} />
     </Layout>,
   );
   send(res, 200, html, nonce);
 }
 
-/** A step refused: what happened, and a link that starts the handshake over when the installation is known. */
+/**
+ * A step refused or declined: what happened, and a link that starts the handshake over when the installation
+ * is known and starting again can help (`restartable`, default true); the opener is told too, and a declined
+ * page closes itself.
+ */
 export function sendHandshakeFailure(
   res: Response,
-  failure: { status: number; code: string; title: string; message: string; installationId?: string; state?: AuthorizationState; hostOrigin: string },
+  failure: {
+    status: number;
+    code: string;
+    title: string;
+    message: string;
+    installationId?: string;
+    state?: AuthorizationState;
+    hostOrigin: string;
+    /** The person chose Deny (not an error of a step). */
+    declined?: boolean;
+    side: HandshakeSide;
+    /** False when starting again cannot help (the organization refuses the person). */
+    restartable?: boolean;
+  },
 ): void {
   const nonce = failure.installationId && failure.state ? randomBytes(16).toString('base64') : undefined;
-  const restart = failure.installationId ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const restartable = failure.restartable !== false;
+  const restart = failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const closing = restartable ? 'Close this window and start again from the add-on.' : 'You can close this window.';
   const html = renderToString(
     <Layout title={failure.title}>
       <h1>{failure.title}</h1>
       <p>{failure.message}</p>
-      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : 'Close this window and start again from the add-on.'}</p>
+      <p data-error-code={failure.code}>{restart ? <a href={restart}>Start the authorization again</a> : closing}</p>
       {nonce ? (
         <script
           nonce={nonce}
           dangerouslySetInnerHTML={{
-            __html: notifyScript({ type: 'addon-kit:handshake', installationId: failure.installationId!, state: failure.state!, error: failure.code }, failure.hostOrigin, false),
+            __html: notifyScript(
+              {
+                type: 'addon-kit:handshake',
+                installationId: failure.installationId!,
+                outcome: failure.declined ? 'declined' : 'failed',
+                side: failure.side,
+                state: failure.state!,
+                error: failure.code,
+              },
+              failure.hostOrigin,
+            ),
           }}
         />
       ) : null}

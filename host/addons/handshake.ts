@@ -1,9 +1,11 @@
 /**
  * The two-way handshake (the spec's steps 0–6), run in a popup the add-on's Authorize button opens:
  *
- * 0. `GET /addons/installations/{id}/authorize` — the popup's start (host login required): a new
- *    handshake state, kept sealed in the `addon_kit_handshake` cookie and as a SHA-256 digest with a
- *    deadline in the vault row. Starting again replaces it, so the flow can restart at any point.
+ * 0. `GET /addons/installations/{id}/authorize` — the popup's start (host login required; a person the
+ *    organization's access_mode leaves out of the add-on's OAuth application gets the `access_restricted`
+ *    failure page here, at step 3, and from /oauth/authorize in between): a new handshake state, kept
+ *    sealed in the `addon_kit_handshake` cookie and as a SHA-256 digest with a deadline in the vault row.
+ *    Starting again replaces it, so the flow can restart at any point.
  * 1. Redirect to `/oauth/authorize` for the add-on's OAuth application with the add-on scopes, the
  *    integrator's redirect_url and the handshake state; the person consents at the host. When the
  *    provider issues the code, `service-consent.ts` marks the row with the state's digest.
@@ -31,6 +33,7 @@ import { allowsPrivateAddresses, type HostConfig } from '../config.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { describeRefusal, findAccessRefusal, whoCanChange } from '../oauth/application-access.ts';
 import { issueTokensForPerson } from '../oauth/issue-tokens.ts';
 import type { Clock } from './clock.ts';
 import { sendHandshakeDone, sendHandshakeFailure } from './handshake-pages.tsx';
@@ -75,6 +78,9 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
+/** Which prompt a step belongs to, as the popup reports it to the opener. */
+type Side = 'host' | 'integrator';
+
 class StepFailure extends Error {
   constructor(
     readonly status: number,
@@ -83,9 +89,32 @@ class StepFailure extends Error {
     readonly detail: string,
     readonly installationId?: string,
     readonly state?: AuthorizationState,
+    readonly side: Side = 'host',
+    /** The person chose Deny: the popup tells the opener and closes instead of offering a restart. */
+    readonly declined = false,
+    /** False when starting again cannot help (the organization refuses the person). */
+    readonly restartable = true,
   ) {
     super(detail);
   }
+}
+
+/**
+ * Refuses (403 `access_restricted`) a person the organization's access_mode does not admit to the add-on's
+ * OAuth application, read now: the same rule /oauth/authorize applies, checked before the handshake
+ * sends the person there and again before the host issues its own grant.
+ */
+async function requireAccess(
+  deps: Pick<HandshakeDeps, 'db' | 'vault'>,
+  person: PersonRecord,
+  installation: Installation,
+  clientId: string,
+): Promise<void> {
+  const refusal = await findAccessRefusal(deps.db, { personId: person.id, clientId });
+  if (!refusal) return;
+  const state = (await deps.vault.find(installation.id, person.id))?.state ?? 'uninitialized';
+  const message = `${describeRefusal(refusal)} ${whoCanChange(refusal)}`;
+  throw new StepFailure(403, 'access_restricted', 'You cannot connect this add-on', message, installation.id, state, 'host', false, false);
 }
 
 /** The routes of steps 0, 3 and 5 (mounted under `/addons`). */
@@ -173,6 +202,9 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       hostOrigin,
       ...(error.installationId ? { installationId: error.installationId } : {}),
       ...(error.state ? { state: error.state } : {}),
+      side: error.side,
+      declined: error.declined,
+      restartable: error.restartable,
     });
   };
 
@@ -183,6 +215,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const installation = await findInstallation(db, String(req.params.id), person.organization_id);
       if (!installation) throw new StepFailure(404, 'installation_not_found', 'Add-on not found', 'This add-on is not available to your organization.');
       const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
+      await requireAccess(deps, person, installation, rows[0]!.client_id);
       const record = await vault.ensure(installation.id, person.id);
       const cookie = await cookieOf(req, res);
       cookie.installationId = installation.id;
@@ -207,8 +240,11 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
   router.get('/authorizations/:oauthApplicationId/advance', requireHostLogin, async (req, res) => {
     try {
       const { cookie, installation, person, recordId, state: current, stateHash, consented } = await checkReturn(req, res, 'service');
+      const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
+      // Also explains an error=access_denied that /oauth/authorize sent for this reason.
+      await requireAccess(deps, person, installation, rows[0]!.client_id);
       if (typeof req.query.error === 'string') {
-        throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current);
+        throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current, 'host', true);
       }
       if (!consented) {
         throw new StepFailure(400, 'service_not_authorized', 'Authorization not confirmed', 'This platform has no record that you allowed the add-on during this authorization. Start it again from the add-on and allow access when asked.', installation.id, current);
@@ -219,7 +255,6 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       if (!state) {
         throw new StepFailure(400, 'state_mismatch', 'The authorization cannot continue', 'This authorization was already used or replaced by a newer one.', installation.id, (await vault.findById(recordId))!.state);
       }
-      const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
       // A restarted handshake replaces the host grant: the previous tokens are revoked, not left behind.
       const previous = (await vault.findById(recordId))?.service;
       if (previous) {
@@ -251,7 +286,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const { cookie, installation, recordId } = await checkReturn(req, res, 'integrator');
       const pending = (await vault.findById(recordId))!.state;
       if (typeof req.query.error === 'string') {
-        throw new StepFailure(400, 'integrator_denied', 'Authorization declined', 'Access to the add-on’s service was not granted, so the add-on cannot be used.', installation.id, pending);
+        throw new StepFailure(400, 'integrator_denied', 'Authorization declined', 'Access to the add-on’s service was not granted, so the add-on cannot be used.', installation.id, pending, 'integrator', true);
       }
       const { rows } = await db.query<{ sealed: string | null }>('SELECT handshake_code_verifier_encrypted AS sealed FROM addon_authorizations WHERE id = $1', [recordId]);
       const verifier = rows[0]?.sealed ? vault.open(recordId, 'handshake_code_verifier_encrypted', rows[0].sealed) : undefined;
@@ -266,7 +301,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       } catch (error) {
         const typed = tokenRequestError(error);
         deps.logger.warn({ installationId: installation.id, code: typed.code }, 'integrator code exchange failed');
-        throw new StepFailure(502, typed.code, 'The add-on’s service refused the authorization', 'Exchanging the authorization code with the add-on’s service failed. Start the authorization again.', installation.id, pending);
+        throw new StepFailure(502, typed.code, 'The add-on’s service refused the authorization', 'Exchanging the authorization code with the add-on’s service failed. Start the authorization again.', installation.id, pending, 'integrator');
       }
       await db.transaction(async (tx) => {
         await vault.saveIntegratorTokens(recordId, tokenSetOf(tokens, clock.now()), { q: tx, state: 'ready' });

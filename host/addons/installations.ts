@@ -45,6 +45,8 @@ export interface Installation {
   uiExtensions: Record<string, UiExtension>;
   integratorOAuth: IntegratorOAuthSettings;
   integratorApi: IntegratorApiSettings;
+  /** Origins the add-on's UI may show images from and link to (validated origins, e.g. `https://cdn.example.com`). */
+  uiOrigins: string[];
   bundleSha256: string;
 }
 
@@ -69,13 +71,14 @@ interface InstallationRow {
   ui_extensions: Record<string, UiExtension>;
   integrator_oauth: IntegratorOAuthSettings;
   integrator_api: IntegratorApiSettings;
+  ui_origins: string[];
   bundle_sha256: string;
 }
 
 const SELECT = `
   SELECT i.id::text, i.addon_id::text, i.organization_id::text, a.organization_id::text AS owner_organization_id, i.environment,
          a.oauth_application_id::text, v.id::text AS version_id, v.version, v.scopes, v.ui_extensions, v.integrator_oauth,
-         v.integrator_api, v.bundle_sha256
+         v.integrator_api, v.ui_origins, v.bundle_sha256
   FROM addon_installations i
   JOIN addons a ON a.id = i.addon_id
   JOIN (${LIVE_VERSION}) v ON v.addon_id = i.addon_id AND v.environment = i.environment`;
@@ -94,6 +97,7 @@ function toInstallation(r: InstallationRow): Installation {
     uiExtensions: r.ui_extensions,
     integratorOAuth: r.integrator_oauth,
     integratorApi: r.integrator_api,
+    uiOrigins: r.ui_origins,
     bundleSha256: r.bundle_sha256,
   };
 }

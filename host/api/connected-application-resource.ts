@@ -1,8 +1,6 @@
 /** ConnectedApplication: an OAuth application that people of the organization have authorized. */
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
-
-/** Who in an organization may connect an application. */
-export const ACCESS_MODES = ['anyone', 'admins_only', 'specific_people'] as const;
+import { ACCESS_MODES } from '../oauth/application-access.ts';
 
 /** The resource definition; the id is the OAuth application's integer id. */
 export const connectedApplicationResource: ResourceDefinition = {

@@ -59,7 +59,9 @@ const DESCRIPTION = `Read-only access to an organization's developer-account rec
 
 **Who may read what**: everyone reads their Organization (\`GET /api/v2\`) and their own personal access tokens. Connected applications, OAuth applications and monthly active users are read by organization administrators only; anyone else gets 403. Ids of another organization, and other people's tokens, are 404 like unknown ones.
 
-**Versioning**: send \`${API_VERSION_HEADER}: <version>\` to pin a version (served: ${API_VERSIONS.join(', ')}); without it the latest answers. An unsupported version gets 400 with code \`unsupported_version\` and \`meta.supported_versions\`. Every response names the version that answered in its \`${API_VERSION_HEADER}\` header. This document is served at \`/api/v2/open_api/<version>\` and, for the latest, at \`/api/v2/open_api\` and \`/api/v2/open_api/latest\`.
+**Versioning**: send \`${API_VERSION_HEADER}: <version>\` to pin a version (served: ${API_VERSIONS.join(', ')}); without it the latest answers. An unsupported version gets 400 with code \`unsupported_version\` and \`meta.supported_versions\`. Every response names the version that answered in its \`${API_VERSION_HEADER}\` header. \`X-PCO-API-Version\`, which Planning Center API clients may send, is ignored (any value): only \`${API_VERSION_HEADER}\` selects a version here. This document is served at \`/api/v2/open_api/<version>\` and, for the latest, at \`/api/v2/open_api\` and \`/api/v2/open_api/latest\`.
+
+**Envelopes**: every response body has \`data\`, \`included\` (always present; empty here, since nothing in this API can be included) and \`meta\`; collections also have \`links\`.
 
 **Pagination**: collections take \`per_page\` (1 to 100, default 25) and \`offset\` (default 0); \`links.next\` and \`links.prev\` keep every query parameter and can be followed verbatim.`;
 

@@ -4,13 +4,14 @@
  * @example addon-kit addon build --entry src/index.tsx --out dist/addon.js --budget-kb 40
  */
 import { buildAddon } from '@addon-kit/sdk/vite';
-import { BUILD_OPTIONS, buildSettings, sizeLine } from './addon-build-options.ts';
+import { buildSettings, sizeLine } from './addon-build-options.ts';
 import { parse } from './args.ts';
+import { ADDON_BUILD_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
 /** Runs `addon build`; resolves with the exit code. */
 export async function addonBuildCommand(argv: string[], io: CommandIo): Promise<number> {
-  const { values } = parse(argv, BUILD_OPTIONS);
+  const { values } = parse(argv, ADDON_BUILD_FORM.options);
   const settings = buildSettings(values);
   let result;
   try {

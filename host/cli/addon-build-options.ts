@@ -1,14 +1,7 @@
-/** The options `addon build` and `addon dev` share: what to build, where, and the gzip budget. */
+/** What `addon build` and `addon dev` build (their options are declared in command-specs.ts), and the size line. */
 import { relative, resolve } from 'node:path';
 import { ADDON_BUDGET_BYTES, formatSizeReport, type AddonBuildResult } from '@addon-kit/sdk/vite';
 import { UsageError } from './args.ts';
-
-/** Flags of the build. */
-export const BUILD_OPTIONS = {
-  entry: { type: 'string' },
-  out: { type: 'string' },
-  'budget-kb': { type: 'string' },
-} as const;
 
 /** What `buildAddon` gets. */
 export interface BuildSettings {

@@ -9,18 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { AddonConfigError, type Environment } from '../addons/config.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
-import { ADDON_USAGE } from './addon-usage.ts';
 import { parse, UsageError } from './args.ts';
+import { ADDON_BUILD_FORM, ADDON_DEV_FORM, ADDON_PROMOTE_FORM, ADDON_PUSH_FORM, unknownAction } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
-
-export { ADDON_USAGE } from './addon-usage.ts';
-
-const OPTIONS = {
-  env: { type: 'string' },
-  config: { type: 'string' },
-  bundle: { type: 'string' },
-  host: { type: 'string' },
-} as const;
 
 function authorization(env: NodeJS.ProcessEnv): string {
   const id = env.ADDON_KIT_PAT_CLIENT_ID;
@@ -82,29 +73,31 @@ export async function pushAddon(io: CommandIo, options: PushOptions): Promise<nu
 /** Runs `addon push|promote|build|dev`; resolves with the exit code. */
 export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [action, ...rest] = argv;
-  if (action === 'build') return (await import('./addon-build-command.ts')).addonBuildCommand(rest, io);
-  if (action === 'dev') return (await import('./addon-dev-command.ts')).addonDevCommand(rest, io, env);
-  if (action !== 'push' && action !== 'promote') throw new UsageError(`unknown addon action ${JSON.stringify(action ?? '')}; usage:\n  ${ADDON_USAGE}`);
-  const { values, positionals } = parse(rest, OPTIONS, action === 'promote' ? 2 : 0);
-  const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
-  const configPath = resolve(values.config ?? 'addon.config.json');
+  if (action === ADDON_BUILD_FORM.action) return (await import('./addon-build-command.ts')).addonBuildCommand(rest, io);
+  if (action === ADDON_DEV_FORM.action) return (await import('./addon-dev-command.ts')).addonDevCommand(rest, io, env);
+  if (action !== ADDON_PUSH_FORM.action && action !== ADDON_PROMOTE_FORM.action) throw unknownAction('addon', action);
+  const hostOf = (flag: string | undefined) => (flag ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  let configPath = '';
   try {
     if (action === 'push') {
-      if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+      const { values } = parse(rest, ADDON_PUSH_FORM.options);
+      configPath = resolve(values.config ?? 'addon.config.json');
       const target = environment(values.env, '--env');
       const bundlePath = resolve(values.bundle ?? 'dist/addon.js');
       const bundle = () =>
         readFile(bundlePath, 'utf8').catch(() => {
           throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
         });
-      return await pushAddon(io, { host, configPath, target, bundle, env });
+      return await pushAddon(io, { host: hostOf(values.host), configPath, target, bundle, env });
     }
-    if (values.env !== undefined || values.bundle !== undefined) throw new UsageError('promote takes <from> <to> and no --env or --bundle');
+    const { values, positionals } = parse(rest, ADDON_PROMOTE_FORM.options, ADDON_PROMOTE_FORM.positionals.length);
+    configPath = resolve(values.config ?? 'addon.config.json');
     const from = environment(positionals[0], '<from>');
     const to = environment(positionals[1], '<to>');
     const config = await loadConfig(configPath, to, env);
     const auth = authorization(env);
-    return await send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${to}/promotions`, 'POST', auth, { from, config }, (a) =>
+    const url = `${hostOf(values.host)}/addons/v1/applications/${config.oauth_application_id}/environments/${to}/promotions`;
+    return await send(io, url, 'POST', auth, { from, config }, (a) =>
       `promoted add-on ${config.oauth_application_id} from ${from} to ${to}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
     );
   } catch (error) {

@@ -10,9 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { buildAddon } from '@addon-kit/sdk/vite';
 import { AddonConfigError } from '../addons/config.ts';
-import { BUILD_OPTIONS, buildSettings, sizeLine } from './addon-build-options.ts';
+import { buildSettings, sizeLine } from './addon-build-options.ts';
 import { pushAddon } from './addon-command.ts';
 import { parse, UsageError } from './args.ts';
+import { ADDON_DEV_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
 /** Changes closer together than this are one rebuild (editors write a file in several steps). */
@@ -20,7 +21,7 @@ const SETTLE_MS = 150;
 
 /** Runs `addon dev` until SIGINT/SIGTERM (or `signal`); resolves with the exit code. */
 export async function addonDevCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, { ...BUILD_OPTIONS, config: { type: 'string' }, host: { type: 'string' } });
+  const { values } = parse(argv, ADDON_DEV_FORM.options);
   const settings = buildSettings(values);
   const configPath = resolve(values.config ?? 'addon.config.json');
   const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');

@@ -6,18 +6,18 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse, UsageError } from './args.ts';
+import { parse, usageLine, UsageError } from './args.ts';
+import { CREATE_FORM } from './command-specs.ts';
 import type { PackageSource } from './create/local-packages.ts';
 import { scaffoldAddon } from './create/scaffold-addon.ts';
 import { scaffoldIntegrator } from './create/scaffold-integrator.ts';
 import type { CommandIo } from './io.ts';
 
-/** The usage line of `create`. */
-export const CREATE_USAGE = 'addon-kit create integrator|addon <dir> [--from-registry | --packages DIR]';
+const CREATE_USAGE = usageLine('create', CREATE_FORM);
 
 /** Runs `create`; resolves with the exit code. */
 export async function createCommand(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = parse(argv, { 'from-registry': { type: 'boolean' }, packages: { type: 'string' } }, 2);
+  const { values, positionals } = parse(argv, CREATE_FORM.options, CREATE_FORM.positionals.length);
   const [kind, target] = positionals;
   if (kind !== 'integrator' && kind !== 'addon') throw new UsageError(`create what? ${CREATE_USAGE}`);
   if (!target) throw new UsageError(`<dir> is required: ${CREATE_USAGE}`);

@@ -8,16 +8,11 @@ import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { runDoctor } from './doctor/run-doctor.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
 import { parse, UsageError } from './args.ts';
+import { DOCTOR_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
 export async function doctorCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values } = parse(argv, {
-    env: { type: 'string' },
-    config: { type: 'string' },
-    host: { type: 'string' },
-    username: { type: 'string' },
-    password: { type: 'string' },
-  });
+  const { values } = parse(argv, DOCTOR_FORM.options);
   const target = environment(values.env, '--env');
   if ((values.username === undefined) !== (values.password === undefined)) throw new UsageError('--username and --password go together');
   const configPath = resolve(values.config ?? 'addon.config.json');

@@ -6,11 +6,10 @@ import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
 import { createOAuthApplication } from '../oauth/applications.ts';
 import { loadOrCreateSecrets } from '../secrets.ts';
 import { configFromEnvironment } from '../config.ts';
-import { DATABASE_OPTIONS, parse, required, UsageError } from './args.ts';
+import { parse, required, UsageError } from './args.ts';
+import { OAUTH_APP_CREATE_FORM, unknownAction } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
-
-const USAGE = 'addon-kit oauth-app create --name N --redirect-uri U [--redirect-uri U2] [--public] [--scopes "people api"] [--email E] [--description D] [--url U] [--json]';
 
 /** An absolute http(s) URI without a fragment. @see RFC 6749 §3.1.2 */
 export function checkRedirectUri(uri: string): string {
@@ -27,21 +26,10 @@ export function checkRedirectUri(uri: string): string {
 
 export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<number> {
   const [action, ...rest] = argv;
-  if (action !== 'create') throw new UsageError(`unknown oauth-app action ${JSON.stringify(action ?? '')}; usage: ${USAGE}`);
-  const { values } = parse(rest, {
-    ...DATABASE_OPTIONS,
-    name: { type: 'string' },
-    'redirect-uri': { type: 'string', multiple: true },
-    public: { type: 'boolean' },
-    scopes: { type: 'string' },
-    email: { type: 'string' },
-    description: { type: 'string' },
-    url: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  if (action !== OAUTH_APP_CREATE_FORM.action) throw unknownAction('oauth-app', action);
+  const { values } = parse(rest, OAUTH_APP_CREATE_FORM.options);
   const name = required(values.name, 'name');
   const redirectUris = (values['redirect-uri'] ?? []).map(checkRedirectUri);
-  if (redirectUris.length === 0) throw new UsageError('--redirect-uri is required (repeat it for several)');
   const scopes = (values.scopes ?? '').split(/\s+/).filter(Boolean);
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw new UsageError(`unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`);

@@ -1,14 +1,15 @@
 /** `addon-kit pat create --email E --name N [--json]`: a personal access token, secret printed once. */
 import { createPersonalAccessToken } from '../auth/personal-access-tokens.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
-import { DATABASE_OPTIONS, parse, required, UsageError } from './args.ts';
+import { parse, required, UsageError } from './args.ts';
+import { PAT_CREATE_FORM, unknownAction } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
 
 export async function patCommand(argv: string[], io: CommandIo): Promise<number> {
   const [action, ...rest] = argv;
-  if (action !== 'create') throw new UsageError(`unknown pat action ${JSON.stringify(action ?? '')}; usage: addon-kit pat create --email E --name N [--json]`);
-  const { values } = parse(rest, { ...DATABASE_OPTIONS, email: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } });
+  if (action !== PAT_CREATE_FORM.action) throw unknownAction('pat', action);
+  const { values } = parse(rest, PAT_CREATE_FORM.options);
   const email = required(values.email, 'email');
   const name = required(values.name, 'name');
   const { db } = await openStorage(values, io);

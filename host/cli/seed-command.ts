@@ -1,12 +1,13 @@
 /** `addon-kit seed [--people N]`: deterministic demo data, idempotent. */
 import { DEFAULT_PEOPLE, seedDemo } from '../db/seed/demo.ts';
 import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from '../db/seed/demo-password.ts';
-import { DATABASE_OPTIONS, integer, parse } from './args.ts';
+import { integer, parse } from './args.ts';
+import { SEED_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
 
 export async function seedCommand(argv: string[], io: CommandIo): Promise<number> {
-  const { values } = parse(argv, { ...DATABASE_OPTIONS, people: { type: 'string' }, 'demo-password': { type: 'string' } });
+  const { values } = parse(argv, SEED_FORM.options);
   const people = integer(values.people, 'people', 0, 1_000_000) ?? DEFAULT_PEOPLE;
   const { db, dataDir } = await openStorage(values, io);
   try {

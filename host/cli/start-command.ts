@@ -1,19 +1,15 @@
-/** `addon-kit start`: the host with seeded demo data, and the demo beside it (demo pages, sample add-on, template integrator) unless `--no-demo`. */
-import { DATABASE_OPTIONS, integer, parse } from './args.ts';
+/**
+ * `addon-kit start`: the host with seeded demo data, and the demo beside it (demo pages, sample add-on, template
+ * integrator) unless `--no-demo`.
+ */
+import { integer, parse } from './args.ts';
+import { START_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 import { openStorage } from './storage.ts';
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
-  const { values } = parse(argv, {
-    ...DATABASE_OPTIONS,
-    port: { type: 'string' },
-    'integrator-port': { type: 'string' },
-    'sandbox-port': { type: 'string' },
-    'demo-password': { type: 'string' },
-    'base-url': { type: 'string' },
-    'no-demo': { type: 'boolean' },
-  });
+  const { values } = parse(argv, START_FORM.options);
   const port = integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
   const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
   const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);

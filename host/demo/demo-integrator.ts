@@ -2,8 +2,10 @@
  * The template integrator as `start` runs it beside the host, on a listener opened beforehand (so its URL,
  * which the add-on config names, is known even for port 0).
  */
+import type { RequestListener } from 'node:http';
 import { createIntegrator, resolveIntegratorConfig, type Database, type Integrator } from '@addon-kit/integrator-template';
 import type { Listener } from '../http/listen.ts';
+import { sendStarting } from '../http/starting-response.ts';
 import type { Logger } from '../logger.ts';
 
 /** What the demo integrator needs. */
@@ -31,6 +33,13 @@ export interface DemoIntegrator {
   close(): Promise<void>;
 }
 
+/**
+ * The integrator's listener until its app is attached: `503` in the template's own error shape.
+ * @see RFC 6749 §4.1.2.1 (`temporarily_unavailable`)
+ */
+export const integratorStartingListener: RequestListener = (_req, res) =>
+  sendStarting(res, { error: 'temporarily_unavailable', error_description: 'the integrator is starting; retry in a moment' });
+
 /** Builds the integrator app over `db` and serves it on the listener. */
 export async function startDemoIntegrator(options: DemoIntegratorOptions): Promise<DemoIntegrator> {
   const config = resolveIntegratorConfig(
@@ -38,7 +47,7 @@ export async function startDemoIntegrator(options: DemoIntegratorOptions): Promi
     options.env ?? process.env,
   );
   const integrator = await createIntegrator({ config, db: options.db, ...(options.logger ? { logger: options.logger } : {}) });
-  options.listener.server.on('request', integrator.app);
+  options.listener.attach(integrator.app);
   const user = config.users[0];
   return {
     integrator,

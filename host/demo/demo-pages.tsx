@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { isOrigin } from '../addons/index.ts';
 import { listInstallations, type Installation } from '../addons/installations.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
@@ -27,25 +28,59 @@ interface ListRow {
 /** One add-on to mount: the element it goes into and the options of `mountAddon` (without the CSRF token). */
 interface MountSpec {
   element: string;
-  options: { installationId: string; extension: string; props: Record<string, unknown>; environment: string; sandboxUrl: string; addonUrl: string };
+  options: {
+    installationId: string;
+    extension: string;
+    props: Record<string, unknown>;
+    environment: string;
+    sandboxUrl: string;
+    addonUrl: string;
+    uiOrigins: string[];
+  };
 }
 
-/** Mounts each add-on and keeps it (with its diagnostics) on `window.addonKitDemo` for whoever inspects the page. */
-const MOUNT_SCRIPT = `import { mountAddon } from '/assets/addon-sdk/host.js';
-const setup = JSON.parse(document.getElementById('addon-kit-mounts').textContent);
-window.addonKitDemo = setup.mounts.map((m) => {
-  const events = [];
-  const addon = mountAddon(document.getElementById(m.element), { ...m.options, csrfToken: setup.csrfToken, onEvent: (e) => events.push(e) });
-  return { installationId: m.options.installationId, addon, events };
-});`;
+/** What a List page shows in an add-on's place when the embedder script cannot load. */
+export const EMBEDDER_FAILED_MESSAGE =
+  'The add-on could not be loaded: this page could not load the add-on SDK (/assets/addon-sdk/host.js). ' +
+  "Reload the page; if it keeps failing, see the host's log.";
+
+/**
+ * Mounts each add-on and keeps it (with its diagnostics) on `window.addonKitDemo` for whoever inspects the page.
+ * The embedder is imported dynamically: a static import that fails (404, network error, syntax error) would stop
+ * the script silently and leave the add-on's place blank, while a rejected `import()` can say so there.
+ */
+const MOUNT_SCRIPT = `const setup = JSON.parse(document.getElementById('addon-kit-mounts').textContent);
+const showError = (m, text) => {
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.setAttribute('role', 'alert');
+  p.textContent = text;
+  document.getElementById(m.element).replaceChildren(p);
+};
+import('/assets/addon-sdk/host.js').then(
+  ({ mountAddon }) => {
+    window.addonKitDemo = setup.mounts.map((m) => {
+      const events = [];
+      const addon = mountAddon(document.getElementById(m.element), { ...m.options, csrfToken: setup.csrfToken, onEvent: (e) => events.push(e) });
+      return { installationId: m.options.installationId, addon, events };
+    });
+  },
+  (error) => {
+    console.error('addon-kit: the add-on SDK did not load', error);
+    for (const m of setup.mounts) showError(m, ${JSON.stringify(EMBEDDER_FAILED_MESSAGE)});
+  },
+);`;
 
 /** JSON safe inside a script element (no `</script>`, no HTML comment openers). */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-/** Sends a demo page with a policy allowing its nonce'd script and frames from the sandbox origin only. */
-function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: string | undefined): void {
+/**
+ * Sends a demo page with a policy allowing its nonce'd script, frames from the sandbox origin only, and
+ * images from the page's own origin and the declared `ui_origins` of the add-ons it mounts only.
+ */
+function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: string | undefined, imageOrigins: string[] = []): void {
   res
     .status(200)
     .set('Content-Type', 'text/html; charset=utf-8')
@@ -58,7 +93,7 @@ function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: 
         "style-src 'unsafe-inline'",
         "connect-src 'self'",
         `frame-src ${sandboxOrigin ?? "'none'"}`,
-        "img-src 'self' https:",
+        ["img-src 'self'", ...new Set(imageOrigins.filter(isOrigin))].join(' '),
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
@@ -140,6 +175,7 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
             environment: i.environment,
             sandboxUrl: `${sandboxUrl}/frame.html`,
             addonUrl: addonScriptUrl(sandboxUrl, i.bundleSha256),
+            uiOrigins: i.uiOrigins,
           },
         }))
       : [];
@@ -168,6 +204,7 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
       </Layout>,
       nonce,
       sandboxUrl && new URL(sandboxUrl).origin,
+      mounts.flatMap((m) => m.options.uiOrigins),
     );
   });
   return router;

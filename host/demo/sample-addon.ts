@@ -120,8 +120,8 @@ export async function sampleConfig(applicationId: string, integratorUrl: string,
 
 /** The live development version, with a check whether a config and bundle would register the same thing. */
 async function liveDevelopmentVersion(db: Database, box: SecretBox, applicationId: string) {
-  const { rows } = await db.query<{ id: string; bundle_sha256: string; scopes: string[]; ui_extensions: unknown; integrator_oauth: unknown; integrator_api: unknown }>(
-    `SELECT v.id::text, v.bundle_sha256, v.scopes, v.ui_extensions, v.integrator_oauth, v.integrator_api
+  const { rows } = await db.query<{ id: string; bundle_sha256: string; scopes: string[]; ui_extensions: unknown; integrator_oauth: unknown; integrator_api: unknown; ui_origins: string[] }>(
+    `SELECT v.id::text, v.bundle_sha256, v.scopes, v.ui_extensions, v.integrator_oauth, v.integrator_api, v.ui_origins
      FROM addon_versions v JOIN addons a ON a.id = v.addon_id
      WHERE a.oauth_application_id = $1 AND v.environment = 'development' ORDER BY v.version DESC LIMIT 1`,
     [applicationId],
@@ -141,7 +141,8 @@ async function liveDevelopmentVersion(db: Database, box: SecretBox, applicationI
         sameJson(row.scopes, config.scopes) &&
         sameJson(row.ui_extensions, extensions) &&
         sameJson(row.integrator_oauth, oauth) &&
-        sameJson(row.integrator_api, development.integrator_api)
+        sameJson(row.integrator_api, development.integrator_api) &&
+        sameJson(row.ui_origins, development.ui_origins)
       );
     },
   };

@@ -3,7 +3,7 @@
  * demo pages, and the template integrator on its own listener with its own database.
  */
 import type { Router } from 'express';
-import { openIntegratorDatabase, type Database as IntegratorDatabase } from '@addon-kit/integrator-template';
+import type { Database as IntegratorDatabase } from '@addon-kit/integrator-template';
 import type { HostConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Listener } from '../http/listen.ts';
@@ -21,7 +21,7 @@ export interface RunningDemo {
   /** The demo List page with the sample add-on (undefined when the organization has no List). */
   demoListUrl: string | undefined;
   serve(logger: Logger): Promise<void>;
-  /** Stops the integrator and closes its database (the listener is the caller's). */
+  /** Stops the integrator (the listener and its database are the caller's). */
   close(): Promise<void>;
 }
 
@@ -30,34 +30,31 @@ export async function startDemo(options: {
   db: Database;
   config: HostConfig;
   listener: Listener;
-  /** PostgreSQL for the integrator (schema `integrator`); default PGlite in `<dataDir>/integrator`. */
-  databaseUrl: string | undefined;
+  /** The integrator's own database, opened (and closed) by the caller. */
+  integratorDb: IntegratorDatabase;
   log: (line: string) => void;
 }): Promise<RunningDemo> {
   const { config } = options;
   const integratorUrl = `http://localhost:${options.listener.port}`;
   const demo = await prepareDemo({ db: options.db, config, integratorUrl, log: options.log });
-  let integratorDb: IntegratorDatabase | undefined;
   let integrator: DemoIntegrator | undefined;
   const running: RunningDemo = {
     router: demoRouter({ db: options.db, config }),
     integrator: { url: integratorUrl, login: undefined },
     demoListUrl: demo.listId ? `${config.baseUrl}/demo/lists/${demo.listId}` : undefined,
     async serve(logger) {
-      integratorDb = await openIntegratorDatabase({ databaseUrl: options.databaseUrl, schema: 'integrator', dataDir: config.dataDir });
       integrator = await startDemoIntegrator({
         listener: options.listener,
         baseUrl: integratorUrl,
         hostBaseUrl: config.baseUrl,
         oauthApplicationId: demo.sampleAddon.oauthApplicationId,
-        db: integratorDb,
+        db: options.integratorDb,
         logger,
       });
       running.integrator = { url: integrator.url, login: integrator.login };
     },
     async close() {
       await integrator?.close();
-      await integratorDb?.close();
     },
   };
   return running;

@@ -10,6 +10,7 @@ export function DeveloperLayout(props: { title: string; csrfToken: string; child
         <a href="/developer">Developer account</a>
         <a href="/developer/personal-access-tokens">Personal access tokens</a>
         <a href="/developer/oauth-applications">OAuth applications</a>
+        <a href="/developer/connected-applications">Connected applications</a>
       </nav>
       <form method="post" action="/logout">
         <CsrfField token={props.csrfToken} />

@@ -136,6 +136,9 @@ function DetailPage(props: { app: ApplicationRow; person: PersonRecord; csrfToke
       </p>
       {props.person.site_administrator ? (
         <>
+          <p>
+            <a href={`/developer/connected-applications/${app.id}`}>Who in {props.person.organization_name} may connect it</a>
+          </p>
           <ApplicationForm action={`/developer/oauth-applications/${app.id}`} csrfToken={props.csrfToken} creating={false} submit="Save" values={values} {...(props.problems ? { problems: props.problems } : {})} />
           {app.public ? null : (
             <form method="post" action={`/developer/oauth-applications/${app.id}/secret`}>

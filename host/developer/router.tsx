@@ -4,6 +4,7 @@ import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from 
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
 import { sendPage } from '../pages/render.tsx';
+import { connectedApplicationsPages } from './connected-applications-page.tsx';
 import { DeveloperLayout } from './layout.tsx';
 import { oauthApplicationsPages } from './oauth-applications-page.tsx';
 import { personalAccessTokensPages } from './personal-access-tokens-page.tsx';
@@ -29,11 +30,16 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox }): Router
           <li>
             <a href="/developer/oauth-applications">OAuth applications</a> — for integrations used by many people.
           </li>
+          <li>
+            <a href="/developer/connected-applications">Connected applications</a> — who in the organization may connect each
+            application (organization administrators).
+          </li>
         </ul>
       </DeveloperLayout>,
     );
   });
   router.use(personalAccessTokensPages(deps));
   router.use(oauthApplicationsPages(deps));
+  router.use(connectedApplicationsPages(deps));
   return router;
 }

@@ -1,6 +1,8 @@
 /**
- * Envelopes exactly as the spec: single `{data, included?, meta: {parent}}`; collection
- * `{data, included?, meta: {total_count, count, prev?, next?, parent, can_query_by?}, links: {self, prev?, next?}}`.
+ * Envelopes as the spec and Planning Center's API: single `{data, included, meta: {parent}}`; collection
+ * `{data, included, meta: {total_count, count, prev?, next?, parent, can_query_by?}, links: {self, prev?, next?}}`.
+ * `included` is always there (empty when nothing was included): community clients (pypco's `iterate()`,
+ * Planning Center's JavaScript client when walking pages) read it unconditionally.
  * Links are absolute and keep every query parameter, so following `links.next` verbatim pages on.
  */
 import type { CollectionQuery, ResourceQuery } from './query.ts';
@@ -19,13 +21,13 @@ export interface IncludedGroup {
 
 export interface SingleDocument {
   data: ResourceObject;
-  included?: ResourceObject[];
+  included: ResourceObject[];
   meta: { parent: Parent };
 }
 
 export interface CollectionDocument {
   data: ResourceObject[];
-  included?: ResourceObject[];
+  included: ResourceObject[];
   meta: {
     total_count: number;
     count: number;
@@ -37,8 +39,9 @@ export interface CollectionDocument {
   links: { self: string; prev?: string; next?: string };
 }
 
-function renderIncluded(groups: readonly IncludedGroup[] | undefined, query: ResourceQuery, baseUrl: string): ResourceObject[] | undefined {
-  if (!groups || query.include.length === 0) return undefined;
+/** The `included` member: each related resource once, in its fields; `[]` when nothing was asked for. */
+function renderIncluded(groups: readonly IncludedGroup[] | undefined, query: ResourceQuery, baseUrl: string): ResourceObject[] {
+  if (!groups || query.include.length === 0) return [];
   const seen = new Set<string>();
   const out: ResourceObject[] = [];
   for (const { definition, rows } of groups) {
@@ -53,6 +56,7 @@ function renderIncluded(groups: readonly IncludedGroup[] | undefined, query: Res
   return out;
 }
 
+/** The envelope of one resource. */
 export function singleDocument(input: {
   definition: ResourceDefinition;
   row: Row;
@@ -61,15 +65,14 @@ export function singleDocument(input: {
   baseUrl: string;
   included?: readonly IncludedGroup[];
 }): SingleDocument {
-  const doc: SingleDocument = {
+  return {
     data: renderResource(input.definition, input.row, input.baseUrl, input.query.fields.get(input.definition.type)),
+    included: renderIncluded(input.included, input.query, input.baseUrl),
     meta: { parent: input.parent },
   };
-  const included = renderIncluded(input.included, input.query, input.baseUrl);
-  if (included) doc.included = included;
-  return doc;
 }
 
+/** The envelope of one page of a collection, with its paging links. */
 export function collectionDocument(input: {
   definition: ResourceDefinition;
   rows: readonly Row[];
@@ -109,12 +112,10 @@ export function collectionDocument(input: {
   if (hasPrev) links.prev = pageLink(prevOffset);
   if (hasNext) links.next = pageLink(nextOffset);
 
-  const doc: CollectionDocument = {
+  return {
     data: rows.map((row) => renderResource(definition, row, baseUrl, fields)),
+    included: renderIncluded(input.included, query, baseUrl),
     meta,
     links,
   };
-  const included = renderIncluded(input.included, query, baseUrl);
-  if (included) doc.included = included;
-  return doc;
 }

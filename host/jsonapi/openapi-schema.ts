@@ -129,21 +129,50 @@ function parentSchema(parentTypes: readonly string[]): JsonSchema {
   };
 }
 
-/** `{data, meta: {parent}}` around one resource of `def`. */
-export function singleEnvelopeSchema(def: ResourceDefinition, parentTypes: readonly string[]): JsonSchema {
+/**
+ * The `included` member: always present (clients such as pypco read it unconditionally); resources of the
+ * `includable` types, or always empty when the endpoint includes nothing.
+ */
+export function includedSchema(includable: readonly ResourceDefinition[]): JsonSchema {
+  if (includable.length === 0) {
+    return {
+      type: 'array',
+      maxItems: 0,
+      description: 'Always empty: nothing can be included here; present so clients can read it unconditionally.',
+    };
+  }
+  const refs = includable.map((d) => ({ $ref: `${SCHEMA_REF}${resourceSchemaName(d)}` }));
+  return {
+    type: 'array',
+    items: refs.length === 1 ? refs[0] : { oneOf: refs },
+    description: 'Resources named by the include parameter, each once; empty when nothing was included.',
+  };
+}
+
+/** `{data, included, meta: {parent}}` around one resource of `def`. */
+export function singleEnvelopeSchema(
+  def: ResourceDefinition,
+  parentTypes: readonly string[],
+  includable: readonly ResourceDefinition[] = [],
+): JsonSchema {
   return {
     type: 'object',
-    required: ['data', 'meta'],
+    required: ['data', 'included', 'meta'],
     additionalProperties: false,
     properties: {
       data: { $ref: `${SCHEMA_REF}${resourceSchemaName(def)}` },
+      included: includedSchema(includable),
       meta: { type: 'object', required: ['parent'], additionalProperties: false, properties: { parent: parentSchema(parentTypes) } },
     },
   };
 }
 
-/** `{data: [], meta: {total_count, count, prev?, next?, parent, can_query_by?}, links}` for `def`. */
-export function collectionEnvelopeSchema(def: ResourceDefinition, parentTypes: readonly string[]): JsonSchema {
+/** `{data: [], included, meta: {total_count, count, prev?, next?, parent, can_query_by?}, links}` for `def`. */
+export function collectionEnvelopeSchema(
+  def: ResourceDefinition,
+  parentTypes: readonly string[],
+  includable: readonly ResourceDefinition[] = [],
+): JsonSchema {
   const offset = { type: 'object', required: ['offset'], additionalProperties: false, properties: { offset: { type: 'integer', minimum: 0, default: 0 } } };
   const metaRequired = ['total_count', 'count', 'parent'];
   const metaProperties: Record<string, JsonSchema> = {
@@ -160,10 +189,11 @@ export function collectionEnvelopeSchema(def: ResourceDefinition, parentTypes: r
   const link = ABSOLUTE_URL;
   return {
     type: 'object',
-    required: ['data', 'meta', 'links'],
+    required: ['data', 'included', 'meta', 'links'],
     additionalProperties: false,
     properties: {
       data: { type: 'array', items: { $ref: `${SCHEMA_REF}${resourceSchemaName(def)}` } },
+      included: includedSchema(includable),
       meta: { type: 'object', required: metaRequired, additionalProperties: false, properties: metaProperties },
       links: {
         type: 'object',

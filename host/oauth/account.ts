@@ -1,7 +1,8 @@
 /** oidc-provider's `findAccount`: people of the host, with the identity claims of the spec. */
-import type { Account, FindAccount } from 'oidc-provider';
+import { errors, type Account, type FindAccount } from 'oidc-provider';
 import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
 import type { Queryable } from '../db/database.ts';
+import { findAccessRefusal, refusalDescription } from './application-access.ts';
 
 /** The claims of a person: ID token and userinfo carry exactly these. */
 export function personClaims(person: PersonRecord) {
@@ -14,11 +15,25 @@ export function personClaims(person: PersonRecord) {
   };
 }
 
-/** Finds an active person by id (the OpenID `sub`); inactive people have no account. */
+/**
+ * Finds an active person by id (the OpenID `sub`); inactive people have no account. Called with a
+ * token (code exchange, refresh, userinfo), it also applies the organization's access_mode for the
+ * token's application at that moment: a person no longer admitted gets `invalid_grant` at the token
+ * endpoint and `invalid_token` at userinfo. Nothing is revoked, so admitting them again restores
+ * the connection. @see RFC 6749 §5.2, RFC 6750 §3.1
+ */
 export function accountFinder(db: Queryable): FindAccount {
-  return async (_ctx, sub): Promise<Account | undefined> => {
+  return async (_ctx, sub, token): Promise<Account | undefined> => {
     const person = await loadPerson(db, sub);
     if (!person || person.status !== 'active') return undefined;
+    if (token?.clientId) {
+      const refusal = await findAccessRefusal(db, { personId: person.id, clientId: token.clientId });
+      if (refusal) {
+        // oidc-provider keeps its own generic description unless told otherwise.
+        const error = token.kind === 'AccessToken' ? new errors.InvalidToken() : new errors.InvalidGrant();
+        throw Object.assign(error, { error_description: refusalDescription(refusal.mode) });
+      }
+    }
     return { accountId: person.id, claims: () => personClaims(person) };
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The provider's interaction pages at `/oauth/interaction/:uid`: login, account chooser and consent,
- * server-rendered, working without JavaScript, every POST CSRF-checked with the host session's token.
+ * The provider's interaction pages at `/oauth/interaction/:uid`: login, account chooser, consent and
+ * the access_mode refusal (access-refused-page.tsx), server-rendered, working without JavaScript, every
+ * POST CSRF-checked with the host session's token.
  * Logging in here also logs in to the host; a host session already open satisfies a plain login
  * prompt (not `prompt=login`, which always asks for the password again).
  */
@@ -14,7 +15,10 @@ import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session
 import type { Queryable } from '../db/database.ts';
 import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
 import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
+import { CONNECT_ACCESS_PROMPT, type ConnectAccessDetails } from './access-prompt.ts';
+import { AccessRefusedPage } from './access-refused-page.tsx';
 import { DatabaseAdapter } from './adapter.ts';
+import { refusalDescription } from './application-access.ts';
 import { HOST_SESSION_REASON } from './provider.ts';
 import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 
@@ -157,6 +161,20 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
             <ConsentPage action={`/oauth/interaction/${details.uid}/consent`} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={person} scopes={scopes} />,
           );
         }
+        case CONNECT_ACCESS_PROMPT: {
+          const person = details.session?.accountId ? await loadPerson(db, details.session.accountId) : undefined;
+          if (!person) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+          const { access_mode: mode } = details.prompt.details as ConnectAccessDetails;
+          return sendPage(
+            res,
+            403,
+            <AccessRefusedPage
+              uid={details.uid}
+              csrfToken={csrfToken}
+              refusal={{ mode, organizationName: person.organization_name, applicationName: await applicationName(provider, details) }}
+            />,
+          );
+        }
         default:
           return sendMessagePage(res, 400, 'Unsupported request', 'This authorization request cannot be completed here.');
       }
@@ -209,6 +227,20 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
       // Saving keeps an existing grant's expiry; the code exchange that follows extends it (response-shapes.ts).
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    }),
+  );
+
+  // The refusal page's button: the client learns of the refusal. @see RFC 6749 §4.1.2.1
+  router.post(
+    '/oauth/interaction/:uid/refused',
+    requireCsrf,
+    withDetails(async (req, res, details) => {
+      if (details.prompt.name !== CONNECT_ACCESS_PROMPT) {
+        return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+      }
+      const { access_mode: mode } = details.prompt.details as ConnectAccessDetails;
+      const result = { error: 'access_denied', error_description: refusalDescription(mode) };
+      await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
     }),
   );
 

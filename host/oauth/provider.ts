@@ -12,6 +12,7 @@ import type { HostConfig } from '../config.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { connectAccessPrompt } from './access-prompt.ts';
 import { accountFinder } from './account.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { ClientAdapter } from './client-adapter.ts';
@@ -67,9 +68,9 @@ export const HOST_SESSION_REASON = 'host_session';
  * The interaction policy: oidc-provider's login and consent, plus `prompt=select_account`, plus one
  * login check: the provider's session must belong to the person logged in to the host. The host
  * login is the one login of the site, so logging out of the host, or in as someone else, is seen
- * by the next authorization.
+ * by the next authorization. Between login and consent: the organization's access_mode (access-prompt.ts).
  */
-function buildPolicy(sessionOptions: SessionOptions) {
+function buildPolicy(sessionOptions: SessionOptions, db: Database) {
   const policy = interactionPolicy.base();
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
   policy.get('login')!.checks.push(
@@ -80,6 +81,7 @@ function buildPolicy(sessionOptions: SessionOptions) {
       return host.personId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
+  policy.add(connectAccessPrompt(db), policy.findIndex((prompt) => prompt.name === 'consent'));
   return policy;
 }
 
@@ -136,7 +138,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     // Tokens outlive the browser session at the provider: the user stays connected until revoked.
     expiresWithSession: async () => false,
     routes: OAUTH_ROUTES,
-    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy(hostSessionOptions(config)) },
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy(hostSessionOptions(config), db) },
     // Browsers may call the token endpoints only from the origins of the client's own redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => safeOrigin(uri) === origin) ?? false,
     renderError: renderProviderError,

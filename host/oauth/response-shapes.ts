@@ -3,13 +3,15 @@
  * - token: `token_type` "bearer", `created_at` (Unix seconds); records MAU and the connection;
  *   extends the grant with each refresh token issued (code exchange or refresh) so it lives as long as
  *   its newest refresh token;
- * - introspection: exactly `{active, scope, client_id, token_type: "Bearer", exp, iat}` or `{active: false}`;
+ * - introspection: exactly `{active, scope, client_id, token_type: "Bearer", exp, iat}` or `{active: false}`
+ *   (also for a token of a person the organization's access_mode no longer admits, as the APIs refuse it);
  * - revocation: `{}` (oidc-provider answers an empty body);
  * - discovery: only what is supported (no JWT client authentication).
  */
 import type { Middleware } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Queryable } from '../db/database.ts';
+import { findAccessRefusal } from './application-access.ts';
 import { recordTokenIssued } from './mau.ts';
 import { TOKEN_LIFETIMES } from './lifetimes.ts';
 
@@ -25,7 +27,8 @@ export function shapeResponses(db: Queryable): Middleware {
     if (route === 'token' && ctx.status === 200 && body?.access_token) {
       await shapeTokenResponse(ctx, body, db);
     } else if (route === 'introspection' && ctx.status === 200 && body) {
-      ctx.body = body.active === true
+      const active = body.active === true && !(await refusedHolder(db, body));
+      ctx.body = active
         ? { active: true, scope: body.scope ?? '', client_id: body.client_id, token_type: 'Bearer', exp: body.exp, iat: body.iat }
         : { active: false };
     } else if (route === 'revocation' && ctx.status === 200) {
@@ -36,6 +39,12 @@ export function shapeResponses(db: Queryable): Middleware {
       if (Array.isArray(body.claims_supported)) body.claims_supported = body.claims_supported.filter((c) => c !== 'sid');
     }
   };
+}
+
+/** Whether the token's person is no longer admitted for its application (access_mode). */
+async function refusedHolder(db: Queryable, body: Body): Promise<boolean> {
+  if (typeof body.sub !== 'string' || typeof body.client_id !== 'string') return false;
+  return !!(await findAccessRefusal(db, { personId: body.sub, clientId: body.client_id }));
 }
 
 async function shapeTokenResponse(ctx: KoaContextWithOIDC, body: Body, db: Queryable): Promise<void> {

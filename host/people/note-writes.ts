@@ -1,7 +1,9 @@
 /**
  * Note writes: `POST /people/v2/people/{person_id}/notes` (201 + Location), `PATCH /people/v2/notes/{id}`
- * (200), `DELETE /people/v2/notes/{id}` (204). created_by defaults to the requester; the person comes
- * from the path; display_date defaults to created_at.
+ * (200), `DELETE /people/v2/notes/{id}` (204). The spec makes `created_by` and `person` assignable on
+ * create and update: on create `person` may only repeat the path's person; `created_by` defaults to the
+ * requester and only people managers may name someone else (or, on update, change it); `person` on update
+ * moves the note. display_date defaults to created_at.
  */
 import { Router } from 'express';
 import type { Database } from '../db/database.ts';
@@ -15,7 +17,7 @@ import { notePayload, noteResource } from './note-resource.ts';
 import { requireOrganizationRecord } from './org-records.ts';
 import { personResource } from './person-resource.ts';
 import { loadPersonRow } from './person-sql.ts';
-import { organizationParent, scopeOf } from './request-scope.ts';
+import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
 
 const related = [noteCategoryResource, personResource];
 
@@ -23,6 +25,30 @@ const related = [noteCategoryResource, personResource];
 function requireNoteText(value: PayloadValue | undefined): void {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new ValidationError('Note', [{ parameter: 'note', detail: "note can't be blank" }]);
+  }
+}
+
+/** 422 Validation Error unless a create's `person` relationship names the path's person (it cannot move). */
+function requirePathPerson(values: Record<string, PayloadValue>, pathPersonId: string): void {
+  if ('person_id' in values && values.person_id !== pathPersonId) {
+    const detail = `person must be the person of the path (${pathPersonId}); to move a note, PATCH /people/v2/notes/{id}`;
+    throw new ValidationError('Note', [{ parameter: 'person', detail }]);
+  }
+}
+
+/**
+ * 422 Forbidden Attribute when someone who is not a people manager sets `created_by` to anything but what
+ * it is anyway (on create the requester, on update the note's author): a note's author is attribution,
+ * so editors cannot put words in someone else's name; managers can (imports from other systems).
+ */
+function requireAuthorChangeAllowed(
+  scope: RequestScope,
+  values: Record<string, PayloadValue>,
+  current: string | null,
+  detail: string,
+): void {
+  if ('created_by_id' in values && values.created_by_id !== current && !scope.isManager) {
+    throw new ForbiddenAttributeError('created_by', detail);
   }
 }
 
@@ -46,7 +72,9 @@ export function noteWriteRoutes(db: Database): Router {
         const person = await loadPersonRow(db, scope.organizationId, pathId(req, 'person_id'));
         if (!person) throw new NotFoundError();
         const values = parseResourcePayload(req.body, notePayload);
-        if ('person_id' in values) throw new ForbiddenAttributeError('person');
+        requirePathPerson(values, String(person.id));
+        const onlySelf = 'created_by can name only the requester unless the requester is a people manager';
+        requireAuthorChangeAllowed(scope, values, scope.personId, onlySelf);
         requireNoteText(values.note);
         await checkReferences(db, scope.organizationId, values);
         const { rows } = await db.query<{ id: string }>(
@@ -71,6 +99,8 @@ export function noteWriteRoutes(db: Database): Router {
         const note = await loadNote(db, scope.organizationId, pathId(req, 'id'));
         if (!note) throw new NotFoundError();
         const values = parseResourcePayload(req.body, notePayload);
+        const author = note.created_by_id == null ? null : String(note.created_by_id);
+        requireAuthorChangeAllowed(scope, values, author, 'created_by can be changed only by a people manager');
         if ('note' in values) requireNoteText(values.note);
         await checkReferences(db, scope.organizationId, values);
         const columns = ['note', 'created_at', 'display_date', 'note_category_id', 'created_by_id', 'person_id'] as const;

@@ -1,6 +1,7 @@
 /**
- * The people product API under `/people/v2`: Notes, Lists (with runs and bulk-mail sync), People and
- * their categories. Roles are read at request time: people viewers read, editors and above write.
+ * The people product API under `/people/v2`: the requester (`/me`), Notes, Lists (with runs and bulk-mail
+ * sync), People and their categories. Roles are read at request time: people viewers read, editors and
+ * above write.
  */
 import { Router, type RequestHandler } from 'express';
 import { requireRole } from '../auth/permissions.ts';
@@ -9,6 +10,7 @@ import type { BulkmailProviderFactory } from './bulkmail-sync.ts';
 import { categoryReadRoutes } from './category-reads.ts';
 import { listReadRoutes } from './list-reads.ts';
 import { listWriteRoutes } from './list-writes.ts';
+import { meRoutes } from './me.ts';
 import { noteReadRoutes } from './note-reads.ts';
 import { noteWriteRoutes } from './note-writes.ts';
 import { personReadRoutes } from './person-reads.ts';
@@ -31,6 +33,7 @@ export function peopleRouter(options: PeopleRouterOptions): Router {
   const { db } = options;
   const router = Router();
   router.use(readOrWrite);
+  router.use(meRoutes(db));
   router.use(noteReadRoutes(db));
   router.use(noteWriteRoutes(db));
   router.use(listReadRoutes(db));

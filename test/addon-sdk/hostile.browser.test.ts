@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +62,7 @@ describe('sandbox frame (hostile add-on)', () => {
     await expect.poll(async () => (await mountEvents(page)).filter((e) => e.type === 'ui-rejected').map((e) => e.reason)).toEqual([
       'element not allowed: iframe',
       'property not allowed: href',
-      'property not allowed: src',
+      'origin not declared: src',
       'property not allowed: innerHTML',
     ]);
     expect(await page.evaluate(() => ({
@@ -105,6 +108,62 @@ describe('sandbox frame (hostile add-on)', () => {
     await other.close();
   });
 });
+
+describe('ui images and links (hostile add-on)', () => {
+  it("loads an image of a declared origin and never requests one of an undeclared origin [ui_origins]", async () => {
+    const declared = await startImageServer();
+    const attacker = await startImageServer();
+    try {
+      harness.servers.states.set('inst-img', 'ready');
+      const other = await harness.openHostPage();
+      await other.evaluate(
+        (o) => (window as any).mountTestAddon({ installationId: 'inst-img', extension: 'people.list.send_message', addonUrl: 'addons/hostile.js', uiOrigins: [o.declared], props: o.props }),
+        { declared: declared.url, props: { declaredImage: `${declared.url}/pixel.png`, undeclaredImage: `${attacker.url}/pixel.png?data=secret` } },
+      );
+      await other.waitForFunction(() => (window as any).addonReady === true);
+      const image = other.locator('#addon img');
+
+      expect(await runScenario(other, 'declared-image')).toEqual({ shown: true });
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+      expect(declared.requests).toEqual(['GET /pixel.png']);
+
+      expect(await runScenario(other, 'undeclared-image')).toEqual({ shown: true });
+      expect(await runScenario(other, 'undeclared-raw')).toEqual({ posted: 2 });
+      // Time for a request to the undeclared origin to land, had the page made one (the declared one took far less).
+      await other.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)));
+      expect(attacker.requests).toEqual([]);
+      expect(declared.requests).toEqual(['GET /pixel.png']);
+      await expect.poll(async () => (await mountEvents(other)).filter((e) => e.type === 'ui-rejected').map((e) => e.reason)).toEqual([
+        'origin not declared: src',
+        'origin not declared: src',
+        'origin not declared: href',
+      ]);
+      expect(await image.getAttribute('src')).toBe(`${declared.url}/pixel.png`);
+      expect(await other.locator('#addon a').count()).toBe(0);
+      await other.close();
+    } finally {
+      await declared.close();
+      await attacker.close();
+    }
+  });
+});
+
+/** A real local HTTP server answering every request with a 1×1 PNG and recording `METHOD /path?query`. */
+async function startImageServer(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length, 'Cache-Control': 'no-store' }).end(png);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** Adds a frame from the sandbox origin that posts forged sandbox, worker-error, handshake and boot messages. */
 async function loadSpoofFrame(target: Page, installationId: string) {

@@ -58,7 +58,7 @@ describe('mountAddon() with the sample send_message add-on', () => {
     ]);
   });
 
-  it('shows Authorize again when the proxy answers reauthorization_required, and recovers after the popup [reauthorization]', async () => {
+  it('shows Authorize again on reauthorization_required, and restarts the add-on in a fresh worker after the popup [reauthorization]', async () => {
     harness.servers.failNext('integrator', 401, { side: 'integrator_auth', code: 'reauthorization_required', message: 'The integrator token was revoked', retryable: false });
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Sending failed: The integrator token was revoked').waitFor();
@@ -67,9 +67,36 @@ describe('mountAddon() with the sample send_message add-on', () => {
     const failure = (await mountEvents(page)).filter((e) => e.type === 'fetch' && e.outcome !== 'response');
     expect(failure).toEqual([{ type: 'fetch', id: expect.any(Number), target: 'integrator', outcome: 'reauthorization_required' }]);
 
+    const frame = await page.locator('iframe').elementHandle();
+    const peopleReads = harness.servers.serviceLog.length;
     await authorizeInPopup();
     await page.getByText('This add-on needs to be authorized again.').waitFor({ state: 'detached' });
+    // A fresh worker: the old error is gone, the people are read again, nothing of the old state is left.
+    await page.getByText('3 of 3 people selected').waitFor();
+    expect(await frame!.evaluate((f) => f.isConnected)).toBe(false);
+    expect(await page.locator('iframe').count()).toBe(1);
+    expect(await page.getByText('Sending failed: The integrator token was revoked').count()).toBe(0);
+    expect(harness.servers.serviceLog.slice(peopleReads).map((e) => e.path)).toEqual(['/people/v2/lists/42/people?per_page=100']);
+    await page.getByLabel('Message').fill('Rehearsal moves to 8pm.');
     await page.getByRole('button', { name: 'Send message' }).click();
-    await page.getByText('Message msg_2 sent to 2 people.').waitFor();
+    await page.getByText('Message msg_2 sent to 3 people.').waitFor();
+    expect(await page.evaluate(() => (window as any).mounted.status())).toEqual({ kind: 'running' });
+  });
+});
+
+describe('the sample send_message add-on with a List of more than one page of people', () => {
+  it('lists a checkbox for every person it counts, and a change is counted [228 people]', async () => {
+    harness.servers.states.set('inst-big', 'ready');
+    const big = await harness.openHostPage();
+    await big.evaluate(() => (window as any).mountTestAddon({ installationId: 'inst-big', extension: 'people.list.send_message', props: { listId: '228' }, addonUrl: 'addons/send-message.js' }));
+    await big.getByText('228 of 228 people selected').waitFor();
+    const checkboxes = big.locator('#addon input[type=checkbox]');
+    await expect.poll(() => checkboxes.count()).toBe(228);
+    expect(await big.locator('#addon input[type=checkbox]:checked').count()).toBe(228);
+    expect(await big.locator('#addon li').last().innerText()).toBe('Person 228');
+    await big.getByRole('checkbox', { name: 'Person 228', exact: true }).uncheck();
+    await big.getByText('227 of 228 people selected').waitFor();
+    expect(await big.locator('#addon input[type=checkbox]:checked').count()).toBe(227);
+    await big.close();
   });
 });

@@ -3,36 +3,26 @@
  * separate real servers, set up as `start` sets them up (host/demo); a person signs in, opens a List page,
  * authorizes the sample add-on through the six-step handshake in a popup and sends a message to the List's people.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { startDemoIntegrator, type DemoIntegrator } from '@addon-kit/host/internal/demo/demo-integrator.ts';
-import { listenOn, type Listener } from '@addon-kit/host/internal/http/listen.ts';
-import { prepareDemo, type PreparedDemo } from '@addon-kit/host/internal/demo/prepare-demo.ts';
-import { createSandboxApp } from '@addon-kit/host/internal/addons/sandbox-origin.ts';
+import type { DemoIntegrator } from '@addon-kit/host/internal/demo/demo-integrator.ts';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
-import { drivePopup, launchBrowser } from '../support/browser.ts';
-import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../support/constants.ts';
+import { drivePopup } from '../support/browser.ts';
+import { TEST_ENCRYPTION_KEY } from '../support/constants.ts';
 import { personId } from '../support/host.ts';
-import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
-import { createIntegratorTestDatabase } from '@addon-kit/integrator-template/internal/test/support.ts';
+import type { HttpTestHost } from '../support/oauth-server.ts';
+import { startDemoFixture, type DemoFixture } from './demo-fixture.ts';
 
+let fixture: DemoFixture;
 let t: HttpTestHost;
-let bundleDir: string;
-let sandbox: Listener;
 let sandboxUrl: string;
-let integratorListener: Listener;
 let integratorDb: { db: Database; drop(): Promise<void> };
 let integrator: DemoIntegrator;
-let demo: PreparedDemo;
 /** A List of more than one page of people (the add-on follows links.next). */
 let listId: string;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 /** Every response body any page of the browser received (host, sandbox, integrator), as text. */
@@ -43,29 +33,9 @@ const seenUrls: string[] = [];
 const pendingBodies: Promise<unknown>[] = [];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-e2e-'));
-  sandbox = await listenOn(0, '127.0.0.1');
-  sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
-  integratorListener = await listenOn(0, '127.0.0.1');
-  const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
-  t = await startHttpTestHost({ demo: true, config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
-  demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
-  const { rows } = await t.db.query<{ id: string }>(
-    "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",
-  );
-  listId = rows[0]!.id;
-  sandbox.server.on('request', createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl, bundleDir }));
-  integratorDb = await createIntegratorTestDatabase();
-  integrator = await startDemoIntegrator({
-    listener: integratorListener,
-    baseUrl: integratorUrl,
-    hostBaseUrl: t.baseUrl,
-    oauthApplicationId: demo.sampleAddon.oauthApplicationId,
-    db: integratorDb.db,
-    env: { INTEGRATOR_LOG_LEVEL: 'silent' },
-  });
-  browser = await launchBrowser();
-  context = await browser.newContext();
+  fixture = await startDemoFixture();
+  ({ t, sandboxUrl, integratorDb, integrator, listId } = fixture);
+  context = await fixture.browser.newContext();
   context.on('response', (response) => {
     seenUrls.push(response.url());
     pendingBodies.push(
@@ -79,13 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  await integratorListener?.close();
-  await integrator?.close();
-  await integratorDb?.drop();
-  await t?.close();
-  if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 /** The people of a List by plain SQL, in id order. */
@@ -96,12 +60,7 @@ async function listPeople(listId: string): Promise<string[]> {
 
 describe('the demo List page with the sample add-on, in Chromium', () => {
   it('sends to the login page first and back to the List after signing in [GET /demo/lists/{id}]', async () => {
-    const listUrl = `${t.baseUrl}/demo/lists/${listId}`;
-    await page.goto(listUrl);
-    expect(new URL(page.url()).pathname).toBe('/login');
-    await page.fill('input[name=email]', 'admin@demo.test');
-    await page.fill('input[name=password]', TEST_PASSWORD);
-    await Promise.all([page.waitForURL(listUrl), page.click('button[type=submit]')]);
+    await fixture.signInToList(page);
     const people = await listPeople(listId);
     expect(people.length).toBeGreaterThan(100);
     expect(await page.locator('#list-people-count').textContent()).toBe(`${people.length} ${people.length === 1 ? 'person' : 'people'}`);

@@ -4,7 +4,6 @@
  * walk-through works in Chromium on the printed `localhost` URLs, and a restart reuses the sample add-on.
  */
 import { mkdtemp } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -12,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startCli, stopCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
+import { freePort } from '../support/ports.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
 
+/** `<tmp>/.addon-kit`: a dot-folder, like the default `./.addon-kit`. */
 let dataDir: string;
 let databaseUrl: string | undefined;
 let ports: { host: number; sandbox: number; integrator: number };
@@ -21,18 +22,10 @@ let ports: { host: number; sandbox: number; integrator: number };
 let first: { child: ChildProcessWithoutNullStreams; stdout: () => string } | undefined;
 let listPage: string;
 
-/** A port free right now (the restart needs the same ports twice, so port 0 will not do). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-demo-'));
+  dataDir = join(await mkdtemp(join(tmpdir(), 'addon-kit-demo-')), '.addon-kit');
   databaseUrl = await createEmptyPostgresDatabase();
+  // The restart needs the same ports twice, so port 0 will not do.
   ports = { host: await freePort(), sandbox: await freePort(), integrator: await freePort() };
 });
 
@@ -83,10 +76,10 @@ describe('addon-kit start (demo)', () => {
       const page = await browser.request(listUrl![1]!);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain(`frame-src http://127.0.0.1:${ports.sandbox}`);
-      expect(page.body).toContain("import { mountAddon } from '/assets/addon-sdk/host.js';");
+      expect(page.body).toContain("import('/assets/addon-sdk/host.js')");
       const mounts = JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!) as {
         csrfToken: string;
-        mounts: { options: { extension: string; environment: string; sandboxUrl: string; addonUrl: string; props: Record<string, string> } }[];
+        mounts: { options: { extension: string; environment: string; sandboxUrl: string; addonUrl: string; props: Record<string, string>; uiOrigins: string[] } }[];
       };
       expect(mounts.mounts.map((m) => ({ ...m.options, installationId: undefined }))).toEqual([
         {
@@ -96,6 +89,7 @@ describe('addon-kit start (demo)', () => {
           environment: 'development',
           sandboxUrl: `http://127.0.0.1:${ports.sandbox}/frame.html`,
           addonUrl: expect.stringMatching(new RegExp(`^http://127.0.0.1:${ports.sandbox}/addons/[0-9a-f]{64}\\.js$`)),
+          uiOrigins: [],
         },
       ]);
 

@@ -73,6 +73,20 @@ export async function startContractServers(options: { bundleDir: string; addons:
   // ---- service upstream (stands in for the host API) ----
   const service = express();
   service.use(recordUpstream(serviceLog));
+  // A List whose id is a number other than 42 has that many people ("Person 1" …), paged like the host API.
+  service.get('/people/v2/lists/:id/people', (req, res, next) => {
+    const size = Number(req.params.id);
+    if (req.params.id === '42' || !Number.isSafeInteger(size)) return next();
+    const perPage = Number(req.query.per_page ?? 25);
+    const offset = Number(req.query.offset ?? 0);
+    const ids = Array.from({ length: Math.max(0, Math.min(perPage, size - offset)) }, (_, i) => offset + i + 1);
+    const nextPage = offset + perPage < size ? `${up.url}/people/v2/lists/${size}/people?per_page=${perPage}&offset=${offset + perPage}` : undefined;
+    res.json({
+      data: ids.map((n) => ({ type: 'Person', id: String(1000 + n), attributes: { first_name: 'Person', last_name: String(n) } })),
+      meta: { total_count: size, count: ids.length },
+      links: nextPage ? { next: nextPage } : {},
+    });
+  });
   service.get('/people/v2/lists/:id/people', (req, res) => {
     res.json({
       data: [
@@ -195,7 +209,7 @@ window.hostReady = true;
 <script>
 document.getElementById('approve').addEventListener('click', async () => {
   await fetch('/addons/installations/' + encodeURIComponent(${id}) + '/authorize', { method: 'POST', credentials: 'same-origin' });
-  window.opener.postMessage({ type: 'addon-kit:handshake', installationId: ${id}, state: 'ready' }, location.origin);
+  window.opener.postMessage({ type: 'addon-kit:handshake', installationId: ${id}, outcome: 'authorized', state: 'ready' }, location.origin);
   window.close();
 });
 </script></body></html>`);
@@ -272,7 +286,7 @@ document.getElementById('approve').addEventListener('click', async () => {
 const installationId = new URL(location.href).searchParams.get('installation');
 parent.postMessage({ type: 'addon-kit:sandbox-ready', protocol: 1 }, '*');
 parent.postMessage({ type: 'addon-kit:worker-error', message: 'spoofed failure' }, '*');
-parent.postMessage({ type: 'addon-kit:handshake', installationId, state: 'ready' }, '*');
+parent.postMessage({ type: 'addon-kit:handshake', installationId, outcome: 'authorized', state: 'ready' }, '*');
 for (let i = 0; i < parent.frames.length; i++) {
   try { parent.frames[i].postMessage({ type: 'addon-kit:boot', protocol: 1, addonUrl: location.origin + '/addons/hostile.js', boot: { environment: 'production', extension: 'x', props: {} } }, '*'); } catch {}
 }

@@ -2,20 +2,15 @@
  * The system Chromium driven by playwright-core (never a downloaded browser). One browser per test file:
  * the machine has two cores.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { defaultChromiumPath, launchChromium } from '@addon-kit/sdk/internal/testing/launch-chromium.ts';
 
 /** Debian's chromium (installed by .ci/run through apt-get when missing); CHROMIUM_PATH overrides. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_PATH = defaultChromiumPath();
 
-/** Launches headless Chromium with background networking off. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}; install it with: apt-get update && apt-get install -y chromium`);
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+/** Launches headless Chromium with background networking off (the SDK testing kit's launcher). */
+export function launchBrowser() {
+  return launchChromium(CHROMIUM_PATH);
 }
 
 /** Who signs in where while a handshake popup runs. */
@@ -25,11 +20,14 @@ export interface PopupActors {
   /** The host's login, when the popup may ask for it. */
   host?: { email: string; password: string };
   integrator: { username: string; password: string };
+  /** Per origin label, the answer on its consent page (default: allow everywhere). */
+  decisions?: Record<string, 'allow' | 'deny'>;
 }
 
 /**
  * Answers whichever page a handshake popup shows (host login, host consent, integrator login,
- * integrator consent) until it closes; returns the pages met as `label/path` (long ids as `:uid`).
+ * integrator consent: Allow unless `decisions` says Deny) until it closes; returns the pages met as
+ * `label/path` (long ids as `:uid`).
  */
 export async function drivePopup(popup: Page, actors: PopupActors): Promise<string[]> {
   const seen: string[] = [];
@@ -39,7 +37,8 @@ export async function drivePopup(popup: Page, actors: PopupActors): Promise<stri
     await popup.waitForLoadState('load').catch(() => undefined);
     if (closed) break;
     const url = new URL(popup.url());
-    seen.push(`${actors.origins[url.origin] ?? url.origin}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`);
+    const label = actors.origins[url.origin] ?? url.origin;
+    seen.push(`${label}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`);
     if (actors.host && (await popup.locator('input[name=email]').count())) {
       await popup.fill('input[name=email]', actors.host.email);
       await popup.fill('input[name=password]', actors.host.password);
@@ -49,8 +48,9 @@ export async function drivePopup(popup: Page, actors: PopupActors): Promise<stri
       await popup.fill('input[name=password]', actors.integrator.password);
       await Promise.all([popup.waitForNavigation(), popup.click('button[type=submit]')]);
     } else if (await popup.locator('button[value=allow]').count()) {
-      // The last Allow ends on the page that closes the popup, so its navigation may never be observed.
-      await Promise.all([popup.waitForNavigation().catch(() => undefined), popup.click('button[value=allow]')]);
+      // The last Allow (and any Deny) ends on a page that closes the popup, so its navigation may never be observed.
+      const decision = actors.decisions?.[label] ?? 'allow';
+      await Promise.all([popup.waitForNavigation().catch(() => undefined), popup.click(`button[value=${decision}]`)]);
     } else {
       await popup.waitForEvent('close', { timeout: 5000 });
     }

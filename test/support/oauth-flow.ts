@@ -41,14 +41,18 @@ export interface FlowOptions {
   password?: string;
   decision?: 'Allow' | 'Deny';
   /** Called with each page the flow meets (assertions on the pages). */
-  onPage?: (page: PageResponse, kind: 'login' | 'consent' | 'chooser') => void | Promise<void>;
+  onPage?: (page: PageResponse, kind: PageKind) => void | Promise<void>;
   /** How to answer the account chooser. */
   chooser?: 'continue' | 'other';
 }
 
+/** The interaction pages: login, account chooser, consent, and the access_mode refusal. */
+export type PageKind = 'login' | 'consent' | 'chooser' | 'refused';
+
 /** Identifies the interaction page by its forms. */
-export function pageKind(page: PageResponse): 'login' | 'consent' | 'chooser' | undefined {
+export function pageKind(page: PageResponse): PageKind | undefined {
   const forms = parseForms(page.body);
+  if (forms.some((f) => f.action.endsWith('/refused'))) return 'refused';
   if (forms.some((f) => f.action.endsWith('/select'))) return 'chooser';
   if (forms.some((f) => f.action.endsWith('/consent'))) return 'consent';
   if (forms.some((f) => 'password' in f.fields)) return 'login';
@@ -56,8 +60,9 @@ export function pageKind(page: PageResponse): 'login' | 'consent' | 'chooser' | 
 }
 
 /**
- * Opens `authorizationUrl` in `browser`, logs in, chooses, consents as told, and returns the URL the
- * host finally redirects to on the client's side (the redirect_uri with code or error).
+ * Opens `authorizationUrl` in `browser`, logs in, chooses, consents as told (a refusal page: its one
+ * button), and returns the URL the host finally redirects to on the client's side (the redirect_uri
+ * with code or error).
  */
 export async function runAuthorization(browser: TestBrowser, authorizationUrl: URL, options: FlowOptions = {}): Promise<URL> {
   let response = await browser.follow(authorizationUrl.href);
@@ -73,6 +78,8 @@ export async function runAuthorization(browser: TestBrowser, authorizationUrl: U
         options.chooser === 'other'
           ? await browser.submit(response, { email: options.email ?? 'admin@demo.test', password: options.password ?? TEST_PASSWORD }, { formIndex: 1 })
           : await browser.submit(response, {}, { formIndex: 0 });
+    } else if (kind === 'refused') {
+      response = await browser.submit(response, {});
     } else {
       response = await browser.submit(response, {}, { button: options.decision ?? 'Allow' });
     }

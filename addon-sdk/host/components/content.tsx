@@ -1,6 +1,6 @@
 /** Host renderings of the display components an add-on may use. Text only ever becomes text nodes. */
 import type { ComponentChildren } from 'preact';
-import { isHttpsUrl } from '../../protocol/components.ts';
+import { isWebUrl } from '../../protocol/components.ts';
 
 type Children = { children?: ComponentChildren };
 
@@ -25,15 +25,18 @@ export function ListItem({ children }: Children) {
   return <li>{children}</li>;
 }
 
-/** Links open in a new browsing context without an opener or referrer, and only for https URLs. */
+/**
+ * Links open in a new browsing context without an opener or referrer; the record validator let through only
+ * URLs on the add-on's declared origins.
+ */
 export function Link({ href, children }: { href?: string } & Children) {
-  if (!isHttpsUrl(href)) return <span class="addon-kit-link">{children}</span>;
+  if (!isWebUrl(href)) return <span class="addon-kit-link">{children}</span>;
   return <a class="addon-kit-link" href={href} target="_blank" rel="noopener noreferrer">{children}</a>;
 }
 
-/** An image, https only, sent without a referrer. */
+/** An image from one of the add-on's declared origins (checked by the record validator), sent without a referrer. */
 export function Image({ src, alt, width, height }: { src?: string; alt?: string; width?: number; height?: number }) {
-  if (!isHttpsUrl(src)) return null;
+  if (!isWebUrl(src)) return null;
   return <img class="addon-kit-image" src={src} alt={alt ?? ''} width={width} height={height} referrerpolicy="no-referrer" />;
 }
 

@@ -28,7 +28,8 @@ describe('createRecordValidator()', () => {
   it.each([
     ['a script element', { id: 'x', type: 1, element: 'script', children: [] }, 'element not allowed: script'],
     ['a javascript: link', { id: 'x', type: 1, element: 'ui-link', properties: { href: 'javascript:alert(1)' }, children: [] }, 'property not allowed: href'],
-    ['an http image', { id: 'x', type: 1, element: 'ui-image', properties: { src: 'http://a.example/i.png' }, children: [] }, 'property not allowed: src'],
+    ['an image of an undeclared origin', { id: 'x', type: 1, element: 'ui-image', properties: { src: 'http://a.example/i.png' }, children: [] }, 'origin not declared: src'],
+    ['a data: image', { id: 'x', type: 1, element: 'ui-image', properties: { src: 'data:image/png;base64,AAAA' }, children: [] }, 'property not allowed: src'],
     ['innerHTML', { id: 'x', type: 1, element: 'ui-text', properties: { innerHTML: '<b>x</b>' }, children: [] }, 'property not allowed: innerHTML'],
     ['a tone outside the enum', { id: 'x', type: 1, element: 'ui-banner', properties: { tone: 'evil' }, children: [] }, 'property not allowed: tone'],
     ['a listener that is not a reference', button('x', { eventListeners: { press: 'alert(1)' } }), 'event listener is not a function reference'],
@@ -38,9 +39,33 @@ describe('createRecordValidator()', () => {
     expect(() => validate([[0, '~', node, 0]])).toThrow(new RejectedRecord(reason));
   });
 
-  it('accepts an https image and link', () => {
+  it('accepts images and links on the declared origins only, on insert and on update [ui_origins]', () => {
+    const validate = createRecordValidator(() => {}, ['https://cdn.example', 'http://localhost:4100']);
+    const image = (id: string, src: string) => ({ id, type: 1, element: 'ui-image', properties: { src, alt: 'a' }, children: [] });
+    const link = (id: string, href: string) => ({ id, type: 1, element: 'ui-link', properties: { href }, children: [] });
+    expect(() => validate([[0, '~', image('i', 'https://cdn.example/a.png?x=1'), 0]])).not.toThrow();
+    expect(() => validate([[0, '~', link('l', 'https://cdn.example/page'), 1]])).not.toThrow();
+    expect(() => validate([[0, '~', image('d', 'http://localhost:4100/dev.png'), 2]])).not.toThrow();
+    const refused: [unknown, string][] = [
+      [image('x', 'https://anywhere.example/p.png?data=secret'), 'origin not declared: src'],
+      [image('x', 'https://cdn.example.evil/p.png'), 'origin not declared: src'],
+      [image('x', 'https://cdn.example:8443/p.png'), 'origin not declared: src'],
+      [image('x', 'http://cdn.example/p.png'), 'origin not declared: src'],
+      [image('x', 'https://localhost:4100/p.png'), 'origin not declared: src'],
+      [link('x', 'https://anywhere.example/?data=secret'), 'origin not declared: href'],
+      [image('x', 'blob:https://cdn.example/0c6d'), 'property not allowed: src'],
+    ];
+    for (const [node, reason] of refused) expect(() => validate([[0, '~', node, 3]])).toThrow(new RejectedRecord(reason));
+    expect(validate([[3, 'i', 'src', 'https://cdn.example/b.png', 1]])).toEqual([[3, 'i', 'src', 'https://cdn.example/b.png', 1]]);
+    expect(() => validate([[3, 'i', 'src', 'https://anywhere.example/p.png?data=secret', 1]])).toThrow(new RejectedRecord('origin not declared: src'));
+    expect(() => validate([[3, 'l', 'href', 'https://anywhere.example/', 1]])).toThrow(new RejectedRecord('origin not declared: href'));
+  });
+
+  it('accepts no image or link URL when no origin is declared [default]', () => {
     const validate = createRecordValidator(() => {});
-    expect(() => validate([[0, '~', { id: 'i', type: 1, element: 'ui-image', properties: { src: 'https://cdn.example/a.png', alt: 'a' }, children: [] }, 0]])).not.toThrow();
-    expect(() => validate([[0, '~', { id: 'l', type: 1, element: 'ui-link', properties: { href: 'https://example.org/' }, children: [] }, 1]])).not.toThrow();
+    expect(() => validate([[0, '~', { id: 'i', type: 1, element: 'ui-image', properties: { src: 'https://cdn.example/a.png', alt: 'a' }, children: [] }, 0]])).toThrow(
+      new RejectedRecord('origin not declared: src'),
+    );
+    expect(validate([[0, '~', { id: 'l', type: 1, element: 'ui-link', properties: {}, children: [] }, 0]])).toHaveLength(1);
   });
 });

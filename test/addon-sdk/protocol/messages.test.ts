@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, PROTOCOL_VERSION, parseBootMessage, parseHostMessage, parseSandboxMessage, parseWorkerMessage } from '@addon-kit/sdk/internal/protocol/messages.ts';
+import { LIMITS, PROTOCOL_VERSION, parseBootMessage, parseHandshakeReport, parseHostMessage, parseSandboxMessage, parseWorkerMessage } from '@addon-kit/sdk/internal/protocol/messages.ts';
 
 const request = { v: 1, type: 'fetch.request', id: 3, target: 'service', method: 'POST', url: '/people/v2/lists/1/people', headers: [['accept', 'application/json']], body: new ArrayBuffer(4) };
 
@@ -61,5 +61,30 @@ describe('parseSandboxMessage()', () => {
     expect(parseSandboxMessage({ type: 'addon-kit:sandbox-ready', protocol: 1 })).toEqual({ type: 'addon-kit:sandbox-ready', protocol: 1 });
     expect(parseSandboxMessage({ type: 'addon-kit:worker-error', message: 'e'.repeat(2000) })).toEqual({ type: 'addon-kit:worker-error', message: 'e'.repeat(1000) });
     expect(parseSandboxMessage({ type: 'addon-kit:handshake' })).toBeNull();
+  });
+});
+
+describe('parseHandshakeReport()', () => {
+  it('accepts authorized, declined and failed reports, the latter two with a side [outcomes]', () => {
+    const authorized = { type: 'addon-kit:handshake', installationId: '7', outcome: 'authorized', state: 'ready' };
+    const declined = { type: 'addon-kit:handshake', installationId: '7', outcome: 'declined', side: 'integrator', state: 'integrator_pending', error: 'integrator_denied' };
+    const failed = { type: 'addon-kit:handshake', installationId: '7', outcome: 'failed', side: 'host', state: 'uninitialized', error: 'state_expired' };
+    expect([authorized, declined, failed].map(parseHandshakeReport)).toEqual([authorized, declined, failed]);
+  });
+
+  it('refuses reports without a known outcome, a side when not authorized, or a string installation id [malformed]', () => {
+    const base = { type: 'addon-kit:handshake', installationId: '7', state: 'ready' };
+    for (const report of [
+      base,
+      { ...base, outcome: 'ok' },
+      { ...base, outcome: 'declined' },
+      { ...base, outcome: 'declined', side: 'both' },
+      { ...base, outcome: 'authorized', installationId: 7 },
+      { ...base, outcome: 'authorized', type: 'addon-kit:boot' },
+      null,
+      'addon-kit:handshake',
+    ]) {
+      expect([report, parseHandshakeReport(report)]).toEqual([report, null]);
+    }
   });
 });

@@ -6,18 +6,22 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
 
+let tmp: string;
+/** The bundles, under a dot-folder as in the default data directory `./.addon-kit`. */
 let dir: string;
 let app: express.Express;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sandbox-router-'));
-  await mkdir(join(dir, 'addons'));
+  tmp = await mkdtemp(join(tmpdir(), 'sandbox-router-'));
+  dir = join(tmp, '.addon-kit', 'addon-sdk');
+  await mkdir(join(dir, 'addons'), { recursive: true });
   await writeFile(join(dir, 'sandbox-bootstrap.js'), 'bootstrap();');
   await writeFile(join(dir, 'host.js'), 'export {};');
   await writeFile(join(dir, 'addons', 'sample.js'), 'sample();');
   app = express();
   app.use('/sandbox', createSandboxRouter({ hostOrigins: ['http://localhost:4000'], sandboxOrigin: 'http://localhost:4001', bundleDir: dir, addons: { sample: join(dir, 'addons', 'sample.js') } }));
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: dir }));
+  app.use('/unbuilt', createEmbedderRouter({ bundleDir: join(tmp, '.addon-kit', 'not-built') }));
   app.use('/cdn', createSandboxRouter({
     hostOrigins: ['http://localhost:4000', 'https://host.example'],
     sandboxOrigin: 'https://sandbox.example',
@@ -28,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
 });
 
 describe('GET /frame.html (sandbox router)', () => {
@@ -69,15 +73,21 @@ describe('GET /addons/:file (sandbox router)', () => {
     expect(res.text).toBe('Not found');
   });
 
-  it('serves the bootstrap', async () => {
+  it('serves the bootstrap from a bundle directory under a dot-folder [.addon-kit]', async () => {
     expect((await supertest(app).get('/sandbox/sandbox-bootstrap.js').expect(200)).text).toBe('bootstrap();');
   });
 });
 
 describe('GET /host.js (embedder router)', () => {
-  it('serves the host embedder bundle', async () => {
+  it('serves the host embedder bundle from a bundle directory under a dot-folder [.addon-kit]', async () => {
     const res = await supertest(app).get('/assets/addon-sdk/host.js').expect(200);
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(res.text).toBe('export {};');
+    expect([res.headers['x-content-type-options'], res.headers['cache-control']]).toEqual(['nosniff', 'no-cache']);
+  });
+
+  it('answers 404 in plain text when the bundle was not built [missing]', async () => {
+    const res = await supertest(app).get('/unbuilt/host.js').expect(404);
+    expect([res.headers['content-type'], res.text]).toEqual(['text/plain; charset=utf-8', 'Not found']);
   });
 });

@@ -79,6 +79,36 @@ describe('parseAddonConfig()', () => {
     ]);
   });
 
+  it('accepts declared ui_origins, http ones in development only, and defaults them to none [ui_origins]', () => {
+    const raw = validConfig();
+    expect(parseAddonConfig(raw, { env }).environments.development!.ui_origins).toEqual([]);
+    (raw.environments.development as Record<string, unknown>).ui_origins = ['https://cdn.example', 'http://localhost:4000', 'https://img.example:8443'];
+    expect(parseAddonConfig(raw, { env }).environments.development!.ui_origins).toEqual(['https://cdn.example', 'http://localhost:4000', 'https://img.example:8443']);
+  });
+
+  it('reports every ui_origins entry that is not an origin, or not https outside development [ui_origins]', () => {
+    const raw = validConfig();
+    const origins = ['https://cdn.example/', 'https://cdn.example/img', 'HTTPS://CDN.EXAMPLE', 'https://*.example', 'ftp://cdn.example', 'cdn.example', 'https://u@cdn.example', 'https://[::1]', 'http://cdn.example'];
+    (raw.environments.development as Record<string, unknown>).ui_origins = origins;
+    (raw.environments as Record<string, unknown>).production = { ...structuredClone(raw.environments.development), integrator_oauth: { ...raw.environments.development.integrator_oauth, authorize_url: 'https://i.example/a', token_url: 'https://i.example/t', redirect_url: 'https://i.example/c' }, integrator_api: { base_url: 'https://i.example', allow: [{ method: 'GET', path: '/api' }] } };
+    const notOrigin = 'must be an origin such as https://cdn.example.com (scheme, host and port only)';
+    const bad = origins.slice(0, -1).map((_, i) => i);
+    expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual([
+      ...bad.map((i) => `environments.development.ui_origins.${i}: ${notOrigin}`),
+      ...bad.map((i) => `environments.production.ui_origins.${i}: ${notOrigin}`),
+      'environments.production.ui_origins.8: must be an https URL outside development',
+    ]);
+  });
+
+  it('refuses . and .. segments in integrator_api path templates [templates]', () => {
+    const raw = validConfig();
+    raw.environments.development.integrator_api.allow = [{ method: 'GET', path: '/api/../admin' }, { method: 'GET', path: '/api/./x' }, { method: 'GET', path: '/api/.well-known/x' }];
+    expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual([
+      'environments.development.integrator_api.allow.0.path: must not contain a . or .. segment',
+      'environments.development.integrator_api.allow.1.path: must not contain a . or .. segment',
+    ]);
+  });
+
   it('keeps only the selected environment and ignores the others\' variables [only]', () => {
     const raw = validConfig();
     (raw.environments as Record<string, unknown>).production = { ...structuredClone(raw.environments.development), integrator_oauth: { ...raw.environments.development.integrator_oauth, client_secret: '${PROD_SECRET}' } };
@@ -106,6 +136,7 @@ describe('addon.config.json', () => {
     const config = parseAddonConfigText(text, { env });
     expect(config.oauth_application_id).toBe(12);
     expect(config.environments.development!.integrator_api.allow).toContainEqual({ method: 'POST', path: '/api/messages' });
+    expect(config.environments.development!.ui_origins).toEqual([]);
   });
 
   it('names the missing variables [no environment]', async () => {

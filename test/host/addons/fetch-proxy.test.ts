@@ -122,7 +122,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
       [{ url: '/api/secrets' }, "GET /api/secrets is not in the add-on's integrator_api allow-list"],
       [{ url: '/api/messages/1/extra' }, "GET /api/messages/1/extra is not in the add-on's integrator_api allow-list"],
       [{ method: 'DELETE', url: '/api/messages/1' }, "DELETE /api/messages/1 is not in the add-on's integrator_api allow-list"],
-      [{ url: '/api/messages/..%2Fadmin' }, "GET /api/messages/..%2Fadmin is not in the add-on's integrator_api allow-list"],
+      [{ url: '/api/messages/..%2Fadmin' }, 'The path may not contain an encoded / or \\ (%2F, %5C)'],
     ];
     for (const [c, message] of cases) {
       const res = await call(c);
@@ -131,6 +131,32 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
       expect(await res.json()).toEqual({ error: { side: 'policy', code: 'not_allowed', message, retryable: false } });
     }
     expect(integrator.apiRequests).toHaveLength(0);
+  });
+
+  it('refuses every path that only matches the allow-list after WHATWG normalisation, before any connection [canonical path]', async () => {
+    await freshTokens();
+    // Each of these reaches GET/POST /api/messages once parsed (the integrator strips a trailing slash too).
+    const cases: [Parameters<typeof call>[0], string][] = [
+      [{ method: 'POST', url: '/api/messages/', body: 'x' }, "POST /api/messages/ is not in the add-on's integrator_api allow-list"],
+      [{ url: '/api\\messages' }, 'Integrator URLs may not contain a backslash or a control character'],
+      [{ url: `${integrator.url}\\api\\messages` }, 'Integrator URLs may not contain a backslash or a control character'],
+      [{ url: '/api/mess\tages' }, 'Integrator URLs may not contain a backslash or a control character'],
+      [{ url: '/api%5Cmessages' }, 'The path may not contain an encoded / or \\ (%2F, %5C)'],
+      [{ url: '/api/x/../messages' }, 'The path may not contain a . or .. segment'],
+      [{ url: '/api/./messages' }, 'The path may not contain a . or .. segment'],
+      [{ url: '/api/%2e%2E/api/messages' }, 'The path may not contain a . or .. segment'],
+      [{ url: 'api/messages' }, 'Integrator URLs must be absolute or start with /'],
+    ];
+    for (const [c, message] of cases) {
+      const res = await call(c);
+      expect([c.url, res.status, res.headers.get('x-addon-upstream')]).toEqual([c.url, 403, null]);
+      expect(await res.json()).toEqual({ error: { side: 'policy', code: 'not_allowed', message, retryable: false } });
+    }
+    expect(integrator.apiRequests).toHaveLength(0);
+    // The canonical spelling still goes through.
+    const res = await call({ method: 'POST', url: '/api/messages', body: 'x' });
+    expect([res.status, upstreamOf(res).status]).toEqual([200, 201]);
+    expect(integrator.apiRequests.map((r) => [r.method, r.path])).toEqual([['POST', '/api/messages']]);
   });
 
   it('answers 400 for a malformed X-Addon-Fetch header [invalid_request]', async () => {

@@ -50,7 +50,7 @@ describe('the two-way handshake in Chromium', () => {
     // The pages a person meets: host consent (already logged in), integrator login, integrator consent.
     expect(seen).toEqual(['host/oauth/interaction/:uid', 'integrator/login', 'integrator/oauth/authorize']);
     const messages = await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages);
-    expect(messages).toEqual([{ origin: t.baseUrl, data: { type: 'addon-kit:handshake', installationId: installation, state: 'ready' } }]);
+    expect(messages).toEqual([{ origin: t.baseUrl, data: { type: 'addon-kit:handshake', installationId: installation, outcome: 'authorized', state: 'ready' } }]);
     const state = await page.evaluate(async (id) => (await fetch(`/addons/installations/${id}/state`)).json(), installation);
     expect(state).toEqual({ state: 'ready' });
     await context.close();

@@ -116,7 +116,7 @@ describe('the two-way handshake (steps 0–6)', () => {
     // Step 5 → 6: the host exchanges the code; the page tells the opener and closes.
     const done = await host.request(callback.toString());
     expect(done.status).toBe(200);
-    expect(done.body).toContain(`window.opener.postMessage({"type":"addon-kit:handshake","installationId":"${installation}","state":"ready"}, "${t.baseUrl}");`);
+    expect(done.body).toContain(`window.opener.postMessage({"type":"addon-kit:handshake","installationId":"${installation}","outcome":"authorized","state":"ready"}, "${t.baseUrl}");`);
     expect(done.body).toContain('window.close();');
     const nonce = /script-src 'nonce-([^']+)'/.exec(done.headers.get('content-security-policy')!)![1];
     expect(done.body).toContain(`<script nonce="${nonce}">`);
@@ -219,7 +219,26 @@ describe('the two-way handshake (steps 0–6)', () => {
     const declined = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(start.searchParams.get('state')!)}&error=access_denied`);
     expect(declined.status).toBe(400);
     expect(declined.body).toContain('Authorization declined');
-    expect(declined.body).toContain('"error":"service_denied"');
+    // The opener learns it was declined at the host's consent, and the popup closes itself.
+    const { state } = (await testVault(t.db).find(installation, await personId(t.db, 'member@demo.test')))!;
+    const report = { type: 'addon-kit:handshake', installationId: installation, outcome: 'declined', side: 'host', state, error: 'service_denied' };
+    expect(declined.body).toContain(`window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); } window.close();`);
+  });
+
+  it('reports a Deny at the integrator to the opener as declined on the integrator side, and closes [integrator deny]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const completion = await runAuthorization(browser, await startPopup(browser), { email: 'member@demo.test' });
+    const integratorBrowser = new Browser();
+    const advance = (await integratorBrowser.fetch(completion.toString())).headers.get('location')!;
+    const toIntegrator = await browser.request(advance);
+    expect(toIntegrator.status).toBe(303);
+    const callback = await authorizeInBrowser(integratorBrowser, toIntegrator.location!, USER, 'deny');
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    const declined = await browser.request(callback.toString());
+    expect(declined.status).toBe(400);
+    expect(declined.body).toContain('Authorization declined');
+    const report = { type: 'addon-kit:handshake', installationId: installation, outcome: 'declined', side: 'integrator', state: 'integrator_pending', error: 'integrator_denied' };
+    expect(declined.body).toContain(`window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); } window.close();`);
   });
 
   it('issues no host grant when the person denied at the host and the error is dropped [deny, advance without error]', async () => {
@@ -233,7 +252,9 @@ describe('the two-way handshake (steps 0–6)', () => {
     const res = await browser.request(advanceUrl(start.searchParams.get('state')!));
     expect(res.status).toBe(400);
     expect(res.body).toContain('Authorization not confirmed');
-    expect(res.body).toContain('"error":"service_not_authorized"');
+    // A failed step stays open on its page (with a restart link); the opener keeps waiting.
+    const report = { type: 'addon-kit:handshake', installationId: installation, outcome: 'failed', side: 'host', state: 'uninitialized', error: 'service_not_authorized' };
+    expect(res.body).toContain(`window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); }</script>`);
     const record = (await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!;
     expect(record.state).toBe('uninitialized');
     expect(record.service).toBeUndefined();

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isNonPublicAddress } from '@addon-kit/host/internal/addons/address-policy.ts';
 import { parseFetchEnvelope, stripHeaders } from '@addon-kit/host/internal/addons/fetch-envelope.ts';
 import { isLoopbackUrl } from '@addon-kit/host/internal/addons/integrator-client.ts';
-import { checkIntegratorCall, matchesTemplate } from '@addon-kit/host/internal/addons/integrator-policy.ts';
+import type { PolicyError } from '@addon-kit/host/internal/addons/addon-error.ts';
+import { canonicalPathOf, checkIntegratorCall, matchesTemplate } from '@addon-kit/host/internal/addons/integrator-policy.ts';
 import { checkServiceCall } from '@addon-kit/host/internal/addons/service-policy.ts';
 
 describe('isNonPublicAddress()', () => {
@@ -18,25 +19,93 @@ describe('isNonPublicAddress()', () => {
 });
 
 describe('matchesTemplate()', () => {
-  it('matches literal segments and one segment per :name [templates]', () => {
-    expect(matchesTemplate('/api/messages/:id', '/api/messages/42')).toBe(true);
-    expect(matchesTemplate('/api/messages/:id', '/api/messages/')).toBe(false);
-    expect(matchesTemplate('/api/messages/:id', '/api/messages/42/x')).toBe(false);
-    expect(matchesTemplate('/api/messages/:id', '/api/messages/a%2Fb')).toBe(false);
-    expect(matchesTemplate('/api/messages', '/api/messages/')).toBe(true);
-    expect(matchesTemplate('/api/messages', '/API/messages')).toBe(false);
+  it('matches literal segments exactly and one non-empty segment per :name [templates]', () => {
+    const table: [template: string, path: string, matches: boolean][] = [
+      ['/api/messages/:id', '/api/messages/42', true],
+      ['/api/messages/:id', '/api/messages/', false],
+      ['/api/messages/:id', '/api/messages/42/x', false],
+      ['/api/messages', '/api/messages', true],
+      ['/api/messages', '/api/messages/', false],
+      ['/api/messages/', '/api/messages/', true],
+      ['/api/messages/', '/api/messages', false],
+      ['/api/messages', '/API/messages', false],
+      ['/api/messages', '/api/messag%65s', false],
+      ['/api/messages', '/api//messages', false],
+      ['/', '/', true],
+      ['/', '/x', false],
+    ];
+    expect(table.map(([template, path]) => [template, path, matchesTemplate(template, path)])).toEqual(table);
+  });
+});
+
+describe('canonicalPathOf()', () => {
+  it('accepts absolute paths and absolute URLs in canonical form, returning the path as sent [accepted]', () => {
+    const table: [raw: string, path: string][] = [
+      ['/api/messages', '/api/messages'],
+      ['/api/messages/', '/api/messages/'],
+      ['/api/messages/42?x=1#frag', '/api/messages/42'],
+      ['/api/messages/a%20b', '/api/messages/a%20b'],
+      ["/api/messages/-._~!$&'()*+,;=:@", "/api/messages/-._~!$&'()*+,;=:@"],
+      ['/api/messages/...', '/api/messages/...'],
+      ['/api/messages?q=a%5Cb', '/api/messages'],
+      ['https://api.example/api/messages', '/api/messages'],
+      ['https://api.example', '/'],
+      ['https://api.example?x=1', '/'],
+    ];
+    expect(table.map(([raw]) => [raw, canonicalPathOf(raw)])).toEqual(table);
+  });
+
+  it('refuses backslashes, control characters, encoded separators, dot segments and relative forms [refused]', () => {
+    const table: [raw: string, message: string][] = [
+      ['/api\\messages', 'Integrator URLs may not contain a backslash or a control character'],
+      ['/api/messages\\', 'Integrator URLs may not contain a backslash or a control character'],
+      ['https://api.example\\api/messages', 'Integrator URLs may not contain a backslash or a control character'],
+      ['/api/mes\tsages', 'Integrator URLs may not contain a backslash or a control character'],
+      ['/api/messages\n', 'Integrator URLs may not contain a backslash or a control character'],
+      ['/api/messages?q=\\', 'Integrator URLs may not contain a backslash or a control character'],
+      ['/api%5cmessages', 'The path may not contain an encoded / or \\ (%2F, %5C)'],
+      ['/api%5Cmessages', 'The path may not contain an encoded / or \\ (%2F, %5C)'],
+      ['/api%2fmessages', 'The path may not contain an encoded / or \\ (%2F, %5C)'],
+      ['/api/messages/..%2Fadmin', 'The path may not contain an encoded / or \\ (%2F, %5C)'],
+      ['/api/./messages', 'The path may not contain a . or .. segment'],
+      ['/api/x/../messages', 'The path may not contain a . or .. segment'],
+      ['/api/messages/.', 'The path may not contain a . or .. segment'],
+      ['/api/%2e%2e/messages', 'The path may not contain a . or .. segment'],
+      ['/api/.%2E/messages', 'The path may not contain a . or .. segment'],
+      ['/api/%2E/messages', 'The path may not contain a . or .. segment'],
+      ['/api/mes sages', 'The path may hold RFC 3986 path characters only; percent-encode the others'],
+      ['/api/messages/%zz', 'The path may hold RFC 3986 path characters only; percent-encode the others'],
+      ['/api/messages/é', 'The path may hold RFC 3986 path characters only; percent-encode the others'],
+      ['/api/messages/<x>', 'The path may hold RFC 3986 path characters only; percent-encode the others'],
+      ['api/messages', 'Integrator URLs must be absolute or start with /'],
+      [' /api/messages', 'Integrator URLs must be absolute or start with /'],
+      ['?x=1', 'Integrator URLs must be absolute or start with /'],
+      ['https:/api/messages', 'Integrator URLs must be absolute or start with /'],
+    ];
+    const refusal = (raw: string) => {
+      try {
+        return `accepted ${canonicalPathOf(raw)}`;
+      } catch (error) {
+        return (error as PolicyError).code === 'not_allowed' ? (error as Error).message : `unexpected ${String(error)}`;
+      }
+    };
+    expect(table.map(([raw]) => [raw, refusal(raw)])).toEqual(table);
   });
 });
 
 describe('checkIntegratorCall()', () => {
-  const api = { base_url: 'https://api.example', allow: [{ method: 'GET', path: '/api/messages/:id' }] };
-  it('resolves relative URLs against the base URL and keeps the query [relative]', () => {
+  const api = { base_url: 'https://api.example', allow: [{ method: 'GET', path: '/api/messages/:id' }, { method: 'POST', path: '/api/messages' }] };
+  it('resolves absolute paths against the base URL and keeps the query [relative]', () => {
     expect(checkIntegratorCall(api, 'GET', '/api/messages/7?x=1#frag').toString()).toBe('https://api.example/api/messages/7?x=1');
+    expect(checkIntegratorCall(api, 'POST', 'https://api.example/api/messages').toString()).toBe('https://api.example/api/messages');
   });
-  it('refuses credentials in the URL, other ports and dot segments leaving the template [not_allowed]', () => {
+  it('refuses credentials in the URL, other origins, a trailing slash and dot segments [not_allowed]', () => {
     expect(() => checkIntegratorCall(api, 'GET', 'https://user:pw@api.example/api/messages/7')).toThrow('URLs with credentials are not allowed');
     expect(() => checkIntegratorCall(api, 'GET', 'https://api.example:8443/api/messages/7')).toThrow('Only https://api.example may be called');
-    expect(() => checkIntegratorCall(api, 'GET', '/api/messages/7/../../admin')).toThrow("GET /api/admin is not in the add-on's integrator_api allow-list");
+    expect(() => checkIntegratorCall(api, 'GET', '//evil.example/api/messages/7')).toThrow('Only https://api.example may be called');
+    expect(() => checkIntegratorCall(api, 'POST', '/api/messages/')).toThrow("POST /api/messages/ is not in the add-on's integrator_api allow-list");
+    expect(() => checkIntegratorCall(api, 'GET', '/api/messages/7/../../admin')).toThrow('The path may not contain a . or .. segment');
+    expect(() => checkIntegratorCall(api, 'POST', '/api\\messages')).toThrow('Integrator URLs may not contain a backslash or a control character');
   });
 });
 

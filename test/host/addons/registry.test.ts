@@ -44,6 +44,7 @@ function betaEnvironment(orgIds: number[]) {
     integrator_api: { base_url: 'https://integrator.example', allow: [{ method: 'GET', path: '/api/messages' }] },
     ui_extensions: ['people.list.send_message'],
     organization_ids: orgIds,
+    ui_origins: ['https://cdn.integrator.example'],
   };
 }
 
@@ -142,6 +143,38 @@ describe('PUT /addons/v1/applications/{oauth_application_id}/environments/{envir
     ]);
   });
 
+  it('answers 422 for ui_origins that are not origins, or not https outside development, one entry each [ui_origins]', async () => {
+    const res = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/beta`, {
+      method: 'PUT',
+      headers: { authorization: await basicAuthFor(t.db, 'admin@demo.test'), 'user-agent': TEST_USER_AGENT, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        bundle: 'x',
+        config: {
+          oauth_application_id: Number(appId),
+          scopes: ['people'],
+          ui_extensions: { 'people.list.send_message': { title: 'Send', icon_url: 'https://cdn.integrator.example/i.svg', entry: 'send' } },
+          environments: {
+            beta: {
+              ...betaEnvironment([]),
+              integrator_oauth: { ...betaEnvironment([]).integrator_oauth, client_secret: 's' },
+              ui_origins: ['https://cdn.integrator.example/images', 'https://*.integrator.example', 'http://cdn.integrator.example'],
+            },
+          },
+        },
+      }),
+    });
+    expect(res.status).toBe(422);
+    const entry = (parameter: string, detail: string) => ({ status: '422', title: 'Validation Error', detail, source: { parameter }, meta: { resource: 'AddonConfig', associated_resources: [] } });
+    const notOrigin = 'must be an origin such as https://cdn.example.com (scheme, host and port only)';
+    expect((await res.json()).errors).toEqual([
+      entry('config.environments.beta.ui_origins.0', notOrigin),
+      entry('config.environments.beta.ui_origins.1', notOrigin),
+      entry('config.environments.beta.ui_origins.2', 'must be an https URL outside development'),
+    ]);
+    const { rows } = await t.db.query("SELECT 1 FROM addon_versions v JOIN addons a ON a.id = v.addon_id WHERE a.oauth_application_id = $1 AND v.environment = 'beta'", [appId]);
+    expect(rows).toEqual([]);
+  });
+
   it('answers 422 when the config names another application [oauth_application_id]', async () => {
     const res = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/development`, {
       method: 'PUT',
@@ -211,6 +244,8 @@ describe('addon-kit addon promote', () => {
 
     const after = JSON.parse((await other.browser.request('/addons/installations', { headers: { accept: 'application/json' } })).body);
     expect(after.data.map((i: { environment: string }) => i.environment)).toEqual(['beta']);
+    // What a page mounting the add-on needs for its renderer and its CSP img-src.
+    expect(after.data[0].ui_origins).toEqual(['https://cdn.integrator.example']);
     // The owning organization sees development and beta; a member of an unlisted organization would see neither.
     const owner = await loggedIn(t.baseUrl, 'member@demo.test');
     const owned = JSON.parse((await owner.browser.request('/addons/installations', { headers: { accept: 'application/json' } })).body);

@@ -115,6 +115,7 @@ describe('GET /api/v2/connected_applications', () => {
           links: { self: `${API}/connected_applications/${beta}`, people: `${API}/connected_applications/${beta}/people` },
         },
       ],
+      included: [],
       meta: { total_count: 2, count: 2, parent: { id: demo, type: 'Organization' } },
       links: { self: `${API}/connected_applications` },
     });
@@ -173,6 +174,7 @@ describe('GET /api/v2/connected_applications', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: [],
+      included: [],
       meta: { total_count: 2, count: 0, prev: { offset: 0 }, parent: { id: demo, type: 'Organization' } },
       links: { self: `${API}/connected_applications?offset=5`, prev: `${API}/connected_applications?offset=0` },
     });
@@ -226,7 +228,7 @@ describe('GET /api/v2/connected_applications/{connected_application_id}', () => 
   it('returns one connected application with the organization as parent', async () => {
     const res = await api.get(`/api/v2/connected_applications/${alpha}`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: alphaResource(), meta: { parent: { id: demo, type: 'Organization' } } });
+    expect(res.body).toEqual({ data: alphaResource(), included: [], meta: { parent: { id: demo, type: 'Organization' } } });
   });
 
   it('renders only the attributes fields[ConnectedApplication] names [fields=description]', async () => {
@@ -264,6 +266,7 @@ describe('GET /api/v2/connected_applications/{connected_application_id}/people',
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: Array.from({ length: 25 }, (_, i) => personResource(i)),
+      included: [],
       meta: {
         total_count: 31,
         count: 25,
@@ -360,7 +363,7 @@ describe('GET /api/v2/connected_applications/{connected_application_id}/people/{
   it('returns one person with the connected application as parent', async () => {
     const res = await api.get(`/api/v2/connected_applications/${alpha}/people/${adminId}`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: personResource(30), meta: { parent: { id: alpha, type: 'ConnectedApplication' } } });
+    expect(res.body).toEqual({ data: personResource(30), included: [], meta: { parent: { id: alpha, type: 'ConnectedApplication' } } });
   });
 
   it('renders only the attributes fields[ConnectedApplicationPerson] names [fields=connected_at,site_administrator]', async () => {

@@ -92,6 +92,7 @@ describe('GET /api/v2/oauth_applications', () => {
         application(metrics, 'Metrics App', 'Counts', 'https://metrics.example'),
         application(zeta, 'Zeta App', 'Last', 'https://zeta.example'),
       ],
+      included: [],
       meta: { total_count: 3, count: 3, parent: { id: demo, type: 'Organization' } },
       links: { self: `${API}/oauth_applications` },
     });
@@ -136,7 +137,7 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}', () => {
   it('returns one application with the organization as parent', async () => {
     const res = await api.get(`/api/v2/oauth_applications/${metrics}`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: application(metrics, 'Metrics App', 'Counts', 'https://metrics.example'), meta: { parent: { id: demo, type: 'Organization' } } });
+    expect(res.body).toEqual({ data: application(metrics, 'Metrics App', 'Counts', 'https://metrics.example'), included: [], meta: { parent: { id: demo, type: 'Organization' } } });
   });
 
   it('renders only the attributes fields[OauthApplication] names [fields=url,description]', async () => {
@@ -168,6 +169,7 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: [mau(metrics, 2026, 11, 4), mau(metrics, 2026, 10, 1), mau(metrics, 2024, 12, 2)],
+      included: [],
       meta: { total_count: 3, count: 3, parent: { id: metrics, type: 'OauthApplication' } },
       links: { self: `${API}/oauth_applications/${metrics}/mau` },
     });
@@ -219,7 +221,7 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau', () => {
   it('returns an empty collection for an application without active users in the window', async () => {
     const res = await api.get(`/api/v2/oauth_applications/${zeta}/mau`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [], meta: { total_count: 0, count: 0, parent: { id: zeta, type: 'OauthApplication' } }, links: { self: `${API}/oauth_applications/${zeta}/mau` } });
+    expect(res.body).toEqual({ data: [], included: [], meta: { total_count: 0, count: 0, parent: { id: zeta, type: 'OauthApplication' } }, links: { self: `${API}/oauth_applications/${zeta}/mau` } });
   });
 
   it.each([
@@ -253,7 +255,7 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau/{mau_id}', (
   it('returns one month with the application as parent', async () => {
     const res = await api.get(`/api/v2/oauth_applications/${metrics}/mau/202610`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: mau(metrics, 2026, 10, 1), meta: { parent: { id: metrics, type: 'OauthApplication' } } });
+    expect(res.body).toEqual({ data: mau(metrics, 2026, 10, 1), included: [], meta: { parent: { id: metrics, type: 'OauthApplication' } } });
   });
 
   it('renders only what fields[OauthApplicationMau] names [fields=year,month]', async () => {

@@ -163,6 +163,27 @@ describe('GET /api/v2/open_api/{version}', () => {
     expect(s.ConnectedApplicationPersonDocument.properties.meta.properties.parent.properties.type).toEqual({ enum: ['ConnectedApplication'] });
   });
 
+  it('requires an included array on every envelope, always empty since nothing here can be included', () => {
+    const envelopes = Object.entries(doc.components.schemas as Json).filter(([name]) => /(Collection|Document)$/.test(name));
+    expect(envelopes.map(([name]) => name).sort()).toEqual([
+      'ConnectedApplicationCollection',
+      'ConnectedApplicationDocument',
+      'ConnectedApplicationPersonCollection',
+      'ConnectedApplicationPersonDocument',
+      'OauthApplicationCollection',
+      'OauthApplicationDocument',
+      'OauthApplicationMauCollection',
+      'OauthApplicationMauDocument',
+      'OrganizationDocument',
+      'PersonalAccessTokenCollection',
+      'PersonalAccessTokenDocument',
+    ]);
+    for (const [, schema] of envelopes) {
+      expect(schema.required).toContain('included');
+      expect(schema.properties.included).toEqual({ type: 'array', maxItems: 0, description: expect.any(String) });
+    }
+  });
+
   it('follows the OpenAPI 3.1 rules a schema compile does not check [refs, path parameters, operation ids, security]', () => {
     expect(openApiRuleViolations(doc)).toEqual([]);
   });
@@ -210,6 +231,8 @@ describe('createOpenApiValidator()', () => {
     ['a wrong parent type', (b: Json) => (b.meta.parent.type = 'Organization')],
     ['a wrong resource type', (b: Json) => (b.data[0].type = 'OauthApplication')],
     ['a relationship without links.related', (b: Json) => delete b.data[0].relationships.oauth_application.links],
+    ['no included member', (b: Json) => delete b.included],
+    ['an included resource where nothing can be included', (b: Json) => b.included.push(b.data[0])],
   ])('rejects a drifted body [%s]', async (_label, drift) => {
     const res = await mauResponse();
     const body = structuredClone(res.body);

@@ -36,6 +36,7 @@ function organization(id: string) {
         personal_access_tokens: `${API}/personal_access_tokens`,
       },
     },
+    included: [],
     meta: { parent: { id, type: 'Organization' } },
   };
 }

@@ -50,6 +50,7 @@ describe('GET /api/v2/personal_access_tokens', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: [token(0), token(1), token(2)],
+      included: [],
       meta: { total_count: 3, count: 3, parent: { id: demo, type: 'Organization' } },
       links: { self: `${API}/personal_access_tokens` },
     });
@@ -117,7 +118,7 @@ describe('GET /api/v2/personal_access_tokens/{personal_access_token_id}', () => 
   it('returns one of the requester\'s tokens with the organization as parent', async () => {
     const res = await api.get(`/api/v2/personal_access_tokens/${memberTokens[1]!.id}`, { Authorization: member });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: token(1), meta: { parent: { id: demo, type: 'Organization' } } });
+    expect(res.body).toEqual({ data: token(1), included: [], meta: { parent: { id: demo, type: 'Organization' } } });
   });
 
   it('accepts fields[PersonalAccessToken] [fields=name]', async () => {

@@ -27,6 +27,7 @@ describe('GET /current/v2/me', () => {
         relationships: { organization: { data: { type: 'Organization', id: orgId } } },
         links: { self: `${TEST_BASE_URL}/people/v2/people/${adminId}` },
       },
+      included: [],
       meta: { parent: { id: orgId, type: 'Organization' } },
     });
   });

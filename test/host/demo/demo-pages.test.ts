@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
@@ -18,11 +18,15 @@ const SANDBOX = 'http://127.0.0.1:4001';
 const BUNDLE = 'self.sampleAddon = true;';
 const BUNDLE_SHA = createHash('sha256').update(BUNDLE).digest('hex');
 let t: HttpTestHost;
+let tmp: string;
+/** Under a dot-folder, as in the default data directory `./.addon-kit`. */
 let bundleDir: string;
 let lists: { id: string; name: string; organization: string; total_people: number }[];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'addon-kit-demo-pages-'));
+  tmp = await mkdtemp(join(tmpdir(), 'addon-kit-demo-pages-'));
+  bundleDir = join(tmp, '.addon-kit', 'addon-sdk');
+  await mkdir(bundleDir, { recursive: true });
   await writeFile(join(bundleDir, 'host.js'), 'export const mountAddon = () => {};');
   await writeFile(join(bundleDir, 'sandbox-bootstrap.js'), '/* bootstrap */');
   t = await startHttpTestHost({ demo: true, config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
@@ -36,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await rm(bundleDir, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
 });
 
 async function loggedIn(email: string): Promise<TestBrowser> {
@@ -50,8 +54,8 @@ function mountsOf(page: PageResponse): { csrfToken: string; mounts: { element: s
   return JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!);
 }
 
-const policy = (nonce: string, frames: string) =>
-  `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${frames}; img-src 'self' https:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const policy = (nonce: string, frames: string, images = "'self'") =>
+  `default-src 'none'; script-src 'self' 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${frames}; img-src ${images}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
 describe('GET /demo/lists', () => {
   it('redirects to the login page when nobody is logged in', async () => {
@@ -98,10 +102,25 @@ describe('GET /demo/lists/{id}', () => {
           environment: 'development',
           sandboxUrl: `${SANDBOX}/frame.html`,
           addonUrl: `${SANDBOX}/addons/${BUNDLE_SHA}.js`,
+          uiOrigins: [],
         },
       },
     ]);
     expect(page.body).toContain(`<div id="addon-${rows[0]!.id}"></div>`);
+  });
+
+  it("allows images from the declared ui_origins of the mounted add-ons only, and passes them to the renderer [img-src]", async () => {
+    const list = lists.find((l) => l.organization === 'demo')!;
+    const origins = ['https://cdn.example', 'http://localhost:4100'];
+    await t.db.query('UPDATE addon_versions SET ui_origins = $1', [origins]);
+    try {
+      const page = await (await loggedIn('admin@demo.test')).request(`/demo/lists/${list.id}`);
+      const nonce = /<script type="module" nonce="([^"]+)">/.exec(page.body)![1]!;
+      expect(page.headers.get('content-security-policy')).toBe(policy(nonce, SANDBOX, "'self' https://cdn.example http://localhost:4100"));
+      expect(mountsOf(page).mounts.map((m) => m.options.uiOrigins)).toEqual([origins]);
+    } finally {
+      await t.db.query("UPDATE addon_versions SET ui_origins = '{}'");
+    }
   });
 
   it("answers 404 for another organization's List, an unknown one and a malformed id", async () => {
@@ -125,7 +144,7 @@ describe('GET /demo/lists/{id}', () => {
 });
 
 describe('GET /assets/addon-sdk/host.js', () => {
-  it('serves the built embedder without a login', async () => {
+  it('serves the built embedder without a login, from a bundle directory under a dot-folder [.addon-kit]', async () => {
     const res = await fetch(`${t.baseUrl}/assets/addon-sdk/host.js`);
     expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/javascript; charset=utf-8', 'export const mountAddon = () => {};']);
   });
@@ -144,6 +163,11 @@ describe('createSandboxApp()', () => {
       const res = await sandbox().get(path);
       expect([path, res.status]).toEqual([path, 404]);
     }
+  });
+
+  it('serves the sandbox bootstrap from a bundle directory under a dot-folder [.addon-kit]', async () => {
+    const res = await sandbox().get('/sandbox-bootstrap.js');
+    expect([res.status, res.headers['content-type'], res.text]).toEqual([200, 'text/javascript; charset=utf-8', '/* bootstrap */']);
   });
 
   it("serves the frame with the sandbox policy naming the host as the only ancestor", async () => {

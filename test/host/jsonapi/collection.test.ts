@@ -25,11 +25,12 @@ const follow = (link: string) => {
 };
 
 describe('collection envelope', () => {
-  it('returns the first page with default per_page 25, next but no prev [defaults]', async () => {
+  it('returns the first page with default per_page 25, next but no prev, and an empty included [defaults]', async () => {
     const res = await request.get('/test/people');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(Object.keys(res.body)).toEqual(['data', 'meta', 'links']);
+    expect(Object.keys(res.body)).toEqual(['data', 'included', 'meta', 'links']);
+    expect(res.body.included).toEqual([]);
     expect(res.body.meta).toEqual({ total_count: demoIds.length, count: 25, next: { offset: 25 }, parent: { id: orgId, type: 'Organization' } });
     expect(res.body.links).toEqual({ self: `${TEST_BASE_URL}/test/people`, next: `${TEST_BASE_URL}/test/people?offset=25` });
     expect(res.body.data.map((r: { id: string }) => r.id)).toEqual(demoIds.slice(0, 25));
@@ -224,13 +225,23 @@ describe('where, order, filter and include', () => {
     expect(res.body.included.map((c: { id: string }) => c.id).sort()).toEqual([...campusIds].sort());
     for (const c of res.body.included) expect(Object.keys(c)).toEqual(['id', 'type', 'attributes', 'links']);
   });
+
+  it('keeps included an empty array when the include finds nothing [include, none found]', async () => {
+    const [row] = (await db.query<{ id: string }>("SELECT p.id::text FROM people p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'demo' AND p.campus_id IS NULL ORDER BY p.id LIMIT 1")).rows;
+    const res = await request.get(`/test/people?include=campus&where[id]=${row!.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((r: { id: string }) => r.id)).toEqual([row!.id]);
+    expect(res.body.data[0].relationships.campus.data).toBeNull();
+    expect(res.body.included).toEqual([]);
+  });
 });
 
 describe('single resources and errors', () => {
-  it('returns {data, meta:{parent}} for one resource', async () => {
+  it('returns {data, included: [], meta:{parent}} for one resource', async () => {
     const res = await request.get(`/test/people/${demoIds[1]}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['data', 'meta']);
+    expect(Object.keys(res.body)).toEqual(['data', 'included', 'meta']);
+    expect(res.body.included).toEqual([]);
     expect(res.body.data.id).toBe(demoIds[1]);
   });
 

@@ -6,8 +6,10 @@ import {
   collectionEnvelopeSchema,
   errorBodySchema,
   fieldsParameter,
+  includedSchema,
   linkNamesOf,
   resourceSchema,
+  singleEnvelopeSchema,
   whereParameters,
 } from '@addon-kit/host/internal/jsonapi/openapi-schema.ts';
 import { renderResource, type ResourceDefinition } from '@addon-kit/host/internal/jsonapi/resource.ts';
@@ -72,6 +74,49 @@ describe('collectionEnvelopeSchema()', () => {
     const schema = collectionEnvelopeSchema(widget, ['Organization']) as { properties: { meta: { required: string[]; properties: Record<string, unknown> } } };
     expect(schema.properties.meta.required).toEqual(['total_count', 'count', 'parent', 'can_query_by']);
     expect(schema.properties.meta.properties.can_query_by).toMatchObject({ const: ['kind'] });
+  });
+});
+
+const person: ResourceDefinition = {
+  type: 'Person',
+  attributes: { name: { type: 'string' } },
+  fields: ['name'],
+  links: (r, base) => ({ self: `${base}/people/${r.id}` }),
+};
+
+describe('includedSchema() / singleEnvelopeSchema() / collectionEnvelopeSchema()', () => {
+  function envelopeValidator(includable: ResourceDefinition[]) {
+    const ajv = new Ajv2020.default({ strict: true, strictTypes: false });
+    addFormats.default(ajv);
+    const defs = { Widget: resourceSchema(widget), Person: resourceSchema(person) };
+    const rewrite = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', 'urn:test:defs#/$defs/'));
+    ajv.addSchema({ $id: 'urn:test:defs', $defs: defs });
+    return {
+      single: ajv.compile(rewrite(singleEnvelopeSchema(widget, ['Organization'], includable))),
+      collection: ajv.compile(rewrite(collectionEnvelopeSchema(widget, ['Organization'], includable))),
+    };
+  }
+  const widgetObject = renderResource(widget, row, 'http://h');
+  const personObject = renderResource(person, { id: '3', name: 'P' }, 'http://h');
+  const meta = { parent: { id: '1', type: 'Organization' } };
+  const page = { total_count: 1, count: 1, ...meta, can_query_by: ['kind'] };
+
+  it('requires included, an empty array when nothing can be included [no includes]', () => {
+    const { single, collection } = envelopeValidator([]);
+    expect(single({ data: widgetObject, included: [], meta })).toBe(true);
+    expect(single({ data: widgetObject, meta })).toBe(false);
+    expect(single({ data: widgetObject, included: [personObject], meta })).toBe(false);
+    expect(collection({ data: [widgetObject], included: [], meta: page, links: { self: 'http://h/widgets' } })).toBe(true);
+    expect(collection({ data: [widgetObject], meta: page, links: { self: 'http://h/widgets' } })).toBe(false);
+  });
+
+  it('accepts resources of the includable types under included, and no others [includes]', () => {
+    const { single, collection } = envelopeValidator([person]);
+    expect(single({ data: widgetObject, included: [personObject], meta })).toBe(true);
+    expect(single({ data: widgetObject, included: [], meta })).toBe(true);
+    expect(single({ data: widgetObject, included: [widgetObject], meta })).toBe(false);
+    expect(collection({ data: [widgetObject], included: [personObject], meta: page, links: { self: 'http://h/widgets' } })).toBe(true);
+    expect(includedSchema([person, widget])).toMatchObject({ type: 'array', items: { oneOf: [{ $ref: '#/components/schemas/Person' }, { $ref: '#/components/schemas/Widget' }] } });
   });
 });
 

@@ -18,7 +18,7 @@ let app: TestApplication;
 beforeAll(async () => {
   t = await startHttpTestHost({
     prepend(outer, host) {
-      const auth = authenticate({ db: host.db, bearer: oauthBearerVerifier(host.host.oauthProvider) });
+      const auth = authenticate({ db: host.db, bearer: oauthBearerVerifier(host.host.oauthProvider, host.db) });
       const probe = (_req: express.Request, res: express.Response) => void res.json({ scopes: [...(authOf(_req).scopes as Set<string>)] });
       outer.get('/probe/people', auth, requireScope('people'), probe);
       outer.get('/probe/api', auth, requireScope('api'), probe);

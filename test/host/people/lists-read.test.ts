@@ -253,6 +253,7 @@ describe('GET /people/v2/lists', () => {
           },
         },
       ],
+      included: [],
       meta: { total_count: 1, count: 1, parent: { id: f.demoId, type: 'Organization' } },
       links: { self: `${TEST_BASE_URL}/people/v2/lists?where[id]=${L.L5}` },
     });

@@ -110,6 +110,15 @@ describe('PATCH /people/v2/lists/{id}', () => {
     expect(await row(id)).toEqual(before);
   });
 
+  it.each(['null', '[]', '1', '"x"', 'true'])('answers 400 invalid_resource_payload for the JSON body %s [invalid_resource_payload]', async (body) => {
+    const id = await newList();
+    const before = await row(id);
+    const res = await f.t.api().patch(`/people/v2/lists/${id}`).set('Authorization', f.auth.admin).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ errors: [{ status: '400', code: 'invalid_resource_payload', title: 'Bad Request', detail: 'The body must be {"data": {"type": "List", "attributes": {…}}}' }] });
+    expect(await row(id)).toEqual(before);
+  });
+
   it('lets the creator and edit shares patch, refuses other editors and viewers [permissions]', async () => {
     const id = await newList();
     const refused = await patch(id, list({ name: 'x' }), f.auth.editor);

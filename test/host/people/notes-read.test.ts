@@ -61,6 +61,7 @@ describe('GET /people/v2/notes', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: notes.slice(0, 2).map(expectedNote),
+      included: [],
       meta: { total_count: notes.length, count: 2, next: { offset: 2 }, parent: { id: f.demoId, type: 'Organization' } },
       links: { self: `${TEST_BASE_URL}/people/v2/notes?per_page=2`, next: `${TEST_BASE_URL}/people/v2/notes?per_page=2&offset=2` },
     });
@@ -156,7 +157,7 @@ describe('GET /people/v2/notes/{id}', () => {
     const n = notes[3]!;
     const res = await get(`/people/v2/notes/${n.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: expectedNote(n), meta: { parent: { id: f.demoId, type: 'Organization' } } });
+    expect(res.body).toEqual({ data: expectedNote(n), included: [], meta: { parent: { id: f.demoId, type: 'Organization' } } });
   });
 
   it('includes the category [include=category]', async () => {

@@ -20,6 +20,8 @@ afterAll(() => f.t.close());
 const post = (personId: string, body: unknown, auth = f.auth.editor) => f.t.api().post(`/people/v2/people/${personId}/notes`).set('Authorization', auth).send(body as object);
 const patch = (id: string, body: unknown, auth = f.auth.editor) => f.t.api().patch(`/people/v2/notes/${id}`).set('Authorization', auth).send(body as object);
 const note = (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ data: { type: 'Note', attributes, ...extra } });
+const author = (id: string) => ({ data: { type: 'Person', id } });
+const noteCount = async () => (await sqlRows<{ n: number }>(f.db, 'SELECT count(*)::int AS n FROM notes'))[0]!.n;
 
 async function noteRow(id: string) {
   const [row] = await sqlRows<Record<string, unknown>>(
@@ -51,16 +53,73 @@ describe('POST /people/v2/people/{person_id}/notes', () => {
     expect(shown.body.data.attributes).toMatchObject({ display_date: '2025-01-01T00:00:00Z' });
   });
 
-  it('sets the author through the created_by relationship [relationships]', async () => {
-    const res = await post(person, note({ note: 'By the admin.' }, { relationships: { created_by: { data: { type: 'Person', id: f.adminId } } } }));
+  it('lets a people manager name another author through the created_by relationship [created_by, manager]', async () => {
+    const res = await post(person, note({ note: 'Imported.' }, { relationships: { created_by: author(f.editorId) } }), f.auth.admin);
     expect(res.status).toBe(201);
-    expect(res.body.data.attributes.created_by_id).toBe(f.adminId);
+    expect(res.body.data.attributes.created_by_id).toBe(f.editorId);
+    expect(await noteRow(res.body.data.id)).toMatchObject({ created_by_id: f.editorId });
+  });
+
+  it('lets an editor name themselves as the author [created_by, editor, self]', async () => {
+    const res = await post(person, note({ note: 'Mine.' }, { relationships: { created_by: author(f.editorId) } }));
+    expect(res.status).toBe(201);
+    expect(await noteRow(res.body.data.id)).toMatchObject({ created_by_id: f.editorId });
+  });
+
+  it('answers 422 Forbidden Attribute when an editor names someone else as the author, storing nothing [created_by, editor]', async () => {
+    const before = await noteCount();
+    const res = await post(person, note({ note: 'In your name.' }, { relationships: { created_by: author(f.adminId) } }));
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      errors: [{ status: '422', title: 'Forbidden Attribute', detail: 'created_by can name only the requester unless the requester is a people manager', source: { parameter: 'created_by' } }],
+    });
+    expect(await noteCount()).toBe(before);
+  });
+
+  it('accepts a person relationship that names the path person [relationships.person]', async () => {
+    const res = await post(person, note({ note: 'Same person.' }, { relationships: { person: { data: { type: 'Person', id: person } } } }));
+    expect(res.status).toBe(201);
+    expect(res.body.data.attributes.person_id).toBe(person);
+    expect(res.body.data.relationships.person.data).toEqual({ type: 'Person', id: person });
+    expect(await noteRow(res.body.data.id)).toMatchObject({ person_id: person, created_by_id: f.editorId, note: 'Same person.' });
+    const numeric = await post(person, note({ note: 'Numeric id.' }, { relationships: { person: { data: { type: 'Person', id: Number(person) } } } }));
+    expect(numeric.status).toBe(201);
+    expect(numeric.body.data.attributes.person_id).toBe(person);
+  });
+
+  it('answers 422 Validation Error when the person relationship names anyone but the path person, storing nothing [relationships.person, mismatch]', async () => {
+    const before = await noteCount();
+    // Another person of this organization, one of another organization and an unknown id get the same answer.
+    for (const id of [f.memberId, otherPerson, '999999999']) {
+      const res = await post(person, note({ note: 'Elsewhere.' }, { relationships: { person: { data: { type: 'Person', id } } } }));
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: '422',
+            title: 'Validation Error',
+            detail: `person must be the person of the path (${person}); to move a note, PATCH /people/v2/notes/{id}`,
+            source: { parameter: 'person' },
+            meta: { resource: 'Note', associated_resources: [] },
+          },
+        ],
+      });
+    }
+    expect(await noteCount()).toBe(before);
   });
 
   it('answers 400 invalid_json for a malformed body [invalid_json]', async () => {
     const res = await f.t.api().post(`/people/v2/people/${person}/notes`).set('Authorization', f.auth.editor).set('Content-Type', 'application/json').send('{"data": ');
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ errors: [{ status: '400', code: 'invalid_json', title: 'Bad Request', detail: 'Your request could not be processed' }] });
+  });
+
+  it.each(['null', '[]', '1', '"x"', 'true'])('answers 400 invalid_resource_payload for the JSON body %s, which is not an object [invalid_resource_payload]', async (body) => {
+    const before = await noteCount();
+    const res = await f.t.api().post(`/people/v2/people/${person}/notes`).set('Authorization', f.auth.editor).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ errors: [{ status: '400', code: 'invalid_resource_payload', title: 'Bad Request', detail: 'The body must be {"data": {"type": "Note", "attributes": {…}}}' }] });
+    expect(await noteCount()).toBe(before);
   });
 
   it('answers 400 invalid_resource_payload without data or with another type [invalid_resource_payload]', async () => {
@@ -104,9 +163,9 @@ describe('POST /people/v2/people/{person_id}/notes', () => {
     expect(res.body).toEqual({
       errors: [{ status: '422', code: 'attribute_resource_not_found', title: 'Attribute Resource Not Found', detail: 'note_category_id does not name a record of this organization', source: { parameter: 'note_category_id' } }],
     });
-    const author = await post(person, note({ note: 'x' }, { relationships: { created_by: { data: { type: 'Person', id: otherPerson } } } }));
-    expect(author.status).toBe(422);
-    expect(author.body.errors[0]).toMatchObject({ code: 'attribute_resource_not_found', source: { parameter: 'created_by' } });
+    const foreignAuthor = await post(person, note({ note: 'x' }, { relationships: { created_by: author(otherPerson) } }), f.auth.admin);
+    expect(foreignAuthor.status).toBe(422);
+    expect(foreignAuthor.body.errors[0]).toMatchObject({ code: 'attribute_resource_not_found', source: { parameter: 'created_by' } });
   });
 
   it('answers 422 invalid_payload for an unparsable date or a value of the wrong kind [invalid_payload]', async () => {
@@ -164,6 +223,34 @@ describe('PATCH /people/v2/notes/{id}', () => {
     const away = await patch(created.body.data.id, note({}, { relationships: { person: { data: { type: 'Person', id: otherPerson } } } }));
     expect(away.status).toBe(422);
     expect(away.body.errors[0]).toMatchObject({ code: 'attribute_resource_not_found', source: { parameter: 'person' } });
+  });
+
+  it('lets a people manager change the author, and an editor only keep it [created_by]', async () => {
+    const id = (await post(person, note({ note: 'Whose?' }))).body.data.id as string;
+    const kept = await patch(id, note({}, { relationships: { created_by: author(f.editorId) } }));
+    expect(kept.status).toBe(200);
+    expect(kept.body.data.attributes.created_by_id).toBe(f.editorId);
+    const refused = await patch(id, note({ note: 'Not mine.' }, { relationships: { created_by: author(f.memberId) } }));
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      errors: [{ status: '422', title: 'Forbidden Attribute', detail: 'created_by can be changed only by a people manager', source: { parameter: 'created_by' } }],
+    });
+    expect(await noteRow(id)).toMatchObject({ created_by_id: f.editorId, note: 'Whose?' });
+    const changed = await patch(id, note({}, { relationships: { created_by: author(f.memberId) } }), f.auth.admin);
+    expect(changed.status).toBe(200);
+    expect(await noteRow(id)).toMatchObject({ created_by_id: f.memberId });
+    // Now the editor is not the author: naming themselves would take the note over.
+    const takeover = await patch(id, note({}, { relationships: { created_by: author(f.editorId) } }));
+    expect(takeover.status).toBe(422);
+    expect(await noteRow(id)).toMatchObject({ created_by_id: f.memberId });
+  });
+
+  it.each(['null', '[]', '1', '"x"', 'true'])('answers 400 invalid_resource_payload for the JSON body %s [invalid_resource_payload]', async (body) => {
+    const id = (await post(person, note({ note: 'Body.' }))).body.data.id as string;
+    const res = await f.t.api().patch(`/people/v2/notes/${id}`).set('Authorization', f.auth.editor).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ errors: [{ status: '400', code: 'invalid_resource_payload', title: 'Bad Request', detail: 'The body must be {"data": {"type": "Note", "attributes": {…}}}' }] });
+    expect(await noteRow(id)).toMatchObject({ note: 'Body.' });
   });
 
   it('applies the write error rows [errors]', async () => {

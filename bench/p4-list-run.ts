@@ -1,0 +1,187 @@
+/**
+ * P4: `runList` (what `POST /people/v2/lists/{id}/run` does) over 10,000 people with three rules that match
+ * most of them, ÷ the bare `SELECT` of the matching ids under the same rules (compileListCondition) — fresh
+ * (no results yet: every row inserted) and again (the results already there, the usual refresh). Goals ≤ 2 and
+ * ≤ 1.5. A third row: the longest wait of a concurrent `SELECT 1` during a fresh run ÷ that run's time — the run
+ * must not block the (embedded) database for its whole duration; goal ≤ 0.5.
+ */
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { SqlParams } from '@addon-kit/host/internal/jsonapi/sql.ts';
+import { compileListCondition, type RuleInput } from '@addon-kit/host/internal/people/list-rule-sql.ts';
+import { runList } from '@addon-kit/host/internal/people/run-list.ts';
+import { databaseName, type Benchmark } from './runner/context.ts';
+import { createBenchDatabase } from './runner/databases.ts';
+import { interleave } from './runner/rounds.ts';
+import { compareRow } from './runner/table.ts';
+
+const RULES: RuleInput[] = [
+  { attribute: 'membership', operator: 'is_not', value: 'Visitor' },
+  { attribute: 'age', operator: 'greater_than_or_equal', value: '18' },
+  { attribute: 'email', operator: 'is_not_blank', value: '' },
+];
+const NOW = new Date('2026-01-01T00:00:00Z');
+
+/** Deterministic people (attributes derived from the row number) and one List with RULES, inserted by a few statements. */
+async function seed(db: Database, people: number): Promise<{ organizationId: string; listId: string }> {
+  const org = (
+    await db.query<{ id: string }>(
+      "INSERT INTO organizations (name, slug) VALUES ('Bench', 'bench') RETURNING id::text",
+    )
+  ).rows[0]!.id;
+  const campus = (
+    await db.query<{ id: string }>(
+      "INSERT INTO campuses (organization_id, name) VALUES ($1, 'Main') RETURNING id::text",
+      [org],
+    )
+  ).rows[0]!.id;
+  await db.query(
+    `INSERT INTO people (organization_id, first_name, last_name, email, status, membership, gender, birthdate, campus_id, created_at)
+     SELECT $1, 'First' || i, 'Last' || (i % 97), 'p' || i || '@bench.test',
+            CASE WHEN i % 10 = 0 THEN 'inactive' ELSE 'active' END,
+            (ARRAY['Member', 'Regular Attender', 'Visitor', 'Participant'])[1 + i % 4],
+            CASE WHEN i % 2 = 0 THEN 'F' ELSE 'M' END,
+            DATE '1940-01-01' + ((i * 7919) % 25000),
+            $2::bigint, TIMESTAMPTZ '2024-01-01' + (i % 700) * interval '1 day'
+     FROM generate_series(1, $3::int) AS i`,
+    [org, campus, people],
+  );
+  const list = (
+    await db.query<{ id: string }>(
+      "INSERT INTO lists (organization_id, name, subset) VALUES ($1, 'Bench list', 'all') RETURNING id::text",
+      [org],
+    )
+  ).rows[0]!.id;
+  for (const [position, rule] of RULES.entries()) {
+    await db.query(
+      'INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)',
+      [list, rule.attribute, rule.operator, rule.value, position],
+    );
+  }
+  await db.exec('ANALYZE');
+  return { organizationId: org, listId: list };
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+export const runP4: Benchmark = async ({ options }) => {
+  const bench = await createBenchDatabase(options, false);
+  const db = await bench.open();
+  try {
+    const { organizationId, listId } = await seed(db, options.listPeople);
+    const { rows: lists } = await db.query<{ subset: string; include_inactive: boolean; returns: string }>(
+      'SELECT subset, include_inactive, returns FROM lists WHERE id = $1',
+      [listId],
+    );
+    const list = lists[0]!;
+    const params = new SqlParams([]);
+    const condition = compileListCondition(
+      RULES,
+      {
+        subset: list.subset,
+        includeInactive: list.include_inactive,
+        returns: list.returns,
+        today: NOW.toISOString().slice(0, 10),
+      },
+      organizationId,
+      params,
+    );
+    let matched = 0;
+    const run = async () => {
+      const outcome = await runList(db, { organizationId, listId, now: NOW });
+      if (!outcome.ok) throw outcome.error;
+      matched = outcome.matched;
+    };
+    const clear = () => db.query('DELETE FROM list_results WHERE list_id = $1', [listId]);
+    const select = async () => {
+      const { rows } = await db.query<{ id: string }>(`SELECT p.id FROM people p WHERE ${condition}`, params.values);
+      if (rows.length !== matched && matched > 0)
+        throw new Error(`the bare SELECT found ${rows.length} people, the run ${matched}`);
+    };
+    /**
+     * A fresh run with a probe beside it, as another request would be: every 1 ms timer it sends `SELECT 1`.
+     * Its wait counts from the timer's due time, so a blocked event loop (PGlite runs each statement on the
+     * main thread) is measured as well as a query queued behind the run. Returns [longest wait, run time].
+     */
+    const probed = async (): Promise<[number, number]> => {
+      await clear();
+      let running = true;
+      let longest = 0;
+      const probe = (async () => {
+        while (running) {
+          const due = performance.now() + 1;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await db.query('SELECT 1');
+          longest = Math.max(longest, performance.now() - due);
+        }
+      })();
+      const runMs = await timed(async () => {
+        await run();
+        running = false;
+      });
+      await probe;
+      return [longest, runMs];
+    };
+
+    // Warm-up: plans cached, pages in memory, as on a running host.
+    await clear();
+    await run();
+    await run();
+    await select();
+    const steps = [
+      async () => {
+        await clear();
+        return timed(run);
+      },
+      () => timed(run),
+      () => timed(select),
+    ];
+    const label = `P4 (${databaseName(options)}, ${options.listPeople} people)`;
+    const [fresh, again, bare] = await interleave(
+      label,
+      options.rounds,
+      steps,
+      ([f, a, s]) => `fresh ${ms(f!)} · again ${ms(a!)} · select ${ms(s!)}`,
+    );
+    const stalls = await interleave(
+      `${label} probe`,
+      options.rounds,
+      [probed],
+      ([pair]) => `longest wait ${ms(pair![0])} of a ${ms(pair![1])} run`,
+    );
+    const waits = stalls[0]!.map(([wait]) => wait);
+    const runs = stalls[0]!.map(([, runMs]) => runMs);
+    const name = `${databaseName(options)}, ${options.listPeople} people, ${matched} matched`;
+    return [
+      compareRow({
+        figure: `P4 List run fresh ÷ bare SELECT (${name})`,
+        a: fresh!,
+        b: bare!,
+        format: ms,
+        goal: { on: 'ratio', op: '<=', value: 2, text: '≤ 2' },
+      }),
+      compareRow({
+        figure: `P4 List run again ÷ bare SELECT (${name})`,
+        a: again!,
+        b: bare!,
+        format: ms,
+        goal: { on: 'ratio', op: '<=', value: 1.5, text: '≤ 1.5' },
+      }),
+      compareRow({
+        figure: `P4 longest concurrent query wait ÷ fresh run (${databaseName(options)})`,
+        a: waits,
+        b: runs,
+        format: ms,
+        goal: { on: 'ratio', op: '<=', value: 0.5, text: '≤ 0.5 (1 = blocked for the whole run)' },
+      }),
+    ];
+  } finally {
+    await db.close();
+    await bench.drop();
+  }
+};
