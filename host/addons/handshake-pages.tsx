@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { renderToString } from 'preact-render-to-string';
-import type { HandshakeReportMessage, HandshakeSide } from '../../addon-sdk/protocol/messages.ts';
+import type { HandshakeReportMessage, HandshakeSide } from '@addon-kit/sdk/protocol';
 import { Layout } from '../pages/render.tsx';
 import type { AuthorizationState } from './token-vault.ts';
 
