@@ -15,8 +15,12 @@ import { currentRouter } from './current/me.ts';
 import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
+import { healthCheck } from './http/health.ts';
+import { noSniff } from './http/no-sniff.ts';
+import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createHostLimits } from './limits/host-limits.ts';
 import { loginRouter } from './pages/login.tsx';
 import { addonSdkDir, createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
@@ -53,19 +57,19 @@ export interface Host {
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const oauthProvider = await createOAuthProvider({ config, db, logger });
+  const limits = await createHostLimits({ config, db, logger });
+  const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth });
   const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', config.trustProxy);
   app.locals.baseUrl = config.baseUrl;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
+  app.use(noSniff);
+  app.use(rejectMalformedUrl);
 
-  app.get('/health', async (_req, res) => {
-    await db.query('SELECT 1');
-    res.json({ status: 'ok', database: db.kind });
-  });
+  app.get('/health', healthCheck(db, logger));
 
   // strict: false — `null`, `1`, `"x"` are JSON, so they reach the payload check (400 invalid_resource_payload)
   // instead of being reported as unparsable (invalid_json).
@@ -76,7 +80,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   });
   const api = (scope: Scope | undefined, router: Router): RequestHandler[] => [
     requireUserAgent,
-    authenticate({ db, bearer }),
+    limits.api(authenticate({ db, bearer })),
     ...(scope ? [requireScope(scope)] : []),
     json,
     router,
@@ -86,8 +90,9 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
-  app.use(loginRouter({ db }));
-  app.use(oauthRouter({ provider: oauthProvider, db }));
+  app.use(loginRouter({ db, throttle: limits.signIn }));
+  const oauthDeps = { provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth };
+  app.use(oauthRouter(oauthDeps));
   const housekeeping = startOAuthHousekeeping(db, logger);
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
@@ -109,6 +114,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     close: async () => {
       await housekeeping.stop();
       await addons.close();
+      await limits.close();
     },
   };
 }

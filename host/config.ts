@@ -60,6 +60,29 @@ export const hostConfigSchema = z.object({
    * code never runs on the host's origin); default `http://localhost:<sandbox port>`. No trailing slash.
    */
   sandboxUrl: z.url().transform((u) => u.replace(/\/+$/, '')).optional(),
+  /**
+   * The API rate limit per authenticated user and application (and per client address for requests
+   * without credentials): `<requests>/<seconds>`, or `off` (benchmarks, load tests; sign-in and client
+   * authentication throttling stay on).
+   */
+  rateLimit: z.union([
+    z.literal('off'),
+    z
+      .string()
+      .regex(/^[1-9]\d{0,6}\/[1-9]\d{0,5}$/, 'must be <requests>/<seconds> (e.g. 100/20) or off')
+      .transform((v) => {
+        const [points, seconds] = v.split('/').map(Number) as [number, number];
+        return { points, seconds };
+      }),
+    z.object({ points: z.number().int().positive(), seconds: z.number().int().positive() }),
+  ]),
+  /** `redis://…`: rate-limit counters in Redis instead of the database (shared by every host process using it). */
+  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /**
+   * Express `trust proxy`: which proxies' X-Forwarded-For names the client address (rate limits, sign-in
+   * throttling). `false` (default): the TCP peer is the client. E.g. `loopback`, `1` (hops), a list of addresses.
+   */
+  trustProxy: z.union([z.boolean(), z.number().int().min(0), z.string().min(1)]),
   /** Directory of the built add-on SDK browser bundles (`host.js`, `sandbox-bootstrap.js`) the host serves; default `<dataDir>/addon-sdk`. */
   addonSdkDir: z.string().min(1).optional(),
 });
@@ -82,6 +105,8 @@ export const hostConfigDefaults = {
   addonMaxResponseBytes: 10_485_760,
   addonReplayBytes: 65_536,
   addonMaxBundleBytes: 5_242_880,
+  rateLimit: '100/20',
+  trustProxy: false,
 } as const satisfies HostConfigInput;
 
 /** Environment variables read, and the key each sets. */
@@ -101,7 +126,16 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: { key: 'addonAllowPrivateAddresses', parse: (v) => (v === 'true' ? true : v === 'false' ? false : v) },
   ADDON_KIT_SANDBOX_PORT: { key: 'sandboxPort', parse: Number },
   ADDON_KIT_SANDBOX_URL: { key: 'sandboxUrl' },
+  ADDON_KIT_RATE_LIMIT: { key: 'rateLimit' },
+  ADDON_KIT_REDIS_URL: { key: 'redisUrl' },
+  ADDON_KIT_TRUST_PROXY: { key: 'trustProxy', parse: parseTrustProxy },
 };
+
+/** `true`/`false`, a hop count, or Express's names and address lists as they are. */
+function parseTrustProxy(value: string): unknown {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
 
 /** `id:base64key,id2:base64key2` → [{id, key}, …]. */
 function parseKeyList(value: string): unknown {

@@ -2,6 +2,7 @@
  * Host errors: every failure an API route can report, each rendering one entry of the spec's
  * `{errors: [...]}` body. Routes throw these; one handler renders them.
  */
+import { STATUS_CODES } from 'node:http';
 
 /** Wire codes of the spec's error table (plus `invalid_parameter` for a malformed query value). */
 export type HostErrorCode =
@@ -19,7 +20,8 @@ export type HostErrorCode =
   | 'unsupported_version'
   | 'bulkmail_not_configured'
   | 'payload_too_large'
-  | 'starting';
+  | 'starting'
+  | 'rate_limit_exceeded';
 
 /** One entry of an error body, exactly the members the spec allows. */
 export interface ErrorObject {
@@ -97,6 +99,27 @@ export class UnknownAttributeError extends HostError {
 export class InvalidParameterError extends HostError {
   constructor(parameter: string, detail: string) {
     super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail, parameter });
+  }
+}
+
+/** 400 invalid_parameter: the URL's path or query string is not correctly percent-encoded. @see RFC 3986 §2.1 */
+export class MalformedUrlError extends HostError {
+  constructor() {
+    super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail: 'The request URL is not correctly percent-encoded' });
+  }
+}
+
+/** 400 invalid_parameter: a text value holds a NUL character, which no stored text may hold. */
+export class NulCharacterError extends HostError {
+  constructor() {
+    super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail: 'Text values may not contain NUL characters' });
+  }
+}
+
+/** 400 (or the status the HTTP layer chose): the request could not be read (broken body, client gone). */
+export class UnreadableRequestError extends HostError {
+  constructor(status = 400, detail = 'The request could not be read') {
+    super({ status, title: STATUS_CODES[status] ?? 'Bad Request', detail });
   }
 }
 
@@ -226,6 +249,16 @@ export class ValidationError extends HostError {
 export class ServiceStartingError extends HostError {
   constructor() {
     super({ status: 503, code: 'starting', title: 'Service Unavailable', detail: 'The service is starting; retry in a moment' });
+  }
+}
+
+/** 429 Too Many Requests, sent with `Retry-After` (rate limit, credential throttling). @see RFC 6585 §4 */
+export class TooManyRequestsError extends HostError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    detail: string,
+  ) {
+    super({ status: 429, code: 'rate_limit_exceeded', title: 'Too Many Requests', detail });
   }
 }
 

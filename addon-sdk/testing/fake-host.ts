@@ -24,7 +24,7 @@ export interface FakeHostOptions {
   /** The add-on's built script. */
   addonScript: string;
   /** The page's settings other than the URLs and token the fake host makes up. */
-  page: Pick<TestPageConfig, 'boot' | 'bootTimeoutMs' | 'fetchTimeoutMs'>;
+  page: Pick<TestPageConfig, 'boot' | 'bootTimeoutMs' | 'fetchTimeoutMs' | 'uiOrigins'>;
   /** Absolute base URL of each API: relative URLs resolve against it, other origins are refused. */
   bases: Record<FetchTarget, string>;
   /** Finds the scripted answer of a call. */

@@ -31,6 +31,8 @@ export interface AddonTestOptions {
   props?: Record<string, unknown>;
   /** What `addOnEnvironment()` returns; default `development`. */
   environment?: AddOnEnvironment;
+  /** The config's `ui_origins`: origins `Image` and `Link` URLs may name (others are rejected as on the host); default none. */
+  uiOrigins?: string[];
   /** Base of the host API (relative authenticatedFetch URLs resolve against it); default `https://host.example`. */
   hostApiBase?: string;
   /** Base of the integrator API; default `https://integrator.example`. */
@@ -103,6 +105,7 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
         boot: { environment: options.environment ?? 'development', extension: options.extension ?? '', props: options.props ?? {} },
         bootTimeoutMs,
         fetchTimeoutMs: 30_000,
+        uiOrigins: options.uiOrigins ?? [],
       },
       bases: { service: options.hostApiBase ?? 'https://host.example', integrator: options.integratorApiBase ?? 'https://integrator.example' },
       scripts,

@@ -9,6 +9,8 @@ import { tokensEqual } from '../auth/csrf.ts';
 import { getHostSession, hostSessionSettings } from '../auth/session.ts';
 import { loadPerson, type PersonRecord } from '../auth/person.ts';
 import type { Queryable } from '../db/database.ts';
+import { InternalServerError } from '../errors.ts';
+import { toHostError } from '../http/error-handler.ts';
 import type { Logger } from '../logger.ts';
 import { AddonError } from './addon-error.ts';
 
@@ -58,11 +60,15 @@ export function addonErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (!(error instanceof AddonError)) {
       const e = error as { type?: string };
-      if (e?.type !== 'entity.too.large') logger.error({ requestId: req.requestId, err: error }, 'add-on runtime error');
+      // Bad input (a broken body, a path that does not decode, a NUL character) is the caller's mistake, not ours.
+      const hostError = toHostError(error);
+      if (hostError instanceof InternalServerError) logger.error({ requestId: req.requestId, err: error }, 'add-on runtime error');
       const typed =
         e?.type === 'entity.too.large'
           ? new AddonError(413, 'policy', 'body_too_large', 'The request body is larger than this host accepts', false)
-          : new AddonError(500, 'upstream', 'internal_error', 'An internal error occurred in the host', true);
+          : hostError instanceof InternalServerError
+            ? new AddonError(500, 'upstream', 'internal_error', 'An internal error occurred in the host', true)
+            : new AddonError(hostError.status, 'policy', 'invalid_request', hostError.detail, false);
       res.status(typed.status).json(typed.toJSON());
       return;
     }

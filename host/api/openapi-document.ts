@@ -4,6 +4,7 @@
  * drift from what is served.
  * @see https://spec.openapis.org/oas/v3.1.0
  */
+import { RATE_LIMIT_HEADERS } from '../limits/api-rate-limit.ts';
 import {
   collectionEnvelopeSchema,
   errorBodySchema,
@@ -50,8 +51,16 @@ const ERROR_RESPONSES = {
   '401': 'Unauthorized',
   '403': 'Forbidden',
   '404': 'NotFound',
+  '429': 'TooManyRequests',
   '500': 'InternalServerError',
 } as const;
+
+/** The rate-limit headers every API response carries (while the host's rate limit is on). */
+const RATE_LIMIT_HEADER_REFS = {
+  [RATE_LIMIT_HEADERS.limit]: { $ref: '#/components/headers/RateLimit' },
+  [RATE_LIMIT_HEADERS.period]: { $ref: '#/components/headers/RatePeriod' },
+  [RATE_LIMIT_HEADERS.count]: { $ref: '#/components/headers/RateCount' },
+};
 
 const DESCRIPTION = `Read-only access to an organization's developer-account records: connected applications (with the people who connected them), OAuth applications (with monthly active users) and the requester's personal access tokens.
 
@@ -102,7 +111,7 @@ function operationOf(endpoint: Endpoint): OperationObject {
     responses: {
       '200': {
         description: endpoint.kind === 'collection' ? `A page of ${endpoint.definition.type}` : `One ${endpoint.definition.type}`,
-        headers: { [API_VERSION_HEADER]: ref('headers', 'ApiVersion') },
+        headers: { [API_VERSION_HEADER]: ref('headers', 'ApiVersion'), ...RATE_LIMIT_HEADER_REFS },
         content: { 'application/json': { schema: ref('schemas', envelopeName(endpoint.definition, endpoint.kind)) } },
       },
       ...Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, name]) => [status, ref('responses', name)])),
@@ -110,9 +119,10 @@ function operationOf(endpoint: Endpoint): OperationObject {
   };
 }
 
-function errorResponse(description: string, example: Record<string, unknown>) {
+function errorResponse(description: string, example: Record<string, unknown>, headers: Record<string, unknown> = {}) {
   return {
     description,
+    headers: { ...headers, ...RATE_LIMIT_HEADER_REFS },
     content: { 'application/json': { schema: ref('schemas', 'ErrorBody'), example: { errors: [example] } } },
   };
 }
@@ -177,7 +187,18 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
         },
       },
       headers: {
-        ApiVersion: { description: 'The API version that answered.', schema: { type: 'string', enum: [...API_VERSIONS] } },
+        ApiVersion: { description: 'The API version that answered.', required: true, schema: { type: 'string', enum: [...API_VERSIONS] } },
+        RateLimit: {
+          description: 'Requests allowed per period to this user and application (or, without credentials, this client address).',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        RatePeriod: { description: 'Length of the rate-limit period, in seconds.', schema: { type: 'integer', minimum: 1 } },
+        RateCount: { description: 'Requests counted in the current period, this one included.', schema: { type: 'integer', minimum: 1 } },
+        RetryAfter: {
+          description: 'Seconds to wait before the next request is accepted.',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
       responses: {
         BadRequest: errorResponse(
@@ -200,6 +221,12 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
           title: 'Not Found',
           detail: 'The resource you requested could not be found',
         }),
+        TooManyRequests: errorResponse(
+          'The rate limit (by default 100 requests per 20 seconds per user and application; per client address ' +
+            'without credentials) is exceeded, or credentials failed too often from this address. Wait Retry-After seconds.',
+          { status: '429', code: 'rate_limit_exceeded', title: 'Too Many Requests', detail: 'Rate limit exceeded: 101 of 100 requests per 20 seconds' },
+          { 'Retry-After': ref('headers', 'RetryAfter') },
+        ),
         InternalServerError: errorResponse('An unexpected failure; nothing internal is shown.', {
           status: '500',
           title: 'Internal Server Error',

@@ -8,6 +8,7 @@ import { h } from 'preact';
 import { render } from 'preact-render-to-string';
 import { API_VERSION_HEADER, LATEST_API_VERSION, UnsupportedVersionError, isApiVersion, type ApiVersion } from './api-version.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
+import { pageSecurityPolicy } from '../pages/render.tsx';
 import { ReferencePage } from './reference-page.tsx';
 
 /** The public description routes; documents are built once per version. */
@@ -33,7 +34,9 @@ export function openApiRouter(deps: { baseUrl: string }): Router {
   let page: string | undefined;
   router.get('/docs/api', (_req, res) => {
     page ??= `<!doctype html>${render(h(ReferencePage, { document: documentOf(LATEST_API_VERSION) }))}`;
-    res.type('html').send(page);
+    // The page has no script and no form; its only style is inline.
+    res.type('html').set('Content-Security-Policy', pageSecurityPolicy(["'none'"])).set('X-Frame-Options', 'DENY');
+    res.send(page);
   });
   return router;
 }

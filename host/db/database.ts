@@ -4,6 +4,7 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
+import { assertStorableParameters } from './storable-text.ts';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -58,6 +59,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   await pglite.waitReady;
   const wrap = (q: PGlite | Transaction): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
+      assertStorableParameters(params);
       const r = await q.query<T>(sql, params as unknown[]);
       // PGlite reports affectedRows 0 for a SELECT; pg counts the rows returned. Match pg.
       return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
@@ -103,6 +105,7 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
   }
   const wrap = (q: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
+      assertStorableParameters(params);
       const r = await q.query(sql, params as unknown[]);
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
@@ -114,24 +117,63 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
   return {
     kind: 'postgres',
     pool,
-    query: base.query,
-    exec: base.exec,
+    // A statement outside a transaction is sent again when the server says its connection was gone.
+    query: (sql, params) => retryOnDeadConnection(() => base.query(sql, params), max + 1),
+    exec: (sql) => retryOnDeadConnection(() => base.exec(sql), max + 1),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await retryOnDeadConnection(async () => {
+        const c = await pool.connect();
+        try {
+          await c.query('BEGIN');
+          return c;
+        } catch (error) {
+          c.release(error as Error);
+          throw error;
+        }
+      }, max + 1);
       try {
-        await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
+        client.release();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
+        const dead = isDeadConnection(error) || (await client.query('ROLLBACK').then(() => false, () => true));
+        // A connection that failed is destroyed, not returned to the pool.
+        client.release(dead ? (error as Error) : undefined);
         throw error;
-      } finally {
-        client.release();
       }
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * SQLSTATEs of a server that ended the connection (pg_terminate_backend, a restart): the statement was
+ * not committed, so running it again on another connection is safe.
+ */
+const CONNECTION_ENDED = new Set(['57P01', '57P02', '57P03']);
+
+/** Whether an error says the connection (not the statement) failed before anything was committed. */
+export function isDeadConnection(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | undefined;
+  if (typeof e?.code === 'string' && CONNECTION_ENDED.has(e.code)) return true;
+  // pg's own words for a client whose socket was already closed when the statement was to be sent.
+  return typeof e?.message === 'string' && /not queryable/.test(e.message);
+}
+
+/**
+ * Runs `fn` again while the pooled connection it used turned out to be dead: a connection the server
+ * terminated while idle in the pool fails the next statement sent on it, and pg only then removes it
+ * from the pool; every idle connection may be dead, so up to one more try than the pool holds.
+ */
+async function retryOnDeadConnection<T>(fn: () => Promise<T>, attempts: number): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt >= attempts || !isDeadConnection(error)) throw error;
+    }
+  }
 }
 
 export class DataDirInUseError extends Error {

@@ -17,12 +17,12 @@ export function requestContext(logger: Logger): RequestHandler {
     req.requestId = randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    // 'close' fires for every response, also when the client hung up before it was sent ('finish' does not).
+    res.on('close', () => {
       // The path only: query strings may carry authorization codes or state.
-      logger.info(
-        { requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
-        'request',
-      );
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const aborted = res.writableFinished ? {} : { aborted: true };
+      logger.info({ requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms, ...aborted }, 'request');
     });
     next();
   };

@@ -6,6 +6,7 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
+import { hasNul } from '../db/storable-text.ts';
 import { clientSecretAad, findOAuthApplicationByClientId, type OAuthApplicationRecord } from './applications.ts';
 
 /** RFC 7591 client metadata of an application. */
@@ -32,6 +33,8 @@ export class ClientAdapter implements Adapter {
   ) {}
 
   async find(clientId: string): Promise<AdapterPayload | undefined> {
+    // No client_id holds a NUL character (and PostgreSQL text cannot): unknown, so invalid_client.
+    if (hasNul(clientId)) return undefined;
     const app = await findOAuthApplicationByClientId(this.db, clientId);
     return app && clientMetadata(app, this.box);
   }

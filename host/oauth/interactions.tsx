@@ -13,12 +13,15 @@ import { requireCsrf } from '../auth/csrf.ts';
 import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
-import { checkLogin, LOGIN_FAILED, LoginForm } from '../pages/login.tsx';
+import { clientAddress } from '../http/client-address.ts';
+import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
+import { checkLogin, LOGIN_FAILED, LoginForm, throttledMessage } from '../pages/login.tsx';
 import { CsrfField, Layout, sendMessagePage, sendPage } from '../pages/render.tsx';
 import { CONNECT_ACCESS_PROMPT, type ConnectAccessDetails } from './access-prompt.ts';
 import { AccessRefusedPage } from './access-refused-page.tsx';
 import { DatabaseAdapter } from './adapter.ts';
 import { refusalDescription } from './application-access.ts';
+import { formTargets } from './form-targets.ts';
 import { HOST_SESSION_REASON } from './provider.ts';
 import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 
@@ -82,8 +85,14 @@ async function applicationName(provider: Provider, details: Details): Promise<st
   return client?.clientName ?? 'An application';
 }
 
+/** The page options of an interaction page: its forms may lead on to the client's redirect URIs. */
+async function pageOptions(provider: Provider, details: Details): Promise<{ formAction: string[] }> {
+  const client = await provider.Client.find(String(details.params.client_id));
+  return { formAction: formTargets(client?.redirectUris ?? []) };
+}
+
 /** Interaction routes; oidc-provider's cookie ties each to the browser that started it. */
-export function interactionRouter(deps: { provider: Provider; db: Queryable }): Router {
+export function interactionRouter(deps: { provider: Provider; db: Queryable; throttle: SignInThrottle }): Router {
   const { provider, db } = deps;
   const router = Router();
 
@@ -119,12 +128,12 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
     res.redirect(303, returnTo);
   };
 
-  const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string) => {
+  const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string, status = error ? 401 : 200) => {
     const forced = details.prompt.reasons.includes('login_prompt');
     const name = await applicationName(provider, details);
     sendPage(
       res,
-      error ? 401 : 200,
+      status,
       <LoginForm
         action={`/oauth/interaction/${details.uid}/login`}
         csrfToken={csrfToken}
@@ -133,6 +142,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
         {...(error ? { error } : {})}
         {...(email ? { email } : {})}
       />,
+      await pageOptions(provider, details),
     );
   };
 
@@ -146,7 +156,12 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
       switch (details.prompt.name) {
         case 'select_account':
           if (!loggedIn) return showLogin(res, details, csrfToken);
-          return sendPage(res, 200, <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />);
+          return sendPage(
+            res,
+            200,
+            <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />,
+            await pageOptions(provider, details),
+          );
         case 'login':
           // Single sign-on from the host login, unless the client asked for a fresh login (or max_age etc.).
           if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session' || r === HOST_SESSION_REASON)) return finishLogin(req, res, details, loggedIn.id);
@@ -159,6 +174,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
             res,
             200,
             <ConsentPage action={`/oauth/interaction/${details.uid}/consent`} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={person} scopes={scopes} />,
+            await pageOptions(provider, details),
           );
         }
         case CONNECT_ACCESS_PROMPT: {
@@ -187,10 +203,14 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable }): 
     withDetails(async (req, res, details) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const session = await getHostSession(req, res);
-      const personId = await checkLogin(db, body.email, body.password);
-      if (!personId) return showLogin(res, details, await ensureCsrfToken(session), LOGIN_FAILED, typeof body.email === 'string' ? body.email.slice(0, 320) : '');
-      await startHostLogin(session, personId);
-      await finishLogin(req, res, details, personId);
+      const result = await checkLogin(deps, body.email, body.password, clientAddress(req));
+      if (!('personId' in result)) {
+        if ('retryAfterSeconds' in result) res.set('Retry-After', String(result.retryAfterSeconds));
+        const error = 'retryAfterSeconds' in result ? throttledMessage(result.retryAfterSeconds) : LOGIN_FAILED;
+        return showLogin(res, details, await ensureCsrfToken(session), error, typeof body.email === 'string' ? body.email.slice(0, 320) : '', 'retryAfterSeconds' in result ? 429 : 401);
+      }
+      await startHostLogin(session, result.personId);
+      await finishLogin(req, res, details, result.personId);
     }),
   );
 

@@ -23,6 +23,8 @@ import { shapeResponses } from './response-shapes.ts';
 import { isKnownScope, SCOPES } from './scopes.ts';
 import { loadSigningKeys } from './signing-keys.ts';
 import { TOKEN_LIFETIMES } from './lifetimes.ts';
+import type { ClientAuthThrottle } from '../limits/client-auth-throttle.ts';
+import { countClientAuthFailures } from './throttle-client-auth.ts';
 
 export { TOKEN_LIFETIMES };
 
@@ -47,6 +49,8 @@ export interface OAuthProviderDeps {
   config: HostConfig;
   db: Database;
   logger: Logger;
+  /** Counts the client authentications the provider refuses (host/limits). */
+  clientAuth?: ClientAuthThrottle;
 }
 
 /**
@@ -157,9 +161,19 @@ function safeOrigin(uri: string): string | undefined {
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
+  if (deps.clientAuth) provider.use(countClientAuthFailures(deps.clientAuth));
   provider.use(shapeResponses(deps.db));
   provider.use(revokeOnLateCodeReplay());
   provider.use(codeIssuedHook(provider, deps.logger));
   provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
+  // Koa prints every other error to stderr unless the app has an 'error' listener: a client sending a
+  // malformed request (a parser error on its socket, a hang-up) is not the server's failure.
+  // The typings list oidc-provider's own events only; Provider is a Koa application and emits Koa's 'error'.
+  (provider as unknown as NodeJS.EventEmitter).on('error', (error: Error & { code?: string; status?: number }) => {
+    const client = (error.status !== undefined && error.status < 500) || /^(HPE_|ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)/.test(error.code ?? '');
+    const entry = { err: { name: error.name, message: error.message, code: error.code, ...(client ? {} : { stack: error.stack }) } };
+    if (client) deps.logger.debug(entry, 'oauth request failed on the client side');
+    else deps.logger.error(entry, 'oauth provider error');
+  });
   return provider;
 }

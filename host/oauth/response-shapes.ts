@@ -4,7 +4,8 @@
  *   extends the grant with each refresh token issued (code exchange or refresh) so it lives as long as
  *   its newest refresh token;
  * - introspection: exactly `{active, scope, client_id, token_type: "Bearer", exp, iat}` or `{active: false}`
- *   (also for a token of a person the organization's access_mode no longer admits, as the APIs refuse it);
+ *   (also for a token of a person the organization's access_mode no longer admits, as the APIs refuse it, and for
+ *   an ID token or any other token it does not know);
  * - revocation: `{}` (oidc-provider answers an empty body);
  * - discovery: only what is supported (no JWT client authentication).
  */
@@ -26,6 +27,11 @@ export function shapeResponses(db: Queryable): Middleware {
     const body = ctx.body as Body | undefined;
     if (route === 'token' && ctx.status === 200 && body?.access_token) {
       await shapeTokenResponse(ctx, body, db);
+    } else if (route === 'introspection' && ctx.status === 400 && body?.error === 'unsupported_token_type') {
+      // oidc-provider refuses to look at a JWT (an ID token); to the client it is a token it cannot use
+      // here, which introspection reports as inactive. @see RFC 7662 §2.2
+      ctx.status = 200;
+      ctx.body = { active: false };
     } else if (route === 'introspection' && ctx.status === 200 && body) {
       const active = body.active === true && !(await refusedHolder(db, body));
       ctx.body = active

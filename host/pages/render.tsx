@@ -28,15 +28,25 @@ export function Layout(props: { title: string; children: ComponentChildren }): V
 }
 
 /**
+ * The pages' Content-Security-Policy: no scripts, frames or foreign resources; forms post to the host
+ * (`formAction` adds where a form's redirects may go on to, e.g. an OAuth client's redirect URIs: browsers
+ * apply form-action to the redirects that follow a submission too).
+ * @see https://www.w3.org/TR/CSP3/#directive-form-action
+ */
+export function pageSecurityPolicy(formAction: readonly string[] = ["'self'"]): string {
+  return `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction.join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+/**
  * Sends a page. Pages never embed scripts, frames or foreign resources, and are never cached (they
  * can show one-time secrets and carry CSRF tokens).
  */
-export function sendPage(res: Response, status: number, page: VNode): void {
+export function sendPage(res: Response, status: number, page: VNode, options: { formAction?: readonly string[] } = {}): void {
   res
     .status(status)
     .set('Content-Type', 'text/html; charset=utf-8')
     .set('Cache-Control', 'no-store')
-    .set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .set('Content-Security-Policy', pageSecurityPolicy(options.formAction))
     .set('X-Frame-Options', 'DENY')
     // Not no-referrer: browsers then send `Origin: null` on the page's own form posts, which requireCsrf refuses.
     .set('Referrer-Policy', 'same-origin')

@@ -25,6 +25,8 @@ export function testConfig(overrides: HostConfigInput = {}) {
       logLevel: 'silent',
       sessionSecret: TEST_SESSION_SECRET,
       encryptionKeys: [TEST_ENCRYPTION_KEY],
+      // Unrelated tests make many requests with one token: the API limit is a rate-limit test's to set.
+      rateLimit: 'off',
       ...overrides,
     },
     {},

@@ -50,7 +50,7 @@ async function start(): Promise<void> {
     onWorkerError: (message) => report({ type: 'event', event: { type: 'worker-error', message } }),
   });
   // As mountAddon does it: every batch is validated against the allow-list before the receiver sees it.
-  const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }));
+  const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }), config.uiOrigins);
   broker = createBroker(sandbox.port, {
     endpoint: { hostBase: location.origin, installationId: config.installationId, csrfToken: () => config.csrfToken },
     timeoutMs: config.fetchTimeoutMs,

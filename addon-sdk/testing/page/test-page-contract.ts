@@ -12,6 +12,8 @@ export interface TestPageConfig {
   boot: BootData;
   bootTimeoutMs: number;
   fetchTimeoutMs: number;
+  /** Origins the add-on's `Image`/`Link` URLs may name (the config's `ui_origins`). */
+  uiOrigins: string[];
 }
 
 /** Id of the script element holding the {@link TestPageConfig}. */

@@ -176,7 +176,7 @@ describe('startAddonTest() with a fixture add-on', () => {
       if (!event) throw new Error('no ui-rejected event yet');
       return event;
     });
-    expect(rejected).toEqual({ type: 'ui-rejected', reason: 'property not allowed: src' });
+    expect(rejected).toEqual({ type: 'ui-rejected', reason: 'origin not declared: src' });
     expect(addon.tree).toEqual(before);
   });
 
@@ -184,7 +184,7 @@ describe('startAddonTest() with a fixture add-on', () => {
     const pressed = await addon.press('Never enabled', { timeout: 300 }).catch((e: Error) => e.message);
     expect(pressed).toMatch(/^press\("Never enabled"\): locator\.click: Timeout 300ms exceeded\./);
     expect(pressed).toContain('\nUI now:\n<Stack>\n  <Text strong=false>\n    "context: people.profile.custom_tab {\\"personId\\":\\"12\\"} beta"\n');
-    expect(pressed).toContain('\nUI update rejected: property not allowed: src\n');
+    expect(pressed).toContain('\nUI update rejected: origin not declared: src\n');
     expect(pressed).toContain('\nnot_scripted: GET https://host.example/people/v2/nothing?x=1\nnot_allowed: POST https://elsewhere.example/steal');
     const found = await addon.findByText('never there', { timeout: 200 }).catch((e: Error) => e.message);
     expect(found).toMatch(/^findByText\(never there\): not rendered within 200 ms\nUI now:\n<Stack>\n/);
@@ -202,6 +202,22 @@ describe('startAddonTest()', () => {
     const silent = await startAddonTest({ script: fixture('silent-addon.ts'), browser, bootTimeoutMs: 500 }).catch((e: Error) => e.message);
     expect(silent).toBe('startAddonTest: the add-on did not start (boot_timeout): The add-on did not start within 500 ms');
     expect(browser.contexts().length).toBe(contexts);
+  });
+
+  it('renders an Image of an origin given in uiOrigins, as the host does for the config\'s ui_origins [uiOrigins]', async () => {
+    const declared = await startAddonTest({ entry: fixture('kit-addon.tsx'), browser, uiOrigins: ['http://plain-http.example'] });
+    try {
+      await declared.press('Hostile');
+      const image = await declared.waitFor(() => {
+        const found = declared.tree[0]!.children.find((n) => typeof n !== 'string' && n.type === 'Image');
+        if (!found) throw new Error('no Image yet');
+        return found;
+      });
+      expect(image).toEqual({ type: 'Image', props: { src: 'http://plain-http.example/pixel.png', alt: 'pixel' }, children: [] });
+      expect(declared.events.filter((e) => e.type === 'ui-rejected')).toEqual([]);
+    } finally {
+      await declared.close();
+    }
   });
 
   it('launches its own Chromium and closes it, leaving a given browser open [browser]', async () => {

@@ -51,7 +51,7 @@ function expectRestrictedPage(page: { status: number; body: string }): void {
   expect(page.body).toContain('<p data-error-code="access_restricted">You can close this window.</p>');
   // Starting again cannot help: no restart link.
   expect(page.body).not.toContain(`/addons/installations/${installation}/authorize`);
-  expect(page.body).toContain(`{"type":"addon-kit:handshake","installationId":"${installation}","state":"uninitialized","error":"access_restricted"}`);
+  expect(page.body).toContain(`{"type":"addon-kit:handshake","installationId":"${installation}","outcome":"failed","side":"host","state":"uninitialized","error":"access_restricted"}`);
 }
 
 describe('the two-way handshake [access_mode]', () => {

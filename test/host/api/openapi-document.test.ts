@@ -100,7 +100,7 @@ describe('GET /api/v2/open_api/{version}', () => {
     expect(Object.keys(doc.paths)).toEqual(PATHS);
     for (const path of PATHS) {
       expect(Object.keys(doc.paths[path])).toEqual(['get']);
-      expect(Object.keys(doc.paths[path].get.responses)).toEqual(['200', '400', '401', '403', '404', '500']);
+      expect(Object.keys(doc.paths[path].get.responses)).toEqual(['200', '400', '401', '403', '404', '429', '500']);
     }
   });
 
