@@ -5,10 +5,10 @@
  * ≤ 1.5. A third row: the longest wait of a concurrent `SELECT 1` during a fresh run ÷ that run's time — the run
  * must not block the (embedded) database for its whole duration; goal ≤ 0.5.
  */
-import type { Database } from '../host/db/database.ts';
-import { SqlParams } from '../host/jsonapi/sql.ts';
-import { compileListCondition, type RuleInput } from '../host/people/list-rule-sql.ts';
-import { runList } from '../host/people/run-list.ts';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { SqlParams } from '@addon-kit/host/internal/jsonapi/sql.ts';
+import { compileListCondition, type RuleInput } from '@addon-kit/host/internal/people/list-rule-sql.ts';
+import { runList } from '@addon-kit/host/internal/people/run-list.ts';
 import { databaseName, type Benchmark } from './runner/context.ts';
 import { createBenchDatabase } from './runner/databases.ts';
 import { interleave } from './runner/rounds.ts';

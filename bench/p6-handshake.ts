@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost } from '../host/main.ts';
-import { DEVELOPMENT_DEFAULTS } from '../integrator-template/config.ts';
+import { startHost } from '@addon-kit/host/internal/main.ts';
+import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
 import { drivePopup, launchBrowser } from '../test/support/browser.ts';
 import { databaseName, type Benchmark } from './runner/context.ts';
 import { BENCH_PASSWORD, createBenchDatabase } from './runner/databases.ts';
@@ -31,11 +31,11 @@ export const runP6: Benchmark = async ({ options, secrets }) => {
       sessionSecret: secrets.ADDON_KIT_SESSION_SECRET!,
       encryptionKeys: [{ id: 'bench', key: secrets.ADDON_KIT_ENCRYPTION_KEYS!.slice('bench:'.length) }],
     },
-    integrator: { databaseUrl: 'databaseUrl' in bench.location ? bench.location.databaseUrl : undefined },
+    demo: { integratorDatabaseUrl: 'databaseUrl' in bench.location ? bench.location.databaseUrl : undefined },
   });
   const browser = await launchBrowser();
   try {
-    const listUrl = running.demoListUrl!;
+    const listUrl = running.demo!.demoListUrl!;
     const handshake = async (): Promise<number> => {
       await db.query('DELETE FROM addon_authorizations WHERE person_id = (SELECT id FROM people WHERE email = $1)', [
         EMAIL,

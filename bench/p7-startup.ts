@@ -14,7 +14,7 @@ import { REPO_ROOT } from './runner/processes.ts';
 import { interleave } from './runner/rounds.ts';
 import { compareRow } from './runner/table.ts';
 
-const CLI = fileURLToPath(new URL('../bin/addon-kit.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../host/bin/addon-kit.js', import.meta.url));
 
 function timeUsage(): Promise<number> {
   const started = performance.now();

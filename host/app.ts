@@ -1,5 +1,9 @@
-/** createHost: wiring only — middleware order, routers, error handling. Logic lives in the domain folders. */
+/**
+ * createHost: the platform's wiring only — middleware order, routers, error handling. Logic lives in the domain
+ * folders; the demo is not part of it (`start` adds its pages through `routers`).
+ */
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import { createEmbedderRouter } from '@addon-kit/sdk/server';
 import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
@@ -19,8 +23,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createHostLimits } from './limits/host-limits.ts';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
-import { createAddonRuntime } from './addons/index.ts';
-import { demoRouter } from './demo/demo-pages.tsx';
+import { addonSdkDir, createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
@@ -37,6 +40,8 @@ export interface HostDeps {
   bearer?: BearerVerifier;
   /** Current time; tests control it. Defaults to the system clock. */
   now?: () => Date;
+  /** Routers mounted after the platform's own routes (`start` adds the demo pages here). */
+  routers?: Router[];
 }
 
 export interface Host {
@@ -96,7 +101,9 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
-  app.use(demoRouter({ db, config }));
+  // The embedder bundle that pages mounting add-ons import.
+  app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
+  for (const router of deps.routers ?? []) app.use(router);
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -1,22 +1,21 @@
 /**
- * The main job: the host with its database (migrated, demo data seeded on first start) listening on its
- * port, the add-on sandbox origin on a second listener, and the template integrator beside them with the
- * sample add-on registered for it (host/demo).
+ * The main job: the host with its database (migrated, demo data seeded on first start) listening on its port and
+ * the add-on sandbox origin on a second listener — the platform. Unless told otherwise it adds the demo
+ * (host/demo): the demo pages, the sample add-on, and the template integrator beside the host.
  */
 import type { RequestListener, Server } from 'node:http';
+import { openIntegratorDatabase, type Database as IntegratorDatabase } from '@addon-kit/integrator-template';
+import { addonSdkDir, buildSdkBundles, createSandboxApp, RUNTIME_BUNDLES } from './addons/index.ts';
 import { createHost, type Host } from './app.ts';
 import { resolveHostConfig, type HostConfigInput } from './config.ts';
 import type { Database } from './db/database.ts';
 import { DEMO_LOGINS, seedDemo } from './db/seed/demo.ts';
 import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from './db/seed/demo-password.ts';
-import { addonSdkDir } from './demo/bundle-dir.ts';
-import { integratorStartingListener, startDemoIntegrator } from './demo/demo-integrator.ts';
-import { listenOn, type Listener } from './demo/listen.ts';
-import { prepareDemo } from './demo/prepare-demo.ts';
-import { createSandboxApp } from './demo/sandbox-app.ts';
+import { integratorStartingListener } from './demo/demo-integrator.ts';
+import { startDemo, type RunningDemo } from './demo/start-demo.ts';
+import { listenOn, type Listener } from './http/listen.ts';
 import { hostStartingListener, sandboxStartingListener } from './http/starting-response.ts';
 import { loadOrCreateSecrets } from './secrets.ts';
-import { openIntegratorDatabase } from '../integrator-template/store/database.ts';
 
 export interface StartOptions {
   db: Database;
@@ -24,14 +23,18 @@ export interface StartOptions {
   config?: HostConfigInput;
   /** Password for the demo logins when the demo data is first seeded. */
   demoPassword?: string | undefined;
-  /** The template integrator: its port (default 4100, or 0 when the host's port is 0) and PostgreSQL URL (schema `integrator`; default PGlite in `<dataDir>/integrator`). */
-  integrator?: { port?: number | undefined; databaseUrl?: string | undefined };
+  /**
+   * The demo (default on): the template integrator's port (default 4100, or 0 when the host's port is 0) and
+   * PostgreSQL URL (schema `integrator`; default PGlite in `<dataDir>/integrator`). `false`: the platform only.
+   */
+  demo?: false | { integratorPort?: number | undefined; integratorDatabaseUrl?: string | undefined };
   log?: (line: string) => void;
   /**
-   * Called once the three listeners are open and answer `503` (see host/http/starting-response.ts), before the
+   * Called once the listeners are open and answer `503` (see host/http/starting-response.ts), before the
    * demo is prepared and the apps are attached; start-up waits for it (tests hold start-up here).
+   * `integratorUrl` is undefined without the demo.
    */
-  onListening?: (urls: { url: string; sandboxUrl: string; integratorUrl: string }) => Promise<void>;
+  onListening?: (urls: { url: string; sandboxUrl: string; integratorUrl: string | undefined }) => Promise<void>;
 }
 
 export interface RunningHost {
@@ -40,16 +43,14 @@ export interface RunningHost {
   url: string;
   /** The add-on sandbox origin. */
   sandboxUrl: string;
-  /** The template integrator and its demo login. */
-  integrator: { url: string; login: { username: string; password: string } | undefined };
-  /** The demo List page with the sample add-on (undefined when the organization has no List). */
-  demoListUrl: string | undefined;
+  /** The demo beside the host, when it runs. */
+  demo: RunningDemo | undefined;
   /** Demo logins: e-mail and password (undefined when this data directory did not seed them). */
   logins: { email: string; password: string | undefined }[];
   close(): Promise<void>;
 }
 
-/** Seeds on first start, then serves the host, the sandbox and the template integrator. */
+/** Seeds on first start, then serves the host and the sandbox origin (and the demo unless `demo: false`). */
 export async function startHost(options: StartOptions): Promise<RunningHost> {
   const log = options.log ?? (() => {});
   const secrets = await loadOrCreateSecrets(options.dataDir);
@@ -73,16 +74,21 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
     listeners.push(listener);
     return listener;
   };
-  let integratorDb: Database | undefined;
+  const withDemo = options.demo !== false;
+  let integratorDb: IntegratorDatabase | undefined;
+  let demo: RunningDemo | undefined;
   try {
     // Before listening: opening an embedded PGlite holds the event loop for seconds under load, and a listener
     // open by then could not even answer 503.
-    integratorDb = await openIntegratorDatabase({ databaseUrl: options.integrator?.databaseUrl, schema: 'integrator', dataDir: options.dataDir });
+    if (withDemo) {
+      const databaseUrl = options.demo ? options.demo.integratorDatabaseUrl : undefined;
+      integratorDb = await openIntegratorDatabase({ databaseUrl, schema: 'integrator', dataDir: options.dataDir });
+    }
     const hostListener = await listen(requested.port, hostStartingListener(options.db.kind));
     const sandboxPort = requested.sandboxPort ?? (requested.port === 0 ? 0 : requested.port + 1);
     const sandboxListener = await listen(sandboxPort, sandboxStartingListener);
-    const integratorPort = options.integrator?.port ?? (requested.port === 0 ? 0 : 4100);
-    const integratorListener = await listen(integratorPort, integratorStartingListener);
+    const integratorPort = (options.demo ? options.demo.integratorPort : undefined) ?? (requested.port === 0 ? 0 : 4100);
+    const integratorListener = withDemo ? await listen(integratorPort, integratorStartingListener) : undefined;
     const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
     const config = resolveHostConfig({
       ...secrets,
@@ -95,40 +101,38 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
       sandboxUrl: requested.sandboxUrl ?? `http://127.0.0.1:${sandboxListener.port}`,
       addonSdkDir: addonSdkDir(requested),
     });
-    const integratorUrl = `http://localhost:${integratorListener.port}`;
+    const integratorUrl = integratorListener && `http://localhost:${integratorListener.port}`;
     await options.onListening?.({ url: config.baseUrl, sandboxUrl: config.sandboxUrl!, integratorUrl });
-    const demo = await prepareDemo({ db: options.db, config, integratorUrl, log });
+    if (integratorListener && integratorDb) {
+      demo = await startDemo({ db: options.db, config, listener: integratorListener, integratorDb, log });
+    } else {
+      await buildSdkBundles(addonSdkDir(config), RUNTIME_BUNDLES, log);
+    }
 
-    const host = await createHost({ config, db: options.db });
+    const host = await createHost({ config, db: options.db, routers: demo ? [demo.router] : [] });
     hostListener.attach(host.app);
-    sandboxListener.attach(createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir: addonSdkDir(config) }));
-    const integrator = await startDemoIntegrator({
-      listener: integratorListener,
-      baseUrl: integratorUrl,
-      hostBaseUrl: config.baseUrl,
-      oauthApplicationId: demo.sampleAddon.oauthApplicationId,
-      hostName: config.platformName,
-      db: integratorDb,
-      logger: host.logger,
-    });
+    const bundleDir = addonSdkDir(config);
+    sandboxListener.attach(createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir }));
+    await demo?.serve(host.logger);
+    const running = demo;
     const db = integratorDb;
     return {
       host,
       server: hostListener.server,
       url: config.baseUrl,
       sandboxUrl: config.sandboxUrl!,
-      integrator: { url: integrator.url, login: integrator.login },
-      demoListUrl: demo.listId ? `${config.baseUrl}/demo/lists/${demo.listId}` : undefined,
+      demo,
       logins: DEMO_LOGINS.map((l) => ({ email: l.email, password })),
       async close() {
         await closeListeners();
-        await integrator.close();
-        await db.close();
+        await running?.close();
+        await db?.close();
         await host.close();
       },
     };
   } catch (error) {
     await closeListeners();
+    await demo?.close();
     await integratorDb?.close();
     throw error;
   }

@@ -1,6 +1,6 @@
 /** What every route of the integrator needs, built once by `createIntegrator`. */
-import type { Database } from '../host/db/database.ts';
-import type { Logger } from '../host/logger.ts';
+import type { Logger } from './logger.ts';
+import type { Database } from './store/sql.ts';
 import type { Clock } from './clock.ts';
 import type { IntegratorConfig } from './config.ts';
 import type { PageSite } from './pages/site.ts';

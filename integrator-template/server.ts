@@ -5,19 +5,18 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import type { Database } from '../host/db/database.ts';
-import { createLogger, type Logger } from '../host/logger.ts';
 import { messagesRouter } from './api/messages.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { resolveIntegratorConfig, type IntegratorConfig, type IntegratorConfigInput } from './config.ts';
 import type { IntegratorContext } from './context.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { loginRouter } from './login.ts';
 import { authorizeRouter } from './oauth/authorize.ts';
 import { COMPLETION_PATH, completeRouter, type HostTokensHandler } from './oauth/complete.ts';
 import { tokenRouter } from './oauth/token.ts';
 import { messagePage } from './pages/page.ts';
 import { createPageSite, pageSiteRouter } from './pages/site.ts';
-import { migrateIntegrator, openIntegratorDatabase } from './store/database.ts';
+import { migrateIntegrator, openIntegratorDatabase, type Database } from './store/database.ts';
 import { createTokenDeriver } from './store/tokens.ts';
 import { seedUsers } from './store/users.ts';
 

@@ -6,17 +6,18 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createHost } from '../host/app.ts';
-import { usageLine } from '../host/cli/args.ts';
-import { COMMAND_SPECS } from '../host/cli/command-specs.ts';
-import { ENVIRONMENT } from '../host/config.ts';
-import { openDatabase } from '../host/db/database.ts';
-import { createLogger } from '../host/logger.ts';
+import { createHost } from '@addon-kit/host/internal/app.ts';
+import { usageLine } from '@addon-kit/host/internal/cli/args.ts';
+import { COMMAND_SPECS } from '@addon-kit/host/internal/cli/command-specs.ts';
+import { ENVIRONMENT } from '@addon-kit/host/internal/config.ts';
+import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
+import { createLogger } from '@addon-kit/host/internal/logger.ts';
 import { runCli } from './support/cli.ts';
 import { testConfig } from './support/host.ts';
 
 const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; bin: Record<string, string> };
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; workspaces: string[] };
+const hostPkg = JSON.parse(await readFile(new URL('../host/package.json', import.meta.url), 'utf8')) as { bin: Record<string, string> };
 
 /** The shell lines of the README section under `heading`. */
 function shellLines(heading: string): string[] {
@@ -29,9 +30,10 @@ function shellLines(heading: string): string[] {
 describe('README', () => {
   it('quick start has exactly two set-up commands: one starts the host, one runs the tests', () => {
     expect(shellLines('Quick start')).toEqual(['npm install && npm start', 'npm install && npm test']);
-    expect(pkg.scripts.start).toBe('node bin/addon-kit.js start');
-    expect(pkg.scripts.test).toBe('tsc --noEmit && vitest run');
-    expect(pkg.bin['addon-kit']).toBe('bin/addon-kit.js');
+    expect(pkg.scripts.start).toBe('addon-kit start');
+    expect(pkg.scripts.test).toBe('npm run typecheck && vitest run');
+    expect(pkg.workspaces).toEqual(['addon-sdk', 'integrator-template', 'host']);
+    expect(hostPkg.bin['addon-kit']).toBe('bin/addon-kit.js');
   });
 
   it('documents every environment variable the host reads, and only those', () => {

@@ -1,6 +1,6 @@
 /** Builds the SDK's browser bundles with vite's build API (used by the CLI script and by tests). */
 import { basename, dirname, join } from 'node:path';
-import { build } from 'vite';
+import { build, defaultClientConditions } from 'vite';
 import { buildAddon } from '../vite/build-addon.ts';
 import { DEFAULT_BUNDLE_DIR, SDK_BUNDLES, type BundleSpec } from './bundles.ts';
 
@@ -27,6 +27,8 @@ async function buildBundle(bundle: BundleSpec, format: 'es' | 'iife', outDir: st
     root: dirname(bundle.entry),
     define: { 'process.env.NODE_ENV': '"production"' },
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+    // From source (the repository), package names resolve to the workspaces' TypeScript sources.
+    ...(import.meta.url.endsWith('.ts') ? { resolve: { conditions: ['source', ...defaultClientConditions] } } : {}),
     build: {
       outDir: join(outDir, dirname(bundle.file)),
       emptyOutDir: false,

@@ -2,7 +2,10 @@
 import { fileURLToPath } from 'node:url';
 import { ADDON_BUDGET_BYTES } from '../vite/size-report.ts';
 
-const sdk = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+/** True when running from the TypeScript sources (the repository), false from the built `dist/`. */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+/** An entry of the SDK: its source file, or the compiled `.js` beside this module in `dist/`. */
+const sdk = (path: string) => fileURLToPath(new URL(`../${FROM_SOURCE ? path : path.replace(/\.tsx?$/, '.js')}`, import.meta.url));
 
 /** One bundle vite builds. */
 export interface BundleSpec {
@@ -35,5 +38,8 @@ export const SAMPLE_ADDON_BUNDLE: BundleSpec = {
 /** Everything `npm run build:addon-sdk` produces. */
 export const SDK_BUNDLES: BundleSpec[] = [HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BUNDLE, SAMPLE_ADDON_BUNDLE];
 
-/** Where the built bundles go by default (the sandbox and embedder routers serve from here). */
-export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL('../../dist/addon-sdk/', import.meta.url));
+/**
+ * Where the built bundles go by default (the sandbox and embedder routers serve from here): the repository's
+ * `dist/addon-sdk/`, or `bundles/` inside the installed package.
+ */
+export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL(FROM_SOURCE ? '../../dist/addon-sdk/' : '../../bundles/', import.meta.url));

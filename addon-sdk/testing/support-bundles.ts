@@ -13,7 +13,8 @@ import { SANDBOX_BUNDLE, type BundleSpec } from '../build/bundles.ts';
 /** The test host page script (page/test-host.ts), served at `/test-host.js`. */
 export const TEST_PAGE_BUNDLE: BundleSpec = {
   file: 'test-host.js',
-  entry: fileURLToPath(new URL('./page/test-host.ts', import.meta.url)),
+  // The TypeScript source in the repository, the compiled module beside this one in an installed package's dist/.
+  entry: fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './page/test-host.ts' : './page/test-host.js', import.meta.url)),
   format: 'es',
 };
 

@@ -3,7 +3,7 @@
  * in, preact's automatic JSX runtime, minified for es2022, and its gzip size checked against a budget.
  */
 import { basename, dirname, resolve } from 'node:path';
-import type { Plugin } from 'vite';
+import { defaultClientConditions, type Plugin } from 'vite';
 import { refuseExtraFiles } from './refuse-extra-files.ts';
 import { ADDON_BUDGET_BYTES, formatSizeReport, measureSize, type SizeReport } from './size-report.ts';
 
@@ -71,7 +71,9 @@ export function addonKit(options: AddonKitOptions): Plugin[] {
         define: { 'process.env.NODE_ENV': JSON.stringify(development ? 'development' : 'production') },
         oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
         // The add-on's own `preact/hooks` must be the copy the SDK renders with, or hooks break.
-        resolve: { dedupe: ['preact'] },
+        // In the addon-kit repository (this module running from source) the SDK's package name resolves to its
+        // TypeScript sources, as everywhere there; installed, to its built dist/.
+        resolve: { dedupe: ['preact'], ...(import.meta.url.endsWith('.ts') ? { conditions: ['source', ...defaultClientConditions] } : {}) },
         build: {
           outDir: dirname(outFile),
           emptyOutDir: false,

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import type { HandshakeReportMessage, HandshakeSide } from '../../addon-sdk/protocol/messages.ts';
+import type { HandshakeReportMessage, HandshakeSide } from '@addon-kit/sdk/protocol';
 import { Layout, MessageBody, pageSecurityPolicy, platformNameOf, renderPage, requestViewer } from '../pages/render.tsx';
 import type { AuthorizationState } from './token-vault.ts';
 

@@ -4,5 +4,8 @@ export { AddonConfigError, ENVIRONMENTS, isOrigin, parseAddonConfig, parseAddonC
 export { AddonError, type AddonErrorCode, type AddonErrorSide } from './addon-error.ts';
 export { FETCH_HEADER, UPSTREAM_HEADER } from './fetch-envelope.ts';
 export { HANDSHAKE_COOKIE } from './handshake.ts';
-export type { HandshakeReportMessage } from '../../addon-sdk/protocol/messages.ts';
+export type { HandshakeReportMessage } from '@addon-kit/sdk/protocol';
 export { AUTHORIZATION_STATES, type AuthorizationState } from './token-vault.ts';
+export { createSandboxApp, addonScriptUrl, type SandboxAppDeps } from './sandbox-origin.ts';
+export { addonSdkDir } from './bundle-dir.ts';
+export { buildSdkBundles, RUNTIME_BUNDLES } from './sdk-bundles.ts';

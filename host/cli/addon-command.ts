@@ -1,5 +1,5 @@
 /**
- * `addon-kit addon push --env E` and `addon-kit addon promote <from> <to>`: register the add-on
+ * `addon-kit addon push --env E` and `addon-kit addon promote <from> <to>` (and the dispatch to `addon build|dev`): register the add-on
  * config and built bundle with a running host through its registry API (`/addons/v1`, see
  * host/addons/registry.ts), authenticated by a personal access token of an organization
  * administrator (HTTP Basic). Only the target environment's `${VAR}` placeholders are filled, here on
@@ -7,10 +7,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AddonConfigError } from '../addons/config.ts';
+import { AddonConfigError, type Environment } from '../addons/config.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
 import { parse, UsageError } from './args.ts';
-import { ADDON_PROMOTE_FORM, ADDON_PUSH_FORM, unknownAction } from './command-specs.ts';
+import { ADDON_BUILD_FORM, ADDON_DEV_FORM, ADDON_PROMOTE_FORM, ADDON_PUSH_FORM, unknownAction } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
 function authorization(env: NodeJS.ProcessEnv): string {
@@ -45,9 +45,36 @@ async function send(io: CommandIo, url: string, method: 'PUT' | 'POST', auth: st
   return 1;
 }
 
-/** Runs `addon push|promote`; resolves with the exit code. */
+/** What one push sends. */
+export interface PushOptions {
+  /** The host's base URL, no trailing slash. */
+  host: string;
+  configPath: string;
+  target: Environment;
+  /** The built add-on (classic script), or how to read it (after the config is known to be valid). */
+  bundle: string | (() => Promise<string>);
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Registers the config (that environment's placeholders filled) and the bundle as a new version; prints the
+ * outcome. Resolves with the exit code; AddonConfigError and UsageError propagate.
+ */
+export async function pushAddon(io: CommandIo, options: PushOptions): Promise<number> {
+  const { host, target } = options;
+  const config = await loadConfig(options.configPath, target, options.env);
+  const bundle = typeof options.bundle === 'string' ? options.bundle : await options.bundle();
+  const auth = authorization(options.env);
+  return send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`, 'PUT', auth, { config, bundle }, (a) =>
+    `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
+  );
+}
+
+/** Runs `addon push|promote|build|dev`; resolves with the exit code. */
 export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [action, ...rest] = argv;
+  if (action === ADDON_BUILD_FORM.action) return (await import('./addon-build-command.ts')).addonBuildCommand(rest, io);
+  if (action === ADDON_DEV_FORM.action) return (await import('./addon-dev-command.ts')).addonDevCommand(rest, io, env);
   if (action !== ADDON_PUSH_FORM.action && action !== ADDON_PROMOTE_FORM.action) throw unknownAction('addon', action);
   const hostOf = (flag: string | undefined) => (flag ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
   let configPath = '';
@@ -56,16 +83,12 @@ export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.Pr
       const { values } = parse(rest, ADDON_PUSH_FORM.options);
       configPath = resolve(values.config ?? 'addon.config.json');
       const target = environment(values.env, '--env');
-      const config = await loadConfig(configPath, target, env);
       const bundlePath = resolve(values.bundle ?? 'dist/addon.js');
-      const bundle = await readFile(bundlePath, 'utf8').catch(() => {
-        throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
-      });
-      const auth = authorization(env);
-      const url = `${hostOf(values.host)}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`;
-      return await send(io, url, 'PUT', auth, { config, bundle }, (a) =>
-        `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
-      );
+      const bundle = () =>
+        readFile(bundlePath, 'utf8').catch(() => {
+          throw new UsageError(`cannot read the add-on bundle ${bundlePath}; build the add-on first or pass --bundle`);
+        });
+      return await pushAddon(io, { host: hostOf(values.host), configPath, target, bundle, env });
     }
     const { values, positionals } = parse(rest, ADDON_PROMOTE_FORM.options, ADDON_PROMOTE_FORM.positionals.length);
     configPath = resolve(values.config ?? 'addon.config.json');

@@ -1,7 +1,7 @@
 /** Reading addon.config.json on the developer's machine, for `addon push|promote` and `doctor`. */
 import { readFile } from 'node:fs/promises';
 import { ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/config.ts';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { UsageError } from './args.ts';
 
 /** The environment a flag or argument names; a usage mistake otherwise. */

@@ -64,11 +64,14 @@ export const DATABASE_OPTIONS = {
   },
 } as const satisfies OptionSpecs;
 
+/** What `parse` returns for options `O` (named, so the declarations of the built package can name it). */
+export type ParsedArgs<O extends OptionSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>>;
+
 /**
  * Parses strictly: unknown options, missing values, a missing required option, a value outside `choices` and
  * stray positionals become UsageErrors.
  */
-export function parse<const O extends OptionSpecs>(args: string[], options: O, positionals = 0) {
+export function parse<const O extends OptionSpecs>(args: string[], options: O, positionals = 0): ParsedArgs<O> {
   const result = (() => {
     try {
       return parseArgs({ args, options, strict: true, allowPositionals: positionals > 0 });

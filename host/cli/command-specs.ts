@@ -20,7 +20,7 @@ const CONFIG_OPTION = {
 const DEMO_PASSWORD_HELP = 'password of the demo logins when the demo data is first seeded';
 
 export const START_FORM = {
-  summary: 'the host, the add-on sandbox origin and the template integrator, with demo data seeded on first start',
+  summary: 'the host and the add-on sandbox origin with demo data seeded on first start, and the demo unless --no-demo',
   options: {
     port: {
       type: 'string', value: '4000',
@@ -33,6 +33,10 @@ export const START_FORM = {
     'integrator-port': {
       type: 'string', value: '4100',
       help: 'TCP port of the template integrator (default 4100; 0 with --port 0)',
+    },
+    'no-demo': {
+      type: 'boolean',
+      help: 'the platform alone: no demo pages, sample add-on or template integrator',
     },
     ...DATABASE_OPTIONS,
     'demo-password': {
@@ -125,6 +129,41 @@ export const ADDON_PROMOTE_FORM = {
   notes: CREDENTIALS_NOTE,
 } as const satisfies CommandForm;
 
+/** What `addon build` and `addon dev` build: the entry, the bundle, the gzip budget. */
+const BUILD_OPTIONS = {
+  entry: { type: 'string', value: 'src/index.tsx', help: "the add-on's entry module (default ./src/index.tsx)" },
+  out: { type: 'string', value: 'dist/addon.js', help: 'the bundle to write (default ./dist/addon.js)' },
+  'budget-kb': { type: 'string', value: 'KB', help: "gzip budget in kB (default the SDK's add-on budget, 25)" },
+} as const;
+
+export const ADDON_BUILD_FORM = {
+  action: 'build',
+  summary: "builds the add-on into one classic script with the SDK's vite preset; prints its gzip size against the budget",
+  options: BUILD_OPTIONS,
+} as const satisfies CommandForm;
+
+export const ADDON_DEV_FORM = {
+  action: 'dev',
+  summary: 'builds and pushes a development version, then again on every change, one line per rebuild',
+  options: { ...BUILD_OPTIONS, config: CONFIG_OPTION, host: HOST_OPTION },
+  notes: CREDENTIALS_NOTE,
+} as const satisfies CommandForm;
+
+export const CREATE_FORM = {
+  summary: 'scaffolds an integrator or an add-on project into a new or empty folder outside this repository',
+  positionals: [
+    { name: 'integrator|addon', help: 'what to create' },
+    { name: '<dir>', help: 'the new project folder (created when missing; refused when not empty)' },
+  ],
+  options: {
+    'from-registry': { type: 'boolean', help: 'depend on the published @addon-kit packages (^version ranges)' },
+    packages: {
+      type: 'string', value: 'DIR',
+      help: 'copy the @addon-kit tarballs from DIR into vendor/ (default: pack the installed packages there)',
+    },
+  },
+} as const satisfies CommandForm;
+
 export const DOCTOR_FORM = {
   summary: 'checks the running integrator the config names against what the handshake needs; prints a pass/fail table',
   options: {
@@ -148,7 +187,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   { name: 'seed', forms: [SEED_FORM] },
   { name: 'pat', forms: [PAT_CREATE_FORM] },
   { name: 'oauth-app', forms: [OAUTH_APP_CREATE_FORM] },
-  { name: 'addon', forms: [ADDON_PUSH_FORM, ADDON_PROMOTE_FORM] },
+  { name: 'addon', forms: [ADDON_PUSH_FORM, ADDON_PROMOTE_FORM, ADDON_BUILD_FORM, ADDON_DEV_FORM] },
+  { name: 'create', forms: [CREATE_FORM] },
   { name: 'doctor', forms: [DOCTOR_FORM] },
 ];
 

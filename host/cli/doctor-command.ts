@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { AddonConfigError } from '../addons/config.ts';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
-import { runDoctor } from '../../integrator-template/doctor.ts';
+import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
+import { runDoctor } from './doctor/run-doctor.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
 import { parse, UsageError } from './args.ts';
 import { DOCTOR_FORM } from './command-specs.ts';

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   pat: async () => (await import('./pat-command.ts')).patCommand,
   'oauth-app': async () => (await import('./oauth-app-command.ts')).oauthAppCommand,
   addon: async () => (await import('./addon-command.ts')).addonCommand,
+  create: async () => (await import('./create-command.ts')).createCommand,
   doctor: async () => (await import('./doctor-command.ts')).doctorCommand,
 };
 

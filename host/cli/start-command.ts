@@ -1,4 +1,7 @@
-/** `addon-kit start`: the host (and the template integrator, when present) with seeded demo data. */
+/**
+ * `addon-kit start`: the host with seeded demo data, and the demo beside it (demo pages, sample add-on, template
+ * integrator) unless `--no-demo`.
+ */
 import { integer, parse } from './args.ts';
 import { START_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
@@ -10,6 +13,11 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   const port = integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
   const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
   const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);
+  const demo = !values['no-demo'];
+  if (!demo && integratorPort !== undefined) {
+    io.err('addon-kit: --integrator-port is the demo integrator\'s; it makes no sense with --no-demo');
+    return 2;
+  }
   if (values['demo-password'] !== undefined && values['demo-password'].length < 8) {
     io.err('addon-kit: --demo-password must be at least 8 characters');
     return 2;
@@ -32,17 +40,17 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     // The base URL defaults to http://localhost:<the port actually listened on>.
     config: { port, baseUrl: values['base-url'], sandboxPort },
     demoPassword: values['demo-password'],
-    integrator: { port: integratorPort, databaseUrl: storage.databaseUrl },
+    demo: demo && { integratorPort, integratorDatabaseUrl: storage.databaseUrl },
     log: io.err,
   });
   io.out(`addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`);
   io.out(`  health:            ${running.url}/health`);
   io.out(`  sign in:           ${running.url}/login`);
-  io.out(`  demo Lists:        ${running.url}/demo/lists`);
-  if (running.demoListUrl) io.out(`  demo List page:    ${running.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`);
+  if (running.demo) io.out(`  demo Lists:        ${running.url}/demo/lists`);
+  if (running.demo?.demoListUrl) io.out(`  demo List page:    ${running.demo.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`);
   io.out(`  add-on sandbox:    ${running.sandboxUrl}`);
-  io.out(`  integrator:        ${running.integrator.url}`);
-  if (running.integrator.login) io.out(`  integrator login:  ${running.integrator.login.username} / ${running.integrator.login.password}`);
+  if (running.demo) io.out(`  integrator:        ${running.demo.integrator.url}`);
+  if (running.demo?.integrator.login) io.out(`  integrator login:  ${running.demo.integrator.login.username} / ${running.demo.integrator.login.password}`);
   io.out('demo logins (email / password):');
   for (const login of running.logins) io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
 

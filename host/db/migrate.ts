@@ -3,7 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/** `db/migrations/` of the package, also when this module runs from the built `dist/db/`. */
+const MIGRATIONS_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './migrations/' : '../../db/migrations/', import.meta.url));
 /** Serializes migrations of several host processes starting against one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_346_201;
 

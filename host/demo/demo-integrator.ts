@@ -3,11 +3,9 @@
  * which the add-on config names, is known even for port 0).
  */
 import type { RequestListener } from 'node:http';
-import type { Listener } from './listen.ts';
-import type { Database } from '../db/database.ts';
+import { createIntegrator, resolveIntegratorConfig, type Database, type Integrator } from '@addon-kit/integrator-template';
+import type { Listener } from '../http/listen.ts';
 import { sendStarting } from '../http/starting-response.ts';
-import { createIntegrator, type Integrator } from '../../integrator-template/server.ts';
-import { resolveIntegratorConfig } from '../../integrator-template/config.ts';
 import type { Logger } from '../logger.ts';
 import { SAMPLE_ADDON_NAME } from './sample-addon.ts';
 

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
-import { createEmbedderRouter } from '../../addon-sdk/server/embedder-router.ts';
 import { isOrigin } from '../addons/index.ts';
 import { listInstallations, type Installation } from '../addons/installations.ts';
 import { hasRole } from '../auth/permissions.ts';
@@ -14,8 +13,7 @@ import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from 
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { Banner, Layout, platformNameOf, renderPage, sendMessagePage, Table, viewerOf } from '../pages/render.tsx';
-import { addonSdkDir } from './bundle-dir.ts';
-import { addonScriptUrl } from './sandbox-app.ts';
+import { addonScriptUrl } from '../addons/sandbox-origin.ts';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
 
 interface ListRow {
@@ -109,7 +107,6 @@ function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: 
 export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router {
   const { db, config } = deps;
   const router = Router();
-  router.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
   router.get('/demo', requireHostLogin, (_req, res) => res.redirect(303, '/demo/lists'));
 
   router.get('/demo/lists', requireHostLogin, async (req, res) => {

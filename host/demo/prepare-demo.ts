@@ -1,9 +1,12 @@
 /** What `start` adds to a seeded database for the demo: built bundles, the sample add-on, Lists with results. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SAMPLE_ADDON_BUNDLE } from '@addon-kit/sdk/server';
+import { addonSdkDir } from '../addons/bundle-dir.ts';
+import { buildSdkBundles, RUNTIME_BUNDLES } from '../addons/sdk-bundles.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import type { HostConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { addonSdkDir } from './bundle-dir.ts';
-import { buildDemoBundles } from './build-bundles.ts';
 import { demoListId, runDemoLists } from './demo-lists.ts';
 import { ensureSampleAddon, type SampleAddon } from './sample-addon.ts';
 
@@ -17,7 +20,9 @@ export interface PreparedDemo {
 /** Builds the bundles, registers (or reuses) the sample add-on for the integrator at `integratorUrl`, runs the Lists never run. */
 export async function prepareDemo(options: { db: Database; config: HostConfig; integratorUrl: string; env?: NodeJS.ProcessEnv; log?: (line: string) => void; now?: Date }): Promise<PreparedDemo> {
   const log = options.log ?? (() => {});
-  const { sampleBundle } = await buildDemoBundles(addonSdkDir(options.config), log);
+  const dir = addonSdkDir(options.config);
+  await buildSdkBundles(dir, [...RUNTIME_BUNDLES, SAMPLE_ADDON_BUNDLE], log);
+  const sampleBundle = await readFile(join(dir, SAMPLE_ADDON_BUNDLE.file), 'utf8');
   const sampleAddon = await ensureSampleAddon(options.db, createSecretBox(options.config.encryptionKeys), {
     integratorUrl: options.integratorUrl,
     bundle: sampleBundle,

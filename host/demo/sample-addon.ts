@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
-import { COMPLETION_PATH } from '../../integrator-template/oauth/complete.ts';
+import { COMPLETION_PATH, DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { parseAddonConfigText, type AddonConfig } from '../addons/config.ts';
 import { integratorClientSecret } from '../addons/installations.ts';
 import { registerAddonVersion } from '../addons/registry.ts';
@@ -20,8 +19,11 @@ import { createOAuthApplication } from '../oauth/applications.ts';
 export const SAMPLE_ADDON_NAME = 'Send Message (sample add-on)';
 /** The insertion point the sample add-on fills. */
 export const SAMPLE_EXTENSION = 'people.list.send_message';
-/** The repository's sample add-on config. */
-export const SAMPLE_ADDON_CONFIG = fileURLToPath(new URL('../../addon.config.json', import.meta.url));
+/**
+ * The sample add-on's config: the repository's `addon.config.json`, which the host package's build copies
+ * beside the built demo (`dist/demo/addon.config.json`), so one file is the source of both.
+ */
+export const SAMPLE_ADDON_CONFIG = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../addon.config.json' : './addon.config.json', import.meta.url));
 
 /** What `ensureSampleAddon` needs. */
 export interface SampleAddonOptions {

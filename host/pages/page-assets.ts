@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, type Response } from 'express';
-import { COMPONENT_STYLESHEET_PATH } from '../../addon-sdk/server/component-stylesheet.ts';
+import { COMPONENT_STYLESHEET_PATH } from '@addon-kit/sdk/server';
 
 /** One asset held in memory. */
 export interface PageAsset {

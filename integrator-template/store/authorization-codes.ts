@@ -1,7 +1,7 @@
 /** Authorization codes: single use, short lived, bound to client, redirect URI, PKCE challenge and user. */
 import { randomBytes } from 'node:crypto';
-import { hashSecret } from '../../host/auth/secret-hash.ts';
-import type { Queryable } from '../../host/db/database.ts';
+import { hashSecret } from './secrets.ts';
+import type { Queryable } from './sql.ts';
 
 /** What a code is bound to. */
 export interface CodeGrant {

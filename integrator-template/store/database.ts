@@ -5,11 +5,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, quoteIdent, type Database } from '../../host/db/database.ts';
-import { loadMigrations, migrate } from '../../host/db/migrate.ts';
+import { loadMigrations, migrate } from './migrate.ts';
+import { openPglite, openPostgres, type Database } from './sql.ts';
 
-/** Folder of the integrator's plain SQL migrations. */
-export const INTEGRATOR_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
+export type { Database, Queryable, QueryResult } from './sql.ts';
+
+/** Folder of the integrator's plain SQL migrations (the package's `migrations/`, also when running from `dist/`). */
+export const INTEGRATOR_MIGRATIONS_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../migrations/' : '../../migrations/', import.meta.url));
 
 /** Where the integrator keeps its data. */
 export interface OpenIntegratorDatabaseOptions {
@@ -25,21 +27,13 @@ export interface OpenIntegratorDatabaseOptions {
 export async function openIntegratorDatabase(options: OpenIntegratorDatabaseOptions): Promise<Database> {
   let db: Database;
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
-    const schema = options.schema ?? 'integrator';
-    // search_path names the schema, so it must exist before the pool's first query.
-    const admin = await openDatabase({ databaseUrl: options.databaseUrl, maxConnections: 1 });
-    try {
-      await admin.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    } finally {
-      await admin.close();
-    }
-    db = await openDatabase({ databaseUrl: options.databaseUrl, schema });
+    db = await openPostgres(options.databaseUrl, options.schema ?? 'integrator');
   } else if (options.dataDir && options.dataDir !== 'memory://') {
     const dir = join(options.dataDir, 'integrator');
     await mkdir(dir, { recursive: true });
-    db = await openDatabase({ dataDir: dir });
+    db = await openPglite(dir);
   } else {
-    db = await openDatabase({ dataDir: 'memory://' });
+    db = await openPglite('memory://');
   }
   await migrateIntegrator(db);
   return db;

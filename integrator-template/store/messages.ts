@@ -1,5 +1,5 @@
 /** The sample API's records: one message, delivered to each listed person. */
-import type { Database } from '../../host/db/database.ts';
+import type { Database } from './sql.ts';
 
 /** A message as the API returns it. */
 export interface StoredMessage {

@@ -3,8 +3,8 @@
  * revocation of the whole family on reuse. Only SHA-256 digests are stored.
  */
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { hashSecret } from '../../host/auth/secret-hash.ts';
-import type { Queryable } from '../../host/db/database.ts';
+import { hashSecret } from './secrets.ts';
+import type { Queryable } from './sql.ts';
 
 /** A token response's content. */
 export interface TokenPair {

@@ -1,6 +1,6 @@
 /** The integrator's own user accounts (scrypt password hashes). */
-import { hashPassword, verifyPassword } from '../../host/auth/passwords.ts';
-import type { Queryable } from '../../host/db/database.ts';
+import { hashPassword, verifyPassword } from './secrets.ts';
+import type { Queryable } from './sql.ts';
 
 /** An integrator account (never with its password hash). */
 export interface User {

@@ -2,9 +2,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '../../host/crypto/secret-box.ts';
-import { openDatabase } from '../../host/db/database.ts';
-import { clientSecretAad } from '../../host/oauth/applications.ts';
+import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
+import { clientSecretAad } from '@addon-kit/host/internal/oauth/applications.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { runCli, startCli, stopCli } from '../support/cli.ts';
 import { freePort } from '../support/ports.ts';
@@ -25,13 +25,13 @@ const openStorage = () => openDatabase(databaseUrl ? { databaseUrl } : { dataDir
 describe('addon-kit (bad arguments)', () => {
   it.each([
     [[], /^usage:/],
-    [['launch'], /^addon-kit: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, doctor$/],
+    [['launch'], /^addon-kit: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor$/],
     [['start', '--port', 'abc'], /^addon-kit start: --port must be an integer from 0 to 65535, got "abc"$/],
     [['start', '--bogus'], /^addon-kit start: Unknown option '--bogus'/],
     [['seed', '--people', '-3'], /^addon-kit seed: /],
     [['pat', 'create', '--name', 'x'], /^addon-kit pat: --email is required$/],
     [['pat', 'list'], /^addon-kit pat: unknown pat action "list"; actions: create \(see addon-kit help pat\)$/],
-    [['addon', 'publish'], /^addon-kit addon: unknown addon action "publish"; actions: push, promote \(see addon-kit help addon\)$/],
+    [['addon', 'publish'], /^addon-kit addon: unknown addon action "publish"; actions: push, promote, build, dev \(see addon-kit help addon\)$/],
     [['addon', 'promote', 'development', 'beta', '--env', 'beta'], /^addon-kit addon: Unknown option '--env'/],
     [['doctor', '--env', 'staging'], /^addon-kit doctor: --env must be one of development, beta, production, got "staging"$/],
     [['start', '--port'], /^addon-kit start: Option '--port <value>' argument missing$/],
@@ -50,11 +50,15 @@ describe('addon-kit (bad arguments)', () => {
 
 /** Each command's flags, written out here (not read from the declarations) so a flag dropped from help is caught. */
 const FLAGS: Record<string, string[]> = {
-  start: ['--port', '--sandbox-port', '--integrator-port', '--data-dir', '--database-url', '--demo-password', '--base-url', '--help'],
+  start: ['--port', '--sandbox-port', '--integrator-port', '--no-demo', '--data-dir', '--database-url', '--demo-password', '--base-url', '--help'],
   seed: ['--people', '--demo-password', '--data-dir', '--database-url', '--help'],
   pat: ['--email', '--name', '--json', '--data-dir', '--database-url', '--help'],
   'oauth-app': ['--name', '--redirect-uri', '--public', '--scopes', '--email', '--description', '--url', '--json', '--data-dir', '--database-url', '--help'],
-  addon: ['--env', '--config', '--bundle', '--host', '--help', '--config', '--host', '--help'],
+  addon: [
+    ...['--env', '--config', '--bundle', '--host', '--help', '--config', '--host', '--help'],
+    ...['--entry', '--out', '--budget-kb', '--help', '--entry', '--out', '--budget-kb', '--config', '--host', '--help'],
+  ],
+  create: ['--from-registry', '--packages', '--help'],
   doctor: ['--env', '--config', '--host', '--username', '--password', '--help'],
 };
 
@@ -77,12 +81,13 @@ describe('addon-kit help', () => {
     expect(res.stdout).toBe(
       [
         'usage:',
-        '  addon-kit start [--port 4000] [--sandbox-port P] [--integrator-port 4100] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]',
+        '  addon-kit start [--port 4000] [--sandbox-port P] [--integrator-port 4100] [--no-demo] [--data-dir ./.addon-kit] [--database-url postgres://…] [--demo-password P] [--base-url URL]',
         '',
-        'addon-kit start: the host, the add-on sandbox origin and the template integrator, with demo data seeded on first start',
+        'addon-kit start: the host and the add-on sandbox origin with demo data seeded on first start, and the demo unless --no-demo',
         '  --port 4000                  TCP port of the host (default 4000, or ADDON_KIT_PORT); 0 picks free ports for all three listeners',
         "  --sandbox-port P             TCP port of the add-on sandbox origin (default the host's port + 1, or ADDON_KIT_SANDBOX_PORT)",
         '  --integrator-port 4100       TCP port of the template integrator (default 4100; 0 with --port 0)',
+        '  --no-demo                    the platform alone: no demo pages, sample add-on or template integrator',
         '  --data-dir ./.addon-kit      data directory: the embedded database, generated secrets, the demo password (or ADDON_KIT_DATA_DIR)',
         '  --database-url postgres://…  use this PostgreSQL server instead of the embedded PGlite (or DATABASE_URL)',
         '  --demo-password P            password of the demo logins when the demo data is first seeded, at least 8 characters (default: generated; printed at start)',
@@ -108,6 +113,9 @@ describe('addon-kit help', () => {
       'oauth-app create',
       'addon push',
       'addon promote',
+      'addon build',
+      'addon dev',
+      'create integrator|addon',
       'doctor --env',
     ]);
     expect(lines.at(-2)).toBe('addon-kit help <command> (or addon-kit <command> --help) prints its options.');
@@ -116,7 +124,7 @@ describe('addon-kit help', () => {
   });
 
   it.each([
-    [['help', 'launch'], 'addon-kit help: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, doctor'],
+    [['help', 'launch'], 'addon-kit help: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor'],
     [['help', 'start', 'now'], 'addon-kit help: unexpected argument: now'],
   ])('exits 2 with one line for %j [usage mistake]', async (args, line) => {
     const res = await runCli(args);

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { runCli } from '../support/cli.ts';
-import { APP_ID, CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, USER, type TestIntegrator } from '../integrator-template/support.ts';
+import { APP_ID, CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
 
 let store: { db: Database; drop(): Promise<void> };
 let t: TestIntegrator;

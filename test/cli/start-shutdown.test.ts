@@ -7,12 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
 import { startCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
 import { runAuthorization } from '../support/oauth-flow.ts';
-import { authorizeInBrowser, Browser } from '../integrator-template/support.ts';
+import { authorizeInBrowser, Browser } from '@addon-kit/integrator-template/internal/test/support.ts';
 
 const PASSWORD = 'shutdown-test-pw';
 let dataDir: string;

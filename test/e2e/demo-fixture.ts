@@ -8,16 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
-import { integratorStartingListener, startDemoIntegrator, type DemoIntegrator } from '../../host/demo/demo-integrator.ts';
-import { listenOn, type Listener } from '../../host/demo/listen.ts';
-import { prepareDemo, type PreparedDemo } from '../../host/demo/prepare-demo.ts';
-import { createSandboxApp } from '../../host/demo/sandbox-app.ts';
-import { sandboxStartingListener } from '../../host/http/starting-response.ts';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { integratorStartingListener, startDemoIntegrator, type DemoIntegrator } from '@addon-kit/host/internal/demo/demo-integrator.ts';
+import { listenOn, type Listener } from '@addon-kit/host/internal/http/listen.ts';
+import { prepareDemo, type PreparedDemo } from '@addon-kit/host/internal/demo/prepare-demo.ts';
+import { createSandboxApp } from '@addon-kit/host/internal/addons/sandbox-origin.ts';
+import { sandboxStartingListener } from '@addon-kit/host/internal/http/starting-response.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
-import { createIntegratorTestDatabase } from '../integrator-template/support.ts';
+import { createIntegratorTestDatabase } from '@addon-kit/integrator-template/internal/test/support.ts';
 
 export interface DemoFixture {
   t: HttpTestHost;
@@ -42,7 +42,7 @@ export async function startDemoFixture(): Promise<DemoFixture> {
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
   const integratorListener: Listener = await listenOn(0, '127.0.0.1', integratorStartingListener);
   const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
-  const t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
+  const t = await startHttpTestHost({ demo: true, config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
   const demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
   const { rows } = await t.db.query<{ id: string }>(
     "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",

@@ -61,7 +61,7 @@ describe('addon-kit start (demo)', () => {
           'admin@demo.test / demo-start-pw',
         ].join('\n'),
       );
-      expect(run.stderr()).toMatch(/built host\.js, sandbox-bootstrap\.js and addons\/send-message\.js in \d+ ms/);
+      expect(run.stderr()).toMatch(/built host\.js, sandbox-bootstrap\.js, addons\/send-message\.js in \d+ ms/);
       expect(run.stderr()).toContain('created the OAuth application "Send Message (sample add-on)"');
       expect(run.stderr()).toContain("registered the sample add-on's development version 1");
 
@@ -149,6 +149,29 @@ describe('addon-kit start (demo)', () => {
       expect(run.stderr()).not.toContain('created the OAuth application');
       expect(run.stderr()).not.toContain('registered the sample add-on');
       expect(run.stderr()).not.toContain('ran ');
+    } finally {
+      expect(await stopCli(run.child)).toBe(0);
+    }
+  }, 90_000);
+
+  it('runs the platform alone: host and sandbox, no demo pages, no integrator [--no-demo]', async () => {
+    const run = await startCli([...args(), '--no-demo'].filter((a, i, all) => a !== '--integrator-port' && all[i - 1] !== '--integrator-port'), READY, ENV);
+    try {
+      const host = `http://localhost:${ports.host}`;
+      expect(run.stdout()).toContain(
+        [`  health:            ${host}/health`, `  sign in:           ${host}/login`, `  add-on sandbox:    http://127.0.0.1:${ports.sandbox}`, 'demo logins (email / password):'].join('\n'),
+      );
+      expect(run.stdout()).not.toContain('demo List');
+      expect(run.stdout()).not.toContain('integrator');
+      expect(run.stderr()).not.toContain('sample add-on');
+      expect((await fetch(`${host}/health`)).status).toBe(200);
+      const demo = await fetch(`${host}/demo/lists`);
+      expect([demo.status, (await demo.json()) as unknown]).toEqual([404, { errors: [expect.objectContaining({ status: '404' })] }]);
+      expect((await fetch(`${host}/assets/addon-sdk/host.js`)).status).toBe(200);
+      const frame = await fetch(`http://127.0.0.1:${ports.sandbox}/frame.html`);
+      expect(frame.headers.get('content-security-policy')).toContain(`frame-ancestors ${host}`);
+      expect((await fetch(`http://127.0.0.1:${ports.sandbox}/sandbox-bootstrap.js`)).status).toBe(200);
+      await expect(fetch(`http://localhost:${ports.integrator}/login`)).rejects.toThrow();
     } finally {
       expect(await stopCli(run.child)).toBe(0);
     }

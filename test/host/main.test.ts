@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
-import { startHost, type RunningHost } from '../../host/main.ts';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { startHost, type RunningHost } from '@addon-kit/host/internal/main.ts';
 import { createEmptyPostgresDatabase, createTestDatabase } from '../support/database.ts';
 
 let tmp: string;
@@ -52,13 +52,13 @@ describe('startHost()', () => {
   it('answers 503 with Retry-After and a JSON body on each listener until its app is attached [start-up]', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let listening!: (urls: { url: string; sandboxUrl: string; integratorUrl: string }) => void;
-    const urlsKnown = new Promise<{ url: string; sandboxUrl: string; integratorUrl: string }>((resolve) => (listening = resolve));
+    let listening!: (urls: { url: string; sandboxUrl: string; integratorUrl: string | undefined }) => void;
+    const urlsKnown = new Promise<{ url: string; sandboxUrl: string; integratorUrl: string | undefined }>((resolve) => (listening = resolve));
     const starting = startHost({
       db,
       dataDir: join(tmp, '.addon-kit'),
       config: { port: 0, logLevel: 'silent', addonSweepIntervalSeconds: 0 },
-      integrator: { databaseUrl: integratorDatabaseUrl },
+      demo: { integratorDatabaseUrl },
       onListening: async (urls) => {
         listening(urls);
         await held;

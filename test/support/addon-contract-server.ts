@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import express, { type Express, type Request, type Response } from 'express';
-import { createEmbedderRouter, createSandboxRouter } from '../../addon-sdk/server/index.ts';
+import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
 
 /** One request the proxy forwarded (or refused). */
 export interface ProxyLogEntry { target: string; method: string; url: string; outcome: 'forwarded' | string }

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../bin/addon-kit.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../host/bin/addon-kit.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;

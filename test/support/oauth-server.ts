@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import type { AddressInfo } from 'node:net';
-import type { HostConfigInput } from '../../host/config.ts';
-import type { HostDeps } from '../../host/app.ts';
+import type { HostConfigInput } from '@addon-kit/host/internal/config.ts';
+import type { HostDeps } from '@addon-kit/host/internal/app.ts';
 import { createTestHost, type TestHost } from './host.ts';
 
 export interface HttpTestHost extends TestHost {
@@ -13,7 +13,14 @@ export interface HttpTestHost extends TestHost {
 
 /** Starts the host's app with `listen(0)`; `baseUrl` (and so the issuer) is `http://127.0.0.1:<port>`. */
 export async function startHttpTestHost(
-  options: { config?: HostConfigInput; deps?: Partial<HostDeps>; /** Routes served before the host's (test probes). */ prepend?: (outer: Express, t: TestHost) => void } = {},
+  options: {
+    config?: HostConfigInput;
+    deps?: Partial<HostDeps>;
+    /** Mount the demo pages as `start` does. */
+    demo?: boolean;
+    /** Routes served before the host's (test probes). */
+    prepend?: (outer: Express, t: TestHost) => void;
+  } = {},
 ): Promise<HttpTestHost> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

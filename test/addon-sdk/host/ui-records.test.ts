@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RejectedRecord, createRecordValidator } from '../../../addon-sdk/host/ui-records.ts';
+import { RejectedRecord, createRecordValidator } from '@addon-kit/sdk/internal/host/ui-records.ts';
 
 const button = (id: string, extra: Record<string, unknown> = {}) => ({
   id, type: 1, element: 'ui-button', properties: { variant: 'primary' }, eventListeners: { press: { $fn: 7 } }, children: [{ id: `${id}t`, type: 3, data: 'Send' }], ...extra,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, PROTOCOL_VERSION, parseBootMessage, parseHandshakeReport, parseHostMessage, parseSandboxMessage, parseWorkerMessage } from '../../../addon-sdk/protocol/messages.ts';
+import { LIMITS, PROTOCOL_VERSION, parseBootMessage, parseHandshakeReport, parseHostMessage, parseSandboxMessage, parseWorkerMessage } from '@addon-kit/sdk/internal/protocol/messages.ts';
 
 const request = { v: 1, type: 'fetch.request', id: 3, target: 'service', method: 'POST', url: '/people/v2/lists/1/people', headers: [['accept', 'application/json']], body: new ArrayBuffer(4) };
 

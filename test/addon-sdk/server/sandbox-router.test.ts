@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmbedderRouter, createSandboxRouter, readComponentStylesheet } from '../../../addon-sdk/server/index.ts';
+import { createEmbedderRouter, createSandboxRouter, readComponentStylesheet } from '@addon-kit/sdk/internal/server/index.ts';
 
 let tmp: string;
 /** The bundles, under a dot-folder as in the default data directory `./.addon-kit`. */

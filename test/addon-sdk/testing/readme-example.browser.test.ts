@@ -1,7 +1,7 @@
 // The example of addon-sdk/README.md "Testing an add-on", as written there (test/addon-sdk/readme.test.ts keeps
 // the two identical): only the import of the kit and the entry differ, since here they are repository paths.
 import { afterEach, expect, it } from 'vitest';
-import { startAddonTest, type AddonTest } from '../../../addon-sdk/testing/index.ts';
+import { startAddonTest, type AddonTest } from '@addon-kit/sdk/testing';
 
 let addon: AddonTest | undefined;
 afterEach(() => addon?.close());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMPONENTS } from '../../../addon-sdk/protocol/components.ts';
-import { componentName, formatTree, queryByText, textOf, type UiNode } from '../../../addon-sdk/testing/ui-tree.ts';
+import { COMPONENTS } from '@addon-kit/sdk/internal/protocol/components.ts';
+import { componentName, formatTree, queryByText, textOf, type UiNode } from '@addon-kit/sdk/internal/testing/ui-tree.ts';
 
 const node = (type: UiNode['type'], children: UiNode['children'] = [], props: UiNode['props'] = {}): UiNode => ({ type, props, children });
 const tree: UiNode[] = [

@@ -3,10 +3,10 @@
  * tenant's: a development add-on on a host that does not allow them is refused like any other.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowsPrivateAddresses } from '../../../host/config.ts';
-import { AddonError } from '../../../host/addons/addon-error.ts';
-import { publicOnlyFetch } from '../../../host/addons/integrator-client.ts';
-import type { TokenVault } from '../../../host/addons/token-vault.ts';
+import { allowsPrivateAddresses } from '@addon-kit/host/internal/config.ts';
+import { AddonError } from '@addon-kit/host/internal/addons/addon-error.ts';
+import { publicOnlyFetch } from '@addon-kit/host/internal/addons/integrator-client.ts';
+import type { TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { personId } from '../../support/host.ts';
 import { installationId, loggedIn, proxyFetch, registerAddon, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';

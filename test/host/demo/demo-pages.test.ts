@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxFramePolicy } from '../../../addon-sdk/server/sandbox-router.ts';
-import { createSecretBox } from '../../../host/crypto/secret-box.ts';
-import { runDemoLists } from '../../../host/demo/demo-lists.ts';
-import { createSandboxApp } from '../../../host/demo/sandbox-app.ts';
-import { ensureSampleAddon } from '../../../host/demo/sample-addon.ts';
+import { sandboxFramePolicy } from '@addon-kit/sdk/internal/server/sandbox-router.ts';
+import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import { runDemoLists } from '@addon-kit/host/internal/demo/demo-lists.ts';
+import { createSandboxApp } from '@addon-kit/host/internal/addons/sandbox-origin.ts';
+import { ensureSampleAddon } from '@addon-kit/host/internal/demo/sample-addon.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await mkdir(bundleDir, { recursive: true });
   await writeFile(join(bundleDir, 'host.js'), 'export const mountAddon = () => {};');
   await writeFile(join(bundleDir, 'sandbox-bootstrap.js'), '/* bootstrap */');
-  t = await startHttpTestHost({ config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
+  t = await startHttpTestHost({ demo: true, config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
   await ensureSampleAddon(t.db, createSecretBox([TEST_ENCRYPTION_KEY]), { integratorUrl: 'http://127.0.0.1:4100', bundle: BUNDLE, env: {} });
   await runDemoLists(t.db, new Date());
   lists = (

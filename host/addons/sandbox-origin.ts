@@ -5,7 +5,7 @@
  * host session. A hash names exactly one immutable bundle and cannot be guessed.
  */
 import express, { type Express } from 'express';
-import { createSandboxRouter } from '../../addon-sdk/server/sandbox-router.ts';
+import { createSandboxRouter } from '@addon-kit/sdk/server';
 import type { Queryable } from '../db/database.ts';
 
 /** What the sandbox listener serves from. */

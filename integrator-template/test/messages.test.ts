@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
+import type { Database } from '../store/database.ts';
 import { authorizationCodeGrant } from 'openid-client';
 import { authorizeWith, codeFlow, integratorClient } from './oauth-client.ts';
 import { createIntegratorTestDatabase, OTHER_USER, startTestIntegrator, USER, type TestIntegrator } from './support.ts';

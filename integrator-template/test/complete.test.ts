@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
-import type { HostTokens } from '../../integrator-template/oauth/complete.ts';
+import type { Database } from '../store/database.ts';
+import type { HostTokens } from '../oauth/complete.ts';
 import { APP_ID, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, type TestIntegrator } from './support.ts';
 
 const HOST_CLIENT = { clientId: 'addon-app-client', clientSecret: 'addon-app-secret-0123456789' };

@@ -3,9 +3,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../host/db/database.ts';
-import { DEVELOPMENT_DEFAULTS, IntegratorConfigError, resolveIntegratorConfig } from '../../integrator-template/config.ts';
-import { startIntegrator } from '../../integrator-template/server.ts';
+import { openPostgres } from '../store/sql.ts';
+import { DEVELOPMENT_DEFAULTS, IntegratorConfigError, resolveIntegratorConfig } from '../config.ts';
+import { startIntegrator } from '../server.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -137,7 +137,7 @@ describe('startIntegrator()', () => {
       logLevel: 'silent',
       env: {},
     });
-    const admin = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+    const admin = await openPostgres(url, undefined, 1);
     try {
       const { rows } = await admin.query<{ table_name: string }>(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
+import type { Database } from '../store/database.ts';
 import {
   authorizeInBrowser,
   Browser,

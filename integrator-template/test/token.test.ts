@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
+import type { Database } from '../store/database.ts';
 import { authorizeWith, basic, codeFlow, integratorClient, postToken } from './oauth-client.ts';
 import { CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, REDIRECT_URI, startTestIntegrator, type TestIntegrator } from './support.ts';
 

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../host/db/database.ts';
-import { collectChecks, runDoctor, type DoctorOptions } from '../../integrator-template/doctor.ts';
-import { CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, REDIRECT_URI, startTestIntegrator, USER, type TestIntegrator } from './support.ts';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { collectChecks, runDoctor, type DoctorOptions } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+import { CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, REDIRECT_URI, startTestIntegrator, USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
 
 let store: { db: Database; drop(): Promise<void> };
 let t: TestIntegrator;

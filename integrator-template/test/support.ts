@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { openDatabase, type Database } from '../../host/db/database.ts';
-import { createLogger } from '../../host/logger.ts';
-import { resolveIntegratorConfig, type IntegratorConfig, type IntegratorConfigInput } from '../../integrator-template/config.ts';
-import { createIntegrator, type Integrator } from '../../integrator-template/server.ts';
-import { openIntegratorDatabase } from '../../integrator-template/store/database.ts';
-import type { HostTokensHandler } from '../../integrator-template/oauth/complete.ts';
+import type { Database } from '../store/database.ts';
+import { openPostgres } from '../store/sql.ts';
+import { createLogger } from '../logger.ts';
+import { resolveIntegratorConfig, type IntegratorConfig, type IntegratorConfigInput } from '../config.ts';
+import { createIntegrator, type Integrator } from '../server.ts';
+import { openIntegratorDatabase } from '../store/database.ts';
+import type { HostTokensHandler } from '../oauth/complete.ts';
 
 export const HOST_BASE_URL = 'http://host.test:4000';
 export const APP_ID = 17;
@@ -40,7 +41,7 @@ export async function createIntegratorTestDatabase(): Promise<{ db: Database; dr
     db,
     async drop() {
       await db.close();
-      const admin = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      const admin = await openPostgres(url, undefined, 1);
       try {
         await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       } finally {
