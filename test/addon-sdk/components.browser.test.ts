@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startAddonTest, type AddonTest } from '../../addon-sdk/testing/index.ts';
+import { launchChromium, startAddonTest, type AddonTest } from '@addon-kit/sdk/testing';
 import { expectAccessible } from '../support/page-checks.ts';
 
 let browser: Browser;

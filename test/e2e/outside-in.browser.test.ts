@@ -256,8 +256,8 @@ describe.skipIf(skip)('the README\'s "Build your own" commands, outside the repo
     await page.fill('input[name=password]', 'outside-in-pw');
     await Promise.all([page.waitForURL(listUrl), page.click('button[type=submit]')]);
     const mine = () => page.locator('section', { has: page.getByRole('heading', { name: /^My add-on/ }) });
-    const mounted = (await page.locator('section > h2').allTextContents()).sort();
-    expect(mounted).toEqual(['My add-on (development)', 'Send a message (development)']);
+    const mounted = (await page.locator('section.ak-addon .ak-addon-header').allTextContents()).sort();
+    expect(mounted).toEqual(['My add-ondevelopment', 'Send a messagedevelopment']);
     const popupOpened = page.waitForEvent('popup');
     await mine().getByRole('button', { name: 'Authorize' }).click();
     const met = await drivePopup(await popupOpened, {

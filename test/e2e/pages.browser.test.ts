@@ -8,8 +8,8 @@
 import * as client from 'openid-client';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { setAccessMode } from '../../host/oauth/application-access.ts';
-import { DEVELOPMENT_DEFAULTS } from '../../integrator-template/config.ts';
+import { setAccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
+import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { drivePopup } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';
 import { createTestApplication, REDIRECT_URI, type TestApplication } from '../support/oauth-flow.ts';
