@@ -2,33 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { collectChecks, runDoctor, DOCTOR_CHECKS, type DoctorOptions } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
-import { APP_ID, CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, HOST_BASE_URL, REDIRECT_URI, startTestIntegrator, USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { collectChecks, runDoctor, DOCTOR_CHECKS } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+import { APP_ID, createIntegratorTestDatabase, startTestIntegrator, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { optionsFor } from '../support/doctor-options.ts';
 
 let store: { db: Database; drop(): Promise<void> };
 let t: TestIntegrator;
-
-/** The doctor's options for the template integrator at `url`, as the CLI builds them from the sample config. */
-export function optionsFor(url: string, overrides: Partial<DoctorOptions> = {}): DoctorOptions {
-  return {
-    environment: 'development',
-    authorizeUrl: `${url}/oauth/authorize`,
-    tokenUrl: `${url}/oauth/token`,
-    completionUrl: `${url}/addon/complete`,
-    apiBaseUrl: url,
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    redirectUri: REDIRECT_URI,
-    advanceUrl: `${HOST_BASE_URL}/addons/authorizations/${APP_ID}/advance`,
-    scope: 'messages',
-    login: { username: USER.username, password: USER.password },
-    apiRoutes: [
-      { method: 'GET', path: '/api/messages' },
-      { method: 'POST', path: '/api/messages' },
-    ],
-    ...overrides,
-  };
-}
 
 beforeAll(async () => {
   store = await createIntegratorTestDatabase();

@@ -51,6 +51,28 @@ function replaySuccess(grantType: string, key: string): Router {
 const FIXED_VERIFIER = 'doctor-fault-fixed-verifier-0123456789-abcdefghij';
 const FIXED_CHALLENGE = createHash('sha256').update(FIXED_VERIFIER).digest('base64url');
 
+/**
+ * PKCE that checks nothing: every challenge becomes one a fixed verifier answers, and every verifier that
+ * one. With `optional`, a request without a challenge is accepted too (an integrator without PKCE).
+ */
+function neutralizePkce(optional: boolean): Router {
+  return Router()
+    .get('/oauth/authorize', (req, _res, next) => {
+      const url = new URL(req.url, 'http://integrator.test');
+      if (url.searchParams.has('code_challenge') || optional) {
+        url.searchParams.set('code_challenge', FIXED_CHALLENGE);
+        url.searchParams.set('code_challenge_method', 'S256');
+      }
+      req.url = `${url.pathname}${url.search}`;
+      next();
+    })
+    .post('/oauth/token', form, (req, _res, next) => {
+      const body = req.body as Record<string, string>;
+      if (body.grant_type === 'authorization_code') body.code_verifier = FIXED_VERIFIER;
+      next();
+    });
+}
+
 /** The faults by name; each is what an integrator gets wrong, in one place. */
 export const FAULTS = {
   completion404: () => Router().get('/addon/complete', (_req, res) => void res.status(404).json({ error: 'not_found' })),
@@ -97,13 +119,14 @@ export const FAULTS = {
       }),
     ),
   badCodeAccepted: () =>
-    Router().post('/oauth/token', form, (req, res, next) => {
-      const body = req.body as Record<string, string>;
-      if (body.grant_type === 'authorization_code' && body.code?.startsWith('doctor-')) {
-        return void res.set('Cache-Control', 'no-store').json({ access_token: 'accepted-anything', token_type: 'Bearer' });
-      }
-      next();
-    }),
+    Router().post(
+      '/oauth/token',
+      onJson((res, b) => {
+        if (b.error_description !== 'the authorization code is invalid') return b;
+        res.status(200).set('Cache-Control', 'no-store');
+        return { access_token: 'accepted-anything', token_type: 'Bearer' };
+      }),
+    ),
   wrongSecret400: () =>
     Router().post(
       '/oauth/token',
@@ -114,20 +137,8 @@ export const FAULTS = {
     ),
   codeReusable: () => replaySuccess('authorization_code', 'code'),
   refreshReplayAccepted: () => replaySuccess('refresh_token', 'refresh_token'),
-  pkceUnchecked: () =>
-    Router()
-      .get('/oauth/authorize', (req, _res, next) => {
-        // Every challenge becomes one the fixed verifier answers, and every verifier that one: PKCE checks nothing.
-        const url = new URL(req.url, 'http://x');
-        if (url.searchParams.has('code_challenge')) url.searchParams.set('code_challenge', FIXED_CHALLENGE);
-        req.url = `${url.pathname}${url.search}`;
-        next();
-      })
-      .post('/oauth/token', form, (req, _res, next) => {
-        const body = req.body as Record<string, string>;
-        if (body.grant_type === 'authorization_code') body.code_verifier = FIXED_VERIFIER;
-        next();
-      }),
+  pkceUnchecked: () => neutralizePkce(false),
+  pkceNotSupported: () => neutralizePkce(true),
   noRefreshToken: () =>
     Router().post(
       '/oauth/token',

@@ -12,6 +12,9 @@ import { describeTokens, tokenResponseProblems, type IssuedTokens } from './toke
 
 const refresh = (session: DoctorSession, refreshToken: string) => session.postToken({ grant_type: 'refresh_token', refresh_token: refreshToken });
 
+/** Without a new refresh_token the host keeps the old one. */
+const keepRefreshToken = (tokens: IssuedTokens, previous: string): IssuedTokens => ({ ...tokens, refresh_token: tokens.refresh_token ?? previous });
+
 /** refresh.grant: returns the refreshed tokens (or undefined). */
 export async function checkRefresh(session: DoctorSession, exchange: Exchange): Promise<IssuedTokens | undefined> {
   const tokens = exchange.tokens;
@@ -32,10 +35,11 @@ export async function checkRefresh(session: DoctorSession, exchange: Exchange): 
     }
     if (problems.length > 0) {
       if (r.res.status !== 200) problems[0]!.fix = 'grant_type=refresh_token with the refresh token and the client credentials must return a new access_token (RFC 6749 §6).';
-      return failWith(problems);
+      // Tokens that came despite the problems still serve the later checks.
+      return { ...failWith(problems), ...(refreshed ? { value: keepRefreshToken(refreshed, refreshToken) } : {}) };
     }
     const rotated = refreshed!.refresh_token !== undefined && refreshed!.refresh_token !== refreshToken;
-    return { detail: `new ${describeTokens(refreshed!)}${rotated ? ', refresh_token rotated' : ''}`, value: { ...refreshed!, refresh_token: refreshed!.refresh_token ?? refreshToken } };
+    return { detail: `new ${describeTokens(refreshed!)}${rotated ? ', refresh_token rotated' : ''}`, value: keepRefreshToken(refreshed!, refreshToken) };
   });
 }
 
