@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +132,23 @@ describe('collectChecks()', () => {
     expect(checks.find((c) => c.id === 'completion.advance')!.detail).toBe('cannot connect (ENOTFOUND)');
   });
 
+  it('passes completion.advance through the refusal path when the made-up code cannot be exchanged [exchangeHostCode, host unreachable]', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const hostTokenUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/oauth/token`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const exchanging = await startTestIntegrator(store.db, { exchangeHostCode: true, hostClient: { clientId: 'host-app', clientSecret: 'host-app-secret' }, hostTokenUrl });
+    try {
+      const checks = await collectChecks(optionsFor(exchanging.url));
+      expect(notPassing(checks)).toEqual([]);
+      expect(checks.find((c) => c.id === 'completion.advance')!.detail).toBe(
+        `502 for a made-up code (exchanged with the host?); with error=access_denied redirects to /addons/authorizations/${APP_ID}/advance with state unchanged`,
+      );
+    } finally {
+      await exchanging.close();
+    }
+  });
+
   it('fails every network row [integrator not running]', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -168,5 +186,15 @@ describe('runDoctor()', () => {
       detail: 'integrator_oauth.authorize_url uses http; integrator_oauth.token_url uses http; integrator_oauth.redirect_url uses http; integrator_api.base_url uses http',
       fix: 'Use https URLs outside development whose host names resolve (beta config).',
     });
+  });
+});
+
+describe('integrator-template/README.md', () => {
+  it('lists every doctor row, in the order of the table', async () => {
+    const readme = await readFile(new URL('../../integrator-template/README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Checking it: `addon-kit doctor`'));
+    const next = section.indexOf('\n## ', 1);
+    const rows = [...(next < 0 ? section : section.slice(0, next)).matchAll(/^\| `([a-z_.]+)` \|/gm)].map((m) => m[1]);
+    expect(rows).toEqual(Object.keys(DOCTOR_CHECKS));
   });
 });
