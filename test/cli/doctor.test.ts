@@ -79,4 +79,20 @@ describe('addon-kit doctor', () => {
     expect(invalid.stderr.split('\n')[0]).toBe(`${bad} is not a valid add-on config:`);
     expect(invalid.stderr.split('\n').filter((l) => l.startsWith('  - ')).length).toBeGreaterThanOrEqual(3);
   });
+
+  it('exits 1 naming each http URL of a beta environment before calling anything [beta on http]', async () => {
+    const sample = JSON.parse(await readFile(configPath, 'utf8')) as { environments: Record<string, unknown> };
+    sample.environments = { beta: sample.environments.development };
+    const path = join(await mkdtemp(join(tmpdir(), 'addon-kit-doctor-')), 'addon.config.json');
+    await writeFile(path, JSON.stringify(sample));
+    const res = await runCli(['doctor', '--env', 'beta', '--config', path, '--host', HOST_BASE_URL], env());
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.split('\n').filter((l) => l.startsWith('  - '))).toEqual([
+      '  - environments.beta.integrator_oauth.authorize_url: must be an https URL outside development',
+      '  - environments.beta.integrator_oauth.token_url: must be an https URL outside development',
+      '  - environments.beta.integrator_oauth.redirect_url: must be an https URL outside development',
+      '  - environments.beta.integrator_api.base_url: must be an https URL outside development',
+    ]);
+  });
 });

@@ -79,8 +79,10 @@ export class DoctorSession {
     const clientSecret = credentials.clientSecret ?? this.options.clientSecret;
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const body = new URLSearchParams(params);
-    if (basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`;
-    else {
+    if (basic) {
+      const pair = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
+      headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    } else {
       body.set('client_id', clientId);
       body.set('client_secret', clientSecret);
     }
@@ -96,7 +98,10 @@ export class DoctorSession {
       return outcome.value;
     } catch (error) {
       if (error instanceof CheckFailed) this.rows.set(id, { id, status: 'fail', detail: error.message, fix: error.fix });
-      else this.rows.set(id, { id, status: 'fail', detail: describeNetworkError(error), fix: 'Start the integrator and check the URL in the add-on config.' });
+      else {
+        const fix = 'Start the integrator and check the URL in the add-on config.';
+        this.rows.set(id, { id, status: 'fail', detail: describeNetworkError(error), fix });
+      }
       return undefined;
     }
   }
@@ -131,7 +136,8 @@ const TOKEN_FIELD = /^(access_?token|refresh_?token|id_?token|token)$/i;
 
 /** A short quote of a body for the table, token values replaced by `…`. */
 export function quote(r: ReadResponse): string {
-  const text = r.json ? JSON.stringify(r.json, (key, value: unknown) => (TOKEN_FIELD.test(key) && typeof value === 'string' ? '…' : value)) : r.text.replace(/\s+/g, ' ').trim();
+  const hideTokens = (key: string, value: unknown) => (TOKEN_FIELD.test(key) && typeof value === 'string' ? '…' : value);
+  const text = r.json ? JSON.stringify(r.json, hideTokens) : r.text.replace(/\s+/g, ' ').trim();
   return text.length > 120 ? `${text.slice(0, 117)}...` : text || '(empty body)';
 }
 

@@ -3,7 +3,10 @@ import { DOCTOR_CHECKS, type DoctorCheck } from './doctor-checks.ts';
 
 /** The checks as a table, with a last line saying whether everything passed. */
 export function formatTable(checks: DoctorCheck[]): string {
-  const rows = [['Check', 'Result', 'Saw', 'Fix'], ...checks.map((c) => [c.id, c.status.toUpperCase(), c.detail, c.status === 'pass' ? '' : (c.fix ?? '')])];
+  const rows = [
+    ['Check', 'Result', 'Saw', 'Fix'],
+    ...checks.map((c) => [c.id, c.status.toUpperCase(), c.detail, c.status === 'pass' ? '' : (c.fix ?? '')]),
+  ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd();
   const failed = checks.filter((c) => c.status === 'fail').length;
@@ -15,7 +18,13 @@ export function formatTable(checks: DoctorCheck[]): string {
 export function formatJson(checks: DoctorCheck[]): string {
   const report = {
     ok: !checks.some((c) => c.status === 'fail'),
-    checks: checks.map((c) => ({ id: c.id, checks: DOCTOR_CHECKS[c.id], status: c.status, detail: c.detail, ...(c.fix !== undefined ? { fix: c.fix } : {}) })),
+    checks: checks.map((c) => ({
+      id: c.id,
+      checks: DOCTOR_CHECKS[c.id],
+      status: c.status,
+      detail: c.detail,
+      ...(c.fix !== undefined ? { fix: c.fix } : {}),
+    })),
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -18,7 +18,10 @@ function call(session: DoctorSession, route: ApiRoute, token: string): Promise<R
   return session.request(url, { method: route.method, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
 }
 
-const NO_ROUTE = ['no allow-listed GET route without path parameters', 'List a read route (GET, no :parameters) in integrator_api.allow so the doctor can call it.'] as const;
+const NO_ROUTE = [
+  'no allow-listed GET route without path parameters',
+  'List a read route (GET, no :parameters) in integrator_api.allow so the doctor can call it.',
+] as const;
 
 /** api.token. */
 export async function checkApiAcceptsToken(session: DoctorSession, accessToken: string | undefined): Promise<void> {

@@ -25,9 +25,15 @@ export function checkAuthorizePage(session: DoctorSession, attempt: Authorizatio
 }
 
 /** authorize.state: sign in, allow, and get back to redirect_uri with a code and the state unchanged. */
-export function checkConsentReturnsState(session: DoctorSession, attempt: AuthorizationAttempt, page: AuthorizePage | undefined): Promise<string | undefined> {
-  if (!page) return Promise.resolve(session.skip('authorize.state', 'the authorize page was not reachable', 'Fix the authorize page first.'));
-  if (!session.options.login) return Promise.resolve(session.skip('authorize.state', 'no test login given', 'Give the doctor a test user of the integrator (--username/--password).'));
+export async function checkConsentReturnsState(
+  session: DoctorSession,
+  attempt: AuthorizationAttempt,
+  page: AuthorizePage | undefined,
+): Promise<string | undefined> {
+  if (!page) return session.skip('authorize.state', 'the authorize page was not reachable', 'Fix the authorize page first.');
+  if (!session.options.login) {
+    return session.skip('authorize.state', 'no test login given', 'Give the doctor a test user of the integrator (--username/--password).');
+  }
   return session.run('authorize.state', async () => {
     const back = await authorizeAndConsent(session, attempt, page);
     const code = back.searchParams.get('code');
@@ -73,7 +79,10 @@ async function expectErrorPage(session: DoctorSession, attempt: AuthorizationAtt
   await res.body?.cancel();
   const location = res.headers.get('location');
   const fix = `Check client_id and the exact redirect_uri first and show an error page for ${what}; never redirect to an unverified URI (RFC 6749 §4.1.2.1).`;
-  if (location) throw new CheckFailed(`${what}: redirected to ${new URL(location, attempt.url).origin}${new URL(location, attempt.url).pathname}`, fix);
+  if (location) {
+    const target = new URL(location, attempt.url);
+    throw new CheckFailed(`${what}: redirected to ${target.origin}${target.pathname}`, fix);
+  }
   if (res.status < 400 || res.status >= 500) throw new CheckFailed(`${what}: answered ${res.status} instead of an error page`, fix);
   return `${res.status} error page for ${what}`;
 }

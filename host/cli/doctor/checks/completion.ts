@@ -18,7 +18,8 @@ export function checkCompletion(session: DoctorSession): Promise<void> {
       // An integrator that exchanges the host's code cannot exchange a made-up one; a refusal goes on without exchanging.
       const refused = await visit(session, { state, error: 'access_denied' });
       if (refused.location !== undefined) {
-        return { detail: `${first.status} for a made-up code (exchanged with the host?); with error=access_denied ${describe(refused.location, state, advanceUrl, fix)}` };
+        const forwarded = describe(refused.location, state, advanceUrl, fix);
+        return { detail: `${first.status} for a made-up code (exchanged with the host?); with error=access_denied ${forwarded}` };
       }
     }
     if (first.location === undefined) throw new CheckFailed(`GET ${new URL(completionUrl).pathname} answered ${first.status} without a redirect`, fix);
@@ -32,7 +33,8 @@ async function visit(session: DoctorSession, params: Record<string, string>): Pr
   const res = await session.request(url.toString());
   await res.body?.cancel();
   const location = res.headers.get('location');
-  return res.status >= 300 && res.status < 400 && location ? { status: res.status, location: new URL(location, url).toString() } : { status: res.status };
+  if (res.status < 300 || res.status >= 400 || !location) return { status: res.status };
+  return { status: res.status, location: new URL(location, url).toString() };
 }
 
 /** Checks the redirect's target and state; the pass detail, or a CheckFailed. */

@@ -39,7 +39,8 @@ export async function checkRefresh(session: DoctorSession, exchange: Exchange): 
       return { ...failWith(problems), ...(refreshed ? { value: keepRefreshToken(refreshed, refreshToken) } : {}) };
     }
     const rotated = refreshed!.refresh_token !== undefined && refreshed!.refresh_token !== refreshToken;
-    return { detail: `new ${describeTokens(refreshed!)}${rotated ? ', refresh_token rotated' : ''}`, value: keepRefreshToken(refreshed!, refreshToken) };
+    const detail = `new ${describeTokens(refreshed!)}${rotated ? ', refresh_token rotated' : ''}`;
+    return { detail, value: keepRefreshToken(refreshed!, refreshToken) };
   });
 }
 
@@ -52,7 +53,10 @@ export async function checkRotation(session: DoctorSession, original: IssuedToke
     if (next === old) return { detail: 'refresh_token not rotated (the same one stays valid)' };
     const successor = await refresh(session, next);
     if (successor.res.status !== 200 || typeof successor.json?.access_token !== 'string') {
-      throw new CheckFailed(`refreshing with the rotated refresh_token answered ${successor.res.status} ${quote(successor)}`, 'The refresh_token a refresh returned must work for the next refresh (RFC 6749 §6).');
+      throw new CheckFailed(
+        `refreshing with the rotated refresh_token answered ${successor.res.status} ${quote(successor)}`,
+        'The refresh_token a refresh returned must work for the next refresh (RFC 6749 §6).',
+      );
     }
     const replay = await refresh(session, old);
     if (replay.res.status !== 400 || replay.json?.error !== 'invalid_grant') {

@@ -42,7 +42,12 @@ export async function checkWrongSecret(session: DoctorSession): Promise<void> {
 }
 
 /** token.code_reuse: the code token.exchange used, sent again. */
-export async function checkCodeReuse(session: DoctorSession, code: string | undefined, attempt: AuthorizationAttempt, exchange: Exchange): Promise<void> {
+export async function checkCodeReuse(
+  session: DoctorSession,
+  code: string | undefined,
+  attempt: AuthorizationAttempt,
+  exchange: Exchange,
+): Promise<void> {
   if (code === undefined) return void session.skip('token.code_reuse', 'no code was issued', 'Fix the authorize step first (see authorize.state).');
   if (exchange.clientRefused) return void session.skip('token.code_reuse', ...SKIPPED_FOR_CLIENT);
   await session.run('token.code_reuse', async () => {

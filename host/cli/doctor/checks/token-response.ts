@@ -29,7 +29,9 @@ const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/;
  */
 export function tokenResponseProblems(r: ReadResponse): { problems: Problem[]; tokens?: IssuedTokens } {
   const { res, json } = r;
-  if (res.status !== 200) return { problems: [{ saw: `answered ${res.status} ${quote(r)}`, fix: 'Exchange a valid request for tokens with 200 (RFC 6749 §5.1).' }] };
+  if (res.status !== 200) {
+    return { problems: [{ saw: `answered ${res.status} ${quote(r)}`, fix: 'Exchange a valid request for tokens with 200 (RFC 6749 §5.1).' }] };
+  }
   const problems: Problem[] = [];
   const type = res.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) problems.push({ saw: `Content-Type ${type || '(none)'}`, fix: 'Send the token response as Content-Type: application/json.' });
@@ -62,5 +64,7 @@ export function tokenResponseProblems(r: ReadResponse): { problems: Problem[]; t
 
 /** What the token response carried, for a passing row: `access_token + refresh_token, expires_in 3600`. */
 export function describeTokens(tokens: IssuedTokens): string {
-  return `access_token${tokens.refresh_token ? ' + refresh_token' : ''}${tokens.expires_in !== undefined ? `, expires_in ${JSON.stringify(tokens.expires_in)}` : ''}`;
+  const refresh = tokens.refresh_token ? ' + refresh_token' : '';
+  const expiry = tokens.expires_in !== undefined ? `, expires_in ${JSON.stringify(tokens.expires_in)}` : '';
+  return `access_token${refresh}${expiry}`;
 }
