@@ -67,6 +67,13 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
       fix: 'Check client_id and the exact redirect_uri first and show an error page for a redirect_uri on another origin; never redirect to an unverified URI (RFC 6749 §4.1.2.1).',
     },
   },
+  unknownClientRedirects: {
+    'authorize.unknown_client': {
+      status: 'fail',
+      detail: 'an unknown client_id: redirected to http://host.test:4000/addons/authorizations/17',
+      fix: 'Check client_id and the exact redirect_uri first and show an error page for an unknown client_id; never redirect to an unverified URI (RFC 6749 §4.1.2.1).',
+    },
+  },
   authorizeAltersState: {
     'authorize.state': {
       status: 'fail',
@@ -162,6 +169,13 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
       fix: 'Issue a refresh_token with expiring access tokens: the host refreshes a few minutes before expires_in runs out (or omit expires_in if tokens never expire).',
     },
     'refresh.rotation': SKIP_NO_TOKENS['refresh.rotation'],
+  },
+  apiRefusesToken: {
+    'api.token': {
+      status: 'fail',
+      detail: 'GET /api/messages 401',
+      fix: 'The API must accept access tokens from the integrator’s own token endpoint on every allow-listed route.',
+    },
   },
   apiAcceptsBadToken: {
     'api.bad_token': {

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { REDIRECT_URI } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { CLIENT_ID, REDIRECT_URI } from '@addon-kit/integrator-template/internal/test/support.ts';
 
 type Body = Record<string, unknown>;
 
@@ -84,6 +84,12 @@ export const FAULTS = {
       if (!uri || uri === REDIRECT_URI) return next();
       res.redirect(302, `${uri}?${new URLSearchParams({ error: 'invalid_request', state: state ?? '' })}`);
     }),
+  unknownClientRedirects: () =>
+    Router().get('/oauth/authorize', (req, res, next) => {
+      const { client_id: clientId, redirect_uri: uri, state } = req.query as Record<string, string>;
+      if (clientId === CLIENT_ID || !uri) return next();
+      res.redirect(302, `${uri}?${new URLSearchParams({ error: 'unauthorized_client', state: state ?? '' })}`);
+    }),
   authorizeAltersState: () => Router().post('/oauth/authorize', onLocation((u) => u.searchParams.set('state', `${u.searchParams.get('state')}x`))),
   tokenBasicOnly: () =>
     Router().post('/oauth/token', (req, res, next) => {
@@ -147,6 +153,10 @@ export const FAULTS = {
         return rest;
       }),
     ),
+  apiRefusesToken: () =>
+    Router().get('/api/messages', (_req, res) => {
+      res.set('WWW-Authenticate', 'Bearer error="invalid_token"').status(401).json({ error: 'invalid_token' });
+    }),
   apiAcceptsBadToken: () =>
     Router().use(
       '/api',

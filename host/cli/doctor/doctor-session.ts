@@ -98,9 +98,12 @@ export class DoctorSession {
       return outcome.value;
     } catch (error) {
       if (error instanceof CheckFailed) this.rows.set(id, { id, status: 'fail', detail: error.message, fix: error.fix });
-      else {
+      else if (isNetworkError(error)) {
         const fix = 'Start the integrator and check the URL in the add-on config.';
         this.rows.set(id, { id, status: 'fail', detail: describeNetworkError(error), fix });
+      } else {
+        const detail = `unreadable answer (${error instanceof Error ? error.message : 'unknown error'})`;
+        this.rows.set(id, { id, status: 'fail', detail, fix: 'Answer as RFC 6749 describes: valid URLs in Location, JSON token responses.' });
       }
       return undefined;
     }
@@ -139,6 +142,12 @@ export function quote(r: ReadResponse): string {
   const hideTokens = (key: string, value: unknown) => (TOKEN_FIELD.test(key) && typeof value === 'string' ? '…' : value);
   const text = r.json ? JSON.stringify(r.json, hideTokens) : r.text.replace(/\s+/g, ' ').trim();
   return text.length > 120 ? `${text.slice(0, 117)}...` : text || '(empty body)';
+}
+
+/** A failed connection or a timeout (fetch's TypeError with a cause, or the time limit's abort). */
+function isNetworkError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'TimeoutError' || (error instanceof TypeError && (error as Error & { cause?: unknown }).cause !== undefined);
 }
 
 function describeNetworkError(error: unknown): string {
