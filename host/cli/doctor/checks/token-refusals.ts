@@ -61,8 +61,8 @@ export async function checkCodeReuse(
  * an authorization request without code_challenge, or refuses the wrong verifier.
  * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.6
  */
-export async function checkPkce(session: DoctorSession, signedIn: boolean, exchange: Exchange): Promise<void> {
-  if (!signedIn) return void session.skip('token.pkce', 'no code was issued', 'Fix the authorize step first (see authorize.state).');
+export async function checkPkce(session: DoctorSession, codeIssued: boolean, exchange: Exchange): Promise<void> {
+  if (!codeIssued) return void session.skip('token.pkce', 'no code was issued', 'Fix the authorize step first (see authorize.state).');
   if (exchange.clientRefused) return void session.skip('token.pkce', ...SKIPPED_FOR_CLIENT);
   await session.run('token.pkce', async () => {
     const required = await requiresPkce(session);
