@@ -178,6 +178,7 @@ export const DOCTOR_FORM = {
       help: "sign in to the integrator as this user (development default: the template's demo user)",
     },
     password: { type: 'string', value: 'P', help: "that user's password (given together with --username)" },
+    json: { type: 'boolean', help: 'print the report as JSON (ok, and each check with id, status, detail, fix) for CI' },
   },
 } as const satisfies CommandForm;
 

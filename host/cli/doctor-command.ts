@@ -35,20 +35,26 @@ export async function doctorCommand(argv: string[], io: CommandIo, env: NodeJS.P
       : target === 'development'
         ? { username: DEVELOPMENT_DEFAULTS.user.username, password: env.INTEGRATOR_DEMO_PASSWORD || DEVELOPMENT_DEFAULTS.user.password }
         : undefined;
-  const apiCheck = settings.integrator_api.allow.find((a) => a.method === 'GET' && !a.path.includes(':'));
-  io.out(`addon-kit doctor: checking the ${target} integrator at ${new URL(settings.integrator_oauth.token_url).origin}`);
+  const json = values.json === true;
+  // In JSON mode stdout carries the report only.
+  (json ? io.err : io.out)(`addon-kit doctor: checking the ${target} integrator at ${new URL(settings.integrator_oauth.token_url).origin}`);
+  const redirectUri = `${host}/addons/authorizations/${config.oauth_application_id}`;
   return runDoctor(
     {
+      environment: target,
       authorizeUrl: settings.integrator_oauth.authorize_url,
       tokenUrl: settings.integrator_oauth.token_url,
+      completionUrl: settings.integrator_oauth.redirect_url,
       apiBaseUrl: settings.integrator_api.base_url,
       clientId: settings.integrator_oauth.client_id,
       clientSecret: settings.integrator_oauth.client_secret,
-      redirectUri: `${host}/addons/authorizations/${config.oauth_application_id}`,
+      redirectUri,
+      advanceUrl: `${redirectUri}/advance`,
       scope: settings.integrator_oauth.scopes.join(' '),
+      apiRoutes: settings.integrator_api.allow.map((a) => ({ method: a.method, path: a.path })),
       ...(login ? { login } : {}),
-      ...(apiCheck ? { apiCheck: { method: apiCheck.method, path: apiCheck.path } } : {}),
     },
     { write: (s: string) => io.out(s.replace(/\n$/, '')) },
+    json ? 'json' : 'table',
   );
 }

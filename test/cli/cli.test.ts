@@ -59,7 +59,7 @@ const FLAGS: Record<string, string[]> = {
     ...['--entry', '--out', '--budget-kb', '--help', '--entry', '--out', '--budget-kb', '--config', '--host', '--help'],
   ],
   create: ['--from-registry', '--packages', '--help'],
-  doctor: ['--env', '--config', '--host', '--username', '--password', '--help'],
+  doctor: ['--env', '--config', '--host', '--username', '--password', '--json', '--help'],
 };
 
 /** The flags of the option rows of a help text, in order. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { DOCTOR_CHECKS } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
 import { runCli } from '../support/cli.ts';
 import { APP_ID, CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
 
@@ -24,6 +25,7 @@ afterAll(async () => {
 });
 
 const env = (secret = CLIENT_SECRET) => ({ ADDON_OAUTH_APPLICATION_ID: String(APP_ID), INTEGRATOR_CLIENT_ID: CLIENT_ID, INTEGRATOR_CLIENT_SECRET: secret });
+const IDS = Object.keys(DOCTOR_CHECKS);
 const args = ['doctor', '--env', 'development', '--host', HOST_BASE_URL, '--username', USER.username, '--password', USER.password];
 
 describe('addon-kit doctor', () => {
@@ -33,23 +35,37 @@ describe('addon-kit doctor', () => {
     expect(res.code).toBe(0);
     const rows = res.stdout.split('\n');
     expect(rows[0]).toBe(`addon-kit doctor: checking the development integrator at ${t.url}`);
-    expect(rows.slice(3, 9).map((l) => l.split(/\s{2,}/).slice(0, 2))).toEqual([
-      ['authorize page reachable', 'PASS'],
-      ['token endpoint refuses a bad code', 'PASS'],
-      ['token endpoint refuses bad client credentials', 'PASS'],
-      ['issues tokens', 'PASS'],
-      ['refresh works', 'PASS'],
-      ['API accepts the token', 'PASS'],
-    ]);
+    expect(rows[1]).toMatch(/^Check\s+Result\s+Saw\s+Fix$/);
+    expect(rows.slice(3, 3 + IDS.length).map((l) => l.split(/\s{2,}/).slice(0, 2))).toEqual(IDS.map((id) => [id, 'PASS']));
     expect(res.stdout).toContain('All checks passed.');
   });
 
-  it('exits 1 with a failing row and its fix when the client secret is wrong', async () => {
+  it('exits 1 with the failing row and its fix [wrong client secret]', async () => {
     const res = await runCli([...args, '--config', configPath], env('a-wrong-secret-0123456789'));
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(/\nissues tokens\s+FAIL\s+code exchange answered 401 .*invalid_client.*\s+The token endpoint must exchange/);
-    expect(res.stdout).toMatch(/\nrefresh works\s+SKIP/);
-    expect(res.stdout).toContain('2 check(s) failed.');
+    expect(res.stdout).toMatch(/\ntoken\.exchange\s+FAIL\s+401 .*invalid_client.*\s+Register the client_id and client_secret of the add-on config/);
+    expect(res.stdout).toMatch(/\nrefresh\.grant\s+SKIP/);
+    expect(res.stdout).toContain('1 check(s) failed.');
+  });
+
+  it('prints only the JSON report on stdout and exits 0 [--json]', async () => {
+    const res = await runCli([...args, '--config', configPath, '--json'], env());
+    expect(res.code).toBe(0);
+    expect(res.stderr).toBe(`addon-kit doctor: checking the development integrator at ${t.url}\n`);
+    const report = JSON.parse(res.stdout) as { ok: boolean; checks: { id: string; status: string }[] };
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual(IDS.map((id) => [id, 'pass']));
+  });
+
+  it('exits 1 with ok false and the failing row in the JSON report [--json, wrong client secret]', async () => {
+    const res = await runCli([...args, '--config', configPath, '--json'], env('a-wrong-secret-0123456789'));
+    expect(res.code).toBe(1);
+    const report = JSON.parse(res.stdout) as { ok: boolean; checks: { id: string; status: string; fix?: string }[] };
+    expect(report.ok).toBe(false);
+    expect(report.checks.filter((c) => c.status === 'fail').map((c) => c.id)).toEqual(['token.exchange']);
+    expect(report.checks.find((c) => c.id === 'token.exchange')!.fix).toBe(
+      'Register the client_id and client_secret of the add-on config with the integrator; the host sends them in the form body (client_secret_post).',
+    );
   });
 
   it('exits 2 without --env, and 1 naming every problem of an invalid config', async () => {
@@ -62,5 +78,21 @@ describe('addon-kit doctor', () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr.split('\n')[0]).toBe(`${bad} is not a valid add-on config:`);
     expect(invalid.stderr.split('\n').filter((l) => l.startsWith('  - ')).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('exits 1 naming each http URL of a beta environment before calling anything [beta on http]', async () => {
+    const sample = JSON.parse(await readFile(configPath, 'utf8')) as { environments: Record<string, unknown> };
+    sample.environments = { beta: sample.environments.development };
+    const path = join(await mkdtemp(join(tmpdir(), 'addon-kit-doctor-')), 'addon.config.json');
+    await writeFile(path, JSON.stringify(sample));
+    const res = await runCli(['doctor', '--env', 'beta', '--config', path, '--host', HOST_BASE_URL], env());
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.split('\n').filter((l) => l.startsWith('  - '))).toEqual([
+      '  - environments.beta.integrator_oauth.authorize_url: must be an https URL outside development',
+      '  - environments.beta.integrator_oauth.token_url: must be an https URL outside development',
+      '  - environments.beta.integrator_oauth.redirect_url: must be an https URL outside development',
+      '  - environments.beta.integrator_api.base_url: must be an https URL outside development',
+    ]);
   });
 });
