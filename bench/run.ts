@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
       rows.push(...(await (await BENCHMARKS[figure].load())(context)));
     } catch (error) {
       failed = true;
-      progress(`${figure} failed: ${(error as Error).stack ?? error}`);
+      progress(`${figure} failed: ${(error as Error).stack ?? String(error)}`);
       rows.push(failedRow(figure, (error as Error).message.split('\n')[0]!, BENCHMARKS[figure].goal));
     }
     progress(`${figure} done in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -115,7 +115,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     oauthProvider,
     close: async () => {
-      await housekeeping.stop();
+      housekeeping.stop();
       await addons.close();
       await limits.close();
     },

@@ -167,7 +167,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Hos
     if (raw === undefined || raw === '') continue;
     out[key] = parse ? parse(raw) : raw;
   }
-  return out as HostConfigInput;
+  return out;
 }
 
 /** Defaults ← environment ← overrides, validated; throws ConfigError listing every problem. */

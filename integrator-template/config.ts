@@ -180,7 +180,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): IntegratorConfigI
   const hostClientId = env.INTEGRATOR_HOST_CLIENT_ID;
   const hostClientSecret = env.INTEGRATOR_HOST_CLIENT_SECRET;
   if (hostClientId || hostClientSecret) out.hostClient = { clientId: hostClientId ?? '', clientSecret: hostClientSecret ?? '' };
-  return out as IntegratorConfigInput;
+  return out;
 }
 
 /**

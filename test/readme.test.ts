@@ -31,7 +31,8 @@ describe('README', () => {
   it('quick start has exactly two set-up commands: one starts the host, one runs the tests', () => {
     expect(shellLines('Quick start')).toEqual(['npm install && npm start', 'npm install && npm test']);
     expect(pkg.scripts.start).toBe('addon-kit start');
-    expect(pkg.scripts.test).toBe('npm run typecheck && vitest run');
+    expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && vitest run');
+    expect(pkg.scripts.lint).toBe('eslint --cache --cache-location node_modules/.cache/eslint/ .');
     expect(pkg.workspaces).toEqual(['addon-sdk', 'integrator-template', 'host']);
     expect(hostPkg.bin['addon-kit']).toBe('bin/addon-kit.js');
   });

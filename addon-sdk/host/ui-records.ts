@@ -81,24 +81,25 @@ export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly 
   /** The records ready for the receiver; throws RejectedRecord for anything outside the allow-list. */
   return function validate(records: unknown[]): RemoteMutationRecord[] {
     return records.map((record): RemoteMutationRecord => {
-      if (!Array.isArray(record)) throw new RejectedRecord('bad record');
+      if (!isList(record)) throw new RejectedRecord('bad record');
       const [type, target] = record;
       switch (type) {
         case INSERT:
-          if (!Number.isSafeInteger(record[3])) throw new RejectedRecord('bad index');
+          if (!isIndex(record[3])) throw new RejectedRecord('bad index');
           return [INSERT, id(target), node(record[2], 0) as never, record[3]];
         case REMOVE:
-          if (!Number.isSafeInteger(record[2])) throw new RejectedRecord('bad index');
+          if (!isIndex(record[2])) throw new RejectedRecord('bad index');
           return [REMOVE, id(target), record[2]];
         case UPDATE_TEXT:
           if (typeof record[2] !== 'string' || record[2].length > MAX_TEXT) throw new RejectedRecord('bad text');
           return [UPDATE_TEXT, id(target), record[2]];
         case UPDATE_PROPERTY: {
-          const spec = elementOf.get(id(target));
+          const targetId = id(target);
+          const spec = elementOf.get(targetId);
           const [, , name, value, updateType = PROPERTY] = record;
           if (!spec || typeof name !== 'string') throw new RejectedRecord('update of an unknown element');
-          if (updateType === PROPERTY) return [UPDATE_PROPERTY, target, name, property(spec, name, value), PROPERTY];
-          if (updateType === EVENT_LISTENER) return [UPDATE_PROPERTY, target, name, listener(spec, name, value), EVENT_LISTENER];
+          if (updateType === PROPERTY) return [UPDATE_PROPERTY, targetId, name, property(spec, name, value), PROPERTY];
+          if (updateType === EVENT_LISTENER) return [UPDATE_PROPERTY, targetId, name, listener(spec, name, value), EVENT_LISTENER];
           if (updateType === ATTRIBUTE) throw new RejectedRecord('attributes are not allowed');
           throw new RejectedRecord('bad update type');
         }
@@ -111,4 +112,13 @@ export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly 
 
 function isPlain(value: unknown): boolean {
   return value === undefined || value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number';
+}
+
+/** `Array.isArray` without its `any[]`: the items stay unknown until checked. */
+function isList(value: unknown): value is unknown[] {
+  return Array.isArray(value);
+}
+
+function isIndex(value: unknown): value is number {
+  return Number.isSafeInteger(value);
 }

@@ -66,7 +66,7 @@ export function isPropertyValue(kind: PropertyKind, value: unknown): boolean {
   if (kind === 'url') return isWebUrl(value);
   if (kind === 'options') {
     return Array.isArray(value) && value.length <= 500 &&
-      value.every((o) => typeof o === 'object' && o !== null && typeof o.value === 'string' && typeof o.label === 'string');
+      value.every((o: unknown) => typeof o === 'object' && o !== null && 'value' in o && typeof o.value === 'string' && 'label' in o && typeof o.label === 'string');
   }
   return typeof value === 'string' && kind.slice(5).split('|').includes(value);
 }

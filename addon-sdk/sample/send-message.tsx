@@ -38,13 +38,13 @@ async function sendMessage(listId: string, personIds: string[], message: string)
     body: JSON.stringify({ list_id: listId, person_ids: personIds, message }),
   });
   // The template integrator answers `{data: {id, …}}`; a bare `{id}` is accepted too.
-  const body = (await response.json().catch(() => null)) as { id?: unknown; data?: { id?: unknown } } | null;
+  const body = (await response.json().catch(() => null)) as { id?: string | number; data?: { id?: string | number } } | null;
   if (!response.ok) return { kind: 'error', text: `The integrator refused the message (HTTP ${response.status})` };
   return { kind: 'sent', text: `Message ${String(body?.data?.id ?? body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
 }
 
 function SendMessage() {
-  const listId = String(addOnContext().props.listId ?? '');
+  const listId = String((addOnContext().props.listId as string | number | undefined) ?? '');
   const [people, setPeople] = useState<Person[] | null>(null);
   const [shown, setShown] = useState(RENDER_STEP);
   const [excluded, setExcluded] = useState<Set<string>>(new Set());

@@ -94,7 +94,7 @@ export function createAddonTestSession(options: { page: Page; state: ObservedSta
     try {
       await action();
     } catch (error) {
-      throw new Error(`${what}: ${(error as Error).message ?? String(error)}\n${state.describe()}`);
+      throw new Error(`${what}: ${(error as Error).message ?? String(error)}\n${state.describe()}`, { cause: error });
     }
   };
 
@@ -130,6 +130,6 @@ export function createAddonTestSession(options: { page: Page; state: ObservedSta
     select: (label, value, o = {}) => act(`select(${JSON.stringify(label)})`, async () => {
       await page.getByLabel(label, { exact: true }).selectOption(value, { timeout: o.timeout ?? timeout });
     }),
-    close: options.close,
+    close: () => options.close(),
   };
 }

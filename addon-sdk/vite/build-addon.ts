@@ -90,7 +90,7 @@ export async function buildAddon(options: AddonBuildOptions & { watch?: AddonWat
     if (!last) throw new Error('addon-kit: the build wrote no add-on script');
     return last;
   }
-  const { onBuild, onError } = options.watch;
+  const watch = options.watch;
   const watcher = (await build({ ...config, build: { watch: {} } })) as unknown as RolldownLikeWatcher;
   return new Promise<AddonWatcher>((resolveStarted) => {
     const started = () => resolveStarted({ close: () => watcher.close() });
@@ -98,12 +98,12 @@ export async function buildAddon(options: AddonBuildOptions & { watch?: AddonWat
       if (event.code === 'BUNDLE_END' && last) {
         const result = last;
         last = undefined;
-        onBuild(result);
+        watch.onBuild(result);
         started();
       } else if (event.code === 'ERROR') {
         // The bundle of a failed run is not closed by vite; the watcher goes on with the next change.
         void event.result?.close();
-        onError(event.error ?? new Error('addon-kit: the build failed'));
+        watch.onError(event.error ?? new Error('addon-kit: the build failed'));
         started();
       }
     });

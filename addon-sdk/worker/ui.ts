@@ -64,7 +64,7 @@ export function render(ui: ComponentChildren): void {
     root = document.createElement('remote-root') as RemoteRootElement;
     root.connect(new BatchingRemoteConnection(connection));
   }
-  renderPreact(ui, root as unknown as Element);
+  renderPreact(ui, root);
 }
 
 type Children = { children?: ComponentChildren };

@@ -87,8 +87,8 @@ export async function createBenchDatabase(
       location: { databaseUrl },
       args: [`--database-url=${databaseUrl}`],
       open: () => openDatabase({ databaseUrl }),
-      copy: async () => bench,
-      drop: created.drop,
+      copy: () => Promise.resolve(bench),
+      drop: () => created.drop(),
     };
   } else {
     const parent = await mkdtemp(join(tmpdir(), 'addon-kit-bench-'));

@@ -39,7 +39,7 @@ process.once('message', (spec: LoadSpec) => {
     },
     (error, result) => {
       if (error) {
-        process.send!({ error: error.message }, () => process.exit(1));
+        process.send!({ error: (error as Error).message }, () => process.exit(1));
         return;
       }
       const seconds = result.duration;

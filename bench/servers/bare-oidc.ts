@@ -30,10 +30,10 @@ const provider = new Provider(url, {
     },
   ],
   scopes: ['people'],
-  findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+  findAccount: (_ctx, sub) => Promise.resolve({ accountId: sub, claims: () => Promise.resolve({ sub }) }),
   jwks: { keys: [jwk] as never },
   features: { devInteractions: { enabled: false } },
-  issueRefreshToken: async () => true,
+  issueRefreshToken: () => Promise.resolve(true),
   rotateRefreshToken: true,
   ttl: {
     AccessToken: 7200,
@@ -76,7 +76,7 @@ server.on('request', (req, res) => {
     );
     return;
   }
-  callback(req, res);
+  void callback(req, res);
 });
 
 stopOn(async () => {

@@ -19,8 +19,8 @@ export const connectedApplicationResource: ResourceDefinition = {
   // access_mode is left out on purpose: the spec does not accept it here.
   fields: ['description', 'name', 'url'],
   links: (row, base) => ({
-    self: `${base}/api/v2/connected_applications/${row.id}`,
-    people: `${base}/api/v2/connected_applications/${row.id}/people`,
+    self: `${base}/api/v2/connected_applications/${String(row.id)}`,
+    people: `${base}/api/v2/connected_applications/${String(row.id)}/people`,
   }),
   defaultOrder: 'a.name COLLATE "C" ASC',
 };

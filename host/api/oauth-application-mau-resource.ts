@@ -18,11 +18,11 @@ export const oauthApplicationMauResource: ResourceDefinition = {
     oauth_application: {
       type: 'OauthApplication',
       id: (row) => row.application_id as string,
-      related: (row, base) => `${base}/api/v2/oauth_applications/${row.application_id}`,
+      related: (row, base) => `${base}/api/v2/oauth_applications/${String(row.application_id)}`,
     },
   },
   id: (row) => mauId(Number(row.year), Number(row.month)),
-  links: (row, base) => ({ self: `${base}/api/v2/oauth_applications/${row.application_id}/mau/${mauId(Number(row.year), Number(row.month))}` }),
+  links: (row, base) => ({ self: `${base}/api/v2/oauth_applications/${String(row.application_id)}/mau/${mauId(Number(row.year), Number(row.month))}` }),
 };
 
 /** `YYYYMM` of a month. */

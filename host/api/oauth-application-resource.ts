@@ -12,8 +12,8 @@ export const oauthApplicationResource: ResourceDefinition = {
   },
   fields: ['description', 'name', 'url'],
   links: (row, base) => ({
-    self: `${base}/api/v2/oauth_applications/${row.id}`,
-    mau: `${base}/api/v2/oauth_applications/${row.id}/mau`,
+    self: `${base}/api/v2/oauth_applications/${String(row.id)}`,
+    mau: `${base}/api/v2/oauth_applications/${String(row.id)}/mau`,
   }),
   defaultOrder: 'a.name COLLATE "C" ASC',
 };

@@ -14,9 +14,9 @@ export const organizationEndpoints: readonly Endpoint[] = [
     parentType: 'Organization',
     pathParameters: [],
     access: 'any_person',
-    async load(ctx) {
+    load(ctx) {
       const parent = { id: ctx.person.organization_id, type: 'Organization' };
-      return { row: { id: ctx.person.organization_id }, parent };
+      return Promise.resolve({ row: { id: ctx.person.organization_id }, parent });
     },
   },
 ];

@@ -7,6 +7,6 @@ export const personalAccessTokenResource: ResourceDefinition = {
   description: 'A personal access token of the requesting person. Its secret is never shown again.',
   attributes: { name: { type: 'string' } },
   fields: ['name'],
-  links: (row, base) => ({ self: `${base}/api/v2/personal_access_tokens/${row.id}` }),
+  links: (row, base) => ({ self: `${base}/api/v2/personal_access_tokens/${String(row.id)}` }),
   defaultOrder: 't.created_at ASC',
 };

@@ -9,6 +9,12 @@ import { Layout } from '../pages/render.tsx';
 
 type Json = Record<string, unknown>;
 
+/** A description or other string member of the document; '' when absent. */
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A facet value (pattern, bound, default): strings as they are, anything else as JSON. */
+const facet = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
 /** `**bold**` and `` `code` `` of the document's descriptions, as elements (no raw HTML). */
 function Inline({ text }: { text: string }) {
   const parts: ComponentChildren[] = [];
@@ -41,14 +47,14 @@ function typeOf(schema: Json | undefined): string {
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() ?? '';
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return `one of: ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`;
-  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : String(schema.type ?? 'any');
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : typeof schema.type === 'string' ? schema.type : 'any';
   if (schema.type === 'array' && schema.items) return `array of ${typeOf(schema.items as Json)}`;
   const facets = [
     schema.format,
-    schema.pattern ? `pattern ${schema.pattern}` : undefined,
-    schema.minimum !== undefined ? `min ${schema.minimum}` : undefined,
-    schema.maximum !== undefined ? `max ${schema.maximum}` : undefined,
-    schema.default !== undefined ? `default ${schema.default}` : undefined,
+    schema.pattern ? `pattern ${facet(schema.pattern)}` : undefined,
+    schema.minimum !== undefined ? `min ${facet(schema.minimum)}` : undefined,
+    schema.maximum !== undefined ? `max ${facet(schema.maximum)}` : undefined,
+    schema.default !== undefined ? `default ${facet(schema.default)}` : undefined,
   ].filter(Boolean);
   return facets.length ? `${type} (${facets.join(', ')})` : type;
 }
@@ -68,7 +74,7 @@ function Operation({ doc, path, method, op }: { doc: OpenApiDocument; path: stri
         <span class="method">{method.toUpperCase()}</span> <code>{path}</code>
       </h3>
       <p>
-        <strong>{String(op.summary)}</strong>. <Inline text={String(op.description ?? '')} />
+        <strong>{String(op.summary)}</strong>. <Inline text={str(op.description)} />
       </p>
       <table>
         <thead>
@@ -81,7 +87,7 @@ function Operation({ doc, path, method, op }: { doc: OpenApiDocument; path: stri
               <td>{String(p.in)}</td>
               <td>{p.required ? 'yes' : 'no'}</td>
               <td>{typeOf(p.schema as Json)}</td>
-              <td><Inline text={String(p.description ?? '')} /></td>
+              <td><Inline text={str(p.description)} /></td>
             </tr>
           ))}
         </tbody>
@@ -100,7 +106,7 @@ function Operation({ doc, path, method, op }: { doc: OpenApiDocument; path: stri
               <tr>
                 <td>{status}</td>
                 <td>{name ? <a href={`#schema-${name}`}>{name}</a> : ''}</td>
-                <td><Inline text={String(response.description ?? '')} /></td>
+                <td><Inline text={str(response.description)} /></td>
               </tr>
             );
           })}
@@ -116,7 +122,7 @@ function Schema({ name, schema }: { name: string; schema: Json }) {
   return (
     <section id={`schema-${name}`}>
       <h3>{name}</h3>
-      {schema.description ? <p>{String(schema.description)}</p> : null}
+      {schema.description ? <p>{str(schema.description)}</p> : null}
       <table>
         <thead>
           <tr><th>Member</th><th>Required</th><th>Schema</th><th>Description</th></tr>
@@ -130,14 +136,14 @@ function Schema({ name, schema }: { name: string; schema: Json }) {
                 <td><code>{prop}</code></td>
                 <td>{required.has(prop) ? 'yes' : 'no'}</td>
                 <td>{nested.length ? 'object' : typeOf(sub)}</td>
-                <td>{String(sub.description ?? '')}</td>
+                <td>{str(sub.description)}</td>
               </tr>,
               ...nested.map(([inner, innerSchema]) => (
                 <tr>
                   <td><code>{`${prop}.${inner}`}</code></td>
                   <td>{subRequired.has(inner) ? 'yes' : 'no'}</td>
                   <td>{innerSchema.type === 'object' ? 'object' : typeOf(innerSchema)}</td>
-                  <td>{String(innerSchema.description ?? '')}</td>
+                  <td>{str(innerSchema.description)}</td>
                 </tr>
               )),
             ];
@@ -166,7 +172,7 @@ export function ReferencePage({ document: doc }: { document: OpenApiDocument }) 
             const flow = ((scheme.flows as Record<string, Json> | undefined) ?? {}).authorizationCode;
             return (
               <li>
-                <code>{name}</code>: {String(scheme.description ?? '')}
+                <code>{name}</code>: {str(scheme.description)}
                 {flow ? (
                   <span>
                     {' '}Authorize at <code>{String(flow.authorizationUrl)}</code>, token at <code>{String(flow.tokenUrl)}</code>, refresh at{' '}

@@ -76,7 +76,7 @@ export function parse<const O extends OptionSpecs>(args: string[], options: O, p
     try {
       return parseArgs({ args, options, strict: true, allowPositionals: positionals > 0 });
     } catch (error) {
-      throw new UsageError((error as Error).message.split('\n')[0]!);
+      throw new UsageError((error as Error).message.split('\n')[0]);
     }
   })();
   if (result.positionals.length > positionals) {

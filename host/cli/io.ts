@@ -1,7 +1,7 @@
-/** Where a command writes: stdout for results, stderr for progress and errors. */
+/** Where a command writes: stdout for results, stderr for progress and errors (plain functions, passed on detached). */
 export interface CommandIo {
-  out(line: string): void;
-  err(line: string): void;
+  out: (line: string) => void;
+  err: (line: string) => void;
 }
 
 export const processIo: CommandIo = {

@@ -50,7 +50,7 @@ export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<nu
     }
     const env = configFromEnvironment();
     const keys = env.encryptionKeys ?? (await loadOrCreateSecrets(storage.dataDir)).encryptionKeys;
-    const app = await createOAuthApplication(db, createSecretBox(keys as { id: string; key: string }[]), {
+    const app = await createOAuthApplication(db, createSecretBox(keys), {
       organizationId,
       name,
       description: values.description ?? '',

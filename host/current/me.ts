@@ -11,13 +11,13 @@ export function currentRouter(): Router {
     '/me',
     singleRoute(
       personResource,
-      async (req, query) => {
+      (req, query) => {
         const { person } = authOf(req);
         const parent = { id: person.organization_id, type: 'Organization' };
         const included = query.include.includes('organization')
           ? [{ definition: organizationResource, rows: [{ id: person.organization_id }] }]
           : [];
-        return { row: { ...person }, parent, included };
+        return Promise.resolve({ row: { ...person }, parent, included });
       },
       { related: [organizationResource] },
     ),

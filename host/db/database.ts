@@ -72,8 +72,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   return {
     kind: 'pglite',
     pglite,
-    query: base.query,
-    exec: base.exec,
+    ...base,
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
     async close() {
       await pglite.close();
@@ -189,9 +188,9 @@ export class DataDirInUseError extends Error {
 /** Takes `<dataDir>.lock` for this process; a lock left by a dead process is taken over. */
 async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const { mkdir, readFile, unlink, writeFile } = await import('node:fs/promises');
-  const { dirname, resolve } = await import('node:path');
-  const file = `${resolve(dataDir)}.lock`;
-  await mkdir(dirname(file), { recursive: true });
+  const path = await import('node:path');
+  const file = `${path.resolve(dataDir)}.lock`;
+  await mkdir(path.dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await writeFile(file, String(process.pid), { flag: 'wx' });

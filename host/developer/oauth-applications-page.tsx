@@ -284,7 +284,7 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     if (!app) return notFound(res);
     const person = hostPersonOf(req);
     if (!person.site_administrator) return adminsOnly(res);
-    const { input, problems } = readApplicationInput({ ...(req.body ?? {}), client_type: app.public ? 'public' : 'confidential' });
+    const { input, problems } = readApplicationInput({ ...((req.body ?? {}) as Record<string, unknown>), client_type: app.public ? 'public' : 'confidential' });
     if (Object.keys(problems).length) {
       return sendPage(res, 422, <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} values={input} problems={problems} />);
     }

@@ -139,7 +139,8 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   router.post('/personal-access-tokens', requireCsrf, async (req, res) => {
     const person = hostPersonOf(req);
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-    const name = typeof req.body?.name === 'string' ? req.body.name.trim() : '';
+    const field = (req.body as Record<string, unknown> | undefined)?.name;
+    const name = typeof field === 'string' ? field.trim() : '';
     if (!name || name.length > 255) {
       const tokens = await listTokens(deps.db, person.id);
       const nameError = 'Name is required (at most 255 characters)';

@@ -48,11 +48,11 @@ export function limitApiRequests(deps: {
       const wait = await deps.clientAuth.retryAfter(basic?.username, address);
       if (wait > 0) throw new TooManyRequestsError(wait, `Too many failed authentications; try again in ${wait} seconds`);
     }
-    let failure: unknown;
+    let failure: { error: unknown } | undefined;
     try {
       await deps.authenticate(req, res, () => {});
     } catch (error) {
-      failure = error;
+      failure = { error };
       if (error instanceof UnauthorizedError && /^(Basic|Bearer)\s/i.test(header)) await deps.clientAuth.failed(basic?.username, address);
     }
     if (deps.limiter && deps.limit !== 'off') {
@@ -74,7 +74,7 @@ export function limitApiRequests(deps: {
         throw new TooManyRequestsError(retryAfter, `Rate limit exceeded: ${state.consumedPoints} of ${limit.points} requests per ${limit.seconds} seconds`);
       }
     }
-    if (failure) throw failure;
+    if (failure) throw failure.error;
     next();
   };
 }

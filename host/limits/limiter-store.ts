@@ -51,8 +51,9 @@ export async function createLimiterStore(deps: { db: Database; redisUrl?: string
           blockDuration: o.blockDuration ?? 0,
           insuranceLimiter: memory(o),
         }),
-      close: async () => {
+      close: () => {
         client.disconnect();
+        return Promise.resolve();
       },
     };
   }

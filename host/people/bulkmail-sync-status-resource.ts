@@ -18,7 +18,7 @@ export const bulkmailSyncStatusResource: ResourceDefinition = {
     updated_at: { type: 'date_time' },
   },
   fields: ['provider', 'status', 'people_count', 'synced_people_count', 'attempts', 'failed_attempts', 'last_error', 'last_attempted_at', 'last_synced_at', 'created_at', 'updated_at'],
-  links: (row, base) => ({ self: `${base}/people/v2/lists/${row.list_id}/bulkmail_sync_status` }),
+  links: (row, base) => ({ self: `${base}/people/v2/lists/${String(row.list_id)}/bulkmail_sync_status` }),
 };
 
 /** Columns of a BulkmailSyncStatus row (alias `b`). */

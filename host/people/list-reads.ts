@@ -32,7 +32,7 @@ export async function loadList(db: Queryable, scope: RequestScope, id: string): 
 }
 
 /** A record of the organization's `table` by id (for belongs-to parents and to_one associations). */
-async function loadOwned(db: Queryable, table: 'campuses' | 'list_categories', select: string, organizationId: string, id: unknown): Promise<Row | undefined> {
+async function loadOwned(db: Queryable, table: 'campuses' | 'list_categories', select: string, organizationId: string, id: number | string | null): Promise<Row | undefined> {
   if (id === null || id === undefined) return undefined;
   return (await db.query<Row>(`SELECT ${select} FROM ${table} c WHERE c.organization_id = $1 AND c.id = $2`, [organizationId, String(id)])).rows[0];
 }
@@ -107,14 +107,14 @@ export function listReadRoutes(db: Database): Router {
           const scope = scopeOf(req);
           const list = await loadList(db, scope, pathId(req, 'list_id'));
           const row = list && (await load(list, scope));
-          return { row, parent: { id: String(list?.id ?? ''), type: 'List' }, included: definition === personResource ? personIncludes(row, query.include) : [] };
+          return { row, parent: { id: list ? String(list.id) : '', type: 'List' }, included: definition === personResource ? personIncludes(row, query.include) : [] };
         },
         { related },
       ),
     );
 
-  toOne('campus', campusResource, (list, scope) => loadOwned(db, 'campuses', CAMPUS_SELECT, scope.organizationId, list.campus_id));
-  toOne('category', listCategoryResource, (list, scope) => loadOwned(db, 'list_categories', LIST_CATEGORY_SELECT, scope.organizationId, list.list_category_id));
+  toOne('campus', campusResource, (list, scope) => loadOwned(db, 'campuses', CAMPUS_SELECT, scope.organizationId, list.campus_id as number | null));
+  toOne('category', listCategoryResource, (list, scope) => loadOwned(db, 'list_categories', LIST_CATEGORY_SELECT, scope.organizationId, list.list_category_id as number | null));
   toOne('created_by', personResource, (list, scope) => loadPersonRow(db, scope.organizationId, list.created_by_id as string | null), [organizationResource]);
   toOne('updated_by', personResource, (list, scope) => loadPersonRow(db, scope.organizationId, list.updated_by_id as string | null), [organizationResource]);
   toOne('bulkmail_sync_status', bulkmailSyncStatusResource, async (list) => (await db.query<Row>(`SELECT ${BULKMAIL_SYNC_STATUS_SELECT} FROM bulkmail_sync_statuses b WHERE b.list_id = $1`, [list.id])).rows[0]);
@@ -145,7 +145,7 @@ export function listReadRoutes(db: Database): Router {
         const scope = scopeOf(req);
         const list = await loadList(db, scope, pathId(req, 'list_id'));
         const row = list && (await db.query<Row>(`SELECT ${sql.select} FROM ${sql.from} WHERE ${sql.listColumn} = $1 AND ${sql.idColumn} = $2`, [list.id, pathId(req, 'id')])).rows[0];
-        return { row, parent: { id: String(list?.id ?? ''), type: 'List' } };
+        return { row, parent: { id: list ? String(list.id) : '', type: 'List' } };
       }),
     );
   };

@@ -17,7 +17,7 @@ export const LIST_VALUES = {
 /** How long a list counts as recently viewed by a person after they opened it. */
 export const RECENTLY_VIEWED_DAYS = 30;
 
-const listLink = (base: string, id: unknown) => `${base}/people/v2/lists/${id}`;
+const listLink = (base: string, id: unknown) => `${base}/people/v2/lists/${String(id)}`;
 
 /**
  * The lists of organization `$1` as seen by person `$2`, as a derived table to alias `l`.
@@ -129,8 +129,8 @@ export const listResource: ResourceDefinition = {
   },
   filters: {
     auto_refresh_enabled: () => 'l.auto_refresh',
-    can_manage: ({ param, personId }) => {
-      const person = param(personId);
+    can_manage: (ctx) => {
+      const person = ctx.param(ctx.personId);
       const manager = `EXISTS (SELECT 1 FROM person_product_roles pr WHERE pr.person_id = ${person} AND pr.product = 'people' AND pr.role = 'manager')`;
       return `${manager} OR l.created_by_id = ${person} OR EXISTS (SELECT 1 FROM list_shares sh WHERE sh.list_id = l.id AND sh.person_id = ${person} AND sh.permission = 'edit')`;
     },

@@ -7,10 +7,10 @@ export const listResultResource: ResourceDefinition = {
   attributes: { created_at: { type: 'date_time' } },
   fields: ['created_at', 'person', 'list'],
   relationships: {
-    person: { type: 'Person', id: (row) => row.person_id as string, related: (row, base) => `${base}/people/v2/people/${row.person_id}` },
-    list: { type: 'List', id: (row) => row.list_id as string, related: (row, base) => `${base}/people/v2/lists/${row.list_id}` },
+    person: { type: 'Person', id: (row) => row.person_id as string, related: (row, base) => `${base}/people/v2/people/${String(row.person_id)}` },
+    list: { type: 'List', id: (row) => row.list_id as string, related: (row, base) => `${base}/people/v2/lists/${String(row.list_id)}` },
   },
-  links: (row, base) => ({ self: `${base}/people/v2/lists/${row.list_id}/list_results/${row.id}` }),
+  links: (row, base) => ({ self: `${base}/people/v2/lists/${String(row.list_id)}/list_results/${String(row.id)}` }),
   order: { created_at: 'r.created_at', person_id: 'r.person_id' },
   defaultOrder: 'r.person_id ASC',
 };

@@ -7,9 +7,9 @@ export const listStarResource: ResourceDefinition = {
   attributes: { created_at: { type: 'date_time' } },
   fields: ['created_at', 'person'],
   relationships: {
-    person: { type: 'Person', id: (row) => row.person_id as string, related: (row, base) => `${base}/people/v2/people/${row.person_id}` },
+    person: { type: 'Person', id: (row) => row.person_id as string, related: (row, base) => `${base}/people/v2/people/${String(row.person_id)}` },
   },
-  links: (row, base) => ({ self: `${base}/people/v2/lists/${row.list_id}/star` }),
+  links: (row, base) => ({ self: `${base}/people/v2/lists/${String(row.list_id)}/star` }),
 };
 
 /** Columns of a ListStar row (alias `s`). */

@@ -6,7 +6,7 @@ export const noteCategoryResource: ResourceDefinition = {
   type: 'NoteCategory',
   attributes: { name: { type: 'string' }, created_at: { type: 'date_time' }, updated_at: { type: 'date_time' } },
   fields: ['name', 'created_at', 'updated_at'],
-  links: (row, base) => ({ self: `${base}/people/v2/note_categories/${row.id}` }),
+  links: (row, base) => ({ self: `${base}/people/v2/note_categories/${String(row.id)}` }),
 };
 
 /** Columns of a NoteCategory row (alias `c`). */

@@ -87,7 +87,7 @@ export function noteReadRoutes(db: Database): Router {
       const row = note?.note_category_id
         ? (await db.query<Row>(`SELECT ${NOTE_CATEGORY_SELECT} FROM note_categories c WHERE c.organization_id = $1 AND c.id = $2`, [scope.organizationId, note.note_category_id])).rows[0]
         : undefined;
-      return { row, parent: { id: String(note?.id ?? ''), type: 'Note' } };
+      return { row, parent: { id: note ? String(note.id) : '', type: 'Note' } };
     }),
   );
 
@@ -100,7 +100,7 @@ export function noteReadRoutes(db: Database): Router {
           const scope = scopeOf(req);
           const note = await loadNote(db, scope.organizationId, pathId(req, 'note_id'));
           const row = await loadPersonRow(db, scope.organizationId, note?.[`${association === 'person' ? 'person' : 'created_by'}_id`] as string | null | undefined);
-          return { row, parent: { id: String(note?.id ?? ''), type: 'Note' }, included: personIncludes(row, query.include) };
+          return { row, parent: { id: note ? String(note.id) : '', type: 'Note' }, included: personIncludes(row, query.include) };
         },
         { related: [organizationResource] },
       ),

@@ -2,7 +2,7 @@
 import type { PayloadShape } from '../jsonapi/payload.ts';
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
 
-const noteLink = (base: string, id: unknown) => `${base}/people/v2/notes/${id}`;
+const noteLink = (base: string, id: unknown) => `${base}/people/v2/notes/${String(id)}`;
 
 /** Definition of Note, exactly the spec's attributes, relationships, includes, order values and where[]. */
 export const noteResource: ResourceDefinition = {

@@ -99,7 +99,8 @@ export function noteWriteRoutes(db: Database): Router {
         const note = await loadNote(db, scope.organizationId, pathId(req, 'id'));
         if (!note) throw new NotFoundError();
         const values = parseResourcePayload(req.body, notePayload);
-        const author = note.created_by_id == null ? null : String(note.created_by_id);
+        const createdById = note.created_by_id as number | null;
+        const author = createdById == null ? null : String(createdById);
         requireAuthorChangeAllowed(scope, values, author, 'created_by can be changed only by a people manager');
         if ('note' in values) requireNoteText(values.note);
         await checkReferences(db, scope.organizationId, values);

@@ -13,7 +13,7 @@ export const ruleResource: ResourceDefinition = {
     updated_at: { type: 'date_time' },
   },
   fields: ['attribute', 'operator', 'value', 'position', 'created_at', 'updated_at'],
-  links: (row, base) => ({ self: `${base}/people/v2/lists/${row.list_id}/rules/${row.id}` }),
+  links: (row, base) => ({ self: `${base}/people/v2/lists/${String(row.list_id)}/rules/${String(row.id)}` }),
   order: { position: 'r.position', created_at: 'r.created_at' },
   defaultOrder: 'r.position ASC',
 };

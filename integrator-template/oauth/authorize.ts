@@ -28,7 +28,7 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
 
   router.get('/oauth/authorize', async (req: Request, res: Response) => {
     res.set('Cache-Control', 'no-store');
-    const check = checkAuthorizationRequest(req.query as Record<string, unknown>, ctx.config);
+    const check = checkAuthorizationRequest(req.query, ctx.config);
     if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 302);
     const session = await openSession(req, res, ctx.session);
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;

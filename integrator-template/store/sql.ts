@@ -45,8 +45,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   const base = wrap(pglite);
   return {
     kind: 'pglite',
-    query: base.query,
-    exec: base.exec,
+    ...base,
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
     close: () => pglite.close(),
   };
@@ -80,8 +79,7 @@ export async function openPostgres(url: string, schema: string | undefined, max 
   const base = wrap(pool);
   return {
     kind: 'postgres',
-    query: base.query,
-    exec: base.exec,
+    ...base,
     async transaction(fn) {
       const client = await pool.connect();
       try {

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_ADDON_BUNDLE } from '@addon-kit/sdk/internal/build/bundles.ts';
@@ -73,7 +72,7 @@ describe('mountAddon() with the sample send_message add-on', () => {
     await page.getByText('This add-on needs to be authorized again.').waitFor({ state: 'detached' });
     // A fresh worker: the old error is gone, the people are read again, nothing of the old state is left.
     await page.getByText('3 of 3 people selected').waitFor();
-    expect(await frame!.evaluate((f) => f.isConnected)).toBe(false);
+    expect(await frame.evaluate((f) => f.isConnected)).toBe(false);
     expect(await page.locator('iframe').count()).toBe(1);
     expect(await page.getByText('Sending failed: The integrator token was revoked').count()).toBe(0);
     expect(harness.servers.serviceLog.slice(peopleReads).map((e) => e.path)).toEqual(['/people/v2/lists/42/people?per_page=100']);

@@ -104,9 +104,9 @@ describe('median() and spread()', () => {
 describe('interleave()', () => {
   it('runs the steps in order on even rounds and reversed on odd rounds, collecting results per step', async () => {
     const calls: string[] = [];
-    const step = (name: string) => async () => {
+    const step = (name: string) => () => {
       calls.push(name);
-      return `${name}${calls.length}`;
+      return Promise.resolve(`${name}${calls.length}`);
     };
     const results = await interleave('test', 3, [step('a'), step('b')], () => '');
     expect(calls).toEqual(['a', 'b', 'b', 'a', 'a', 'b']);

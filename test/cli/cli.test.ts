@@ -40,7 +40,7 @@ describe('addon-kit (bad arguments)', () => {
     [['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'not a url'], /^addon-kit oauth-app: --redirect-uri must be an absolute URL/],
     [['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'https://a.test/cb', '--scopes', 'people admin'], /^addon-kit oauth-app: unknown scope\(s\) admin;/],
   ])('exits 2 with one clear line for %j', async (args, message) => {
-    const res = await runCli(args as string[]);
+    const res = await runCli(args);
     expect(res.code).toBe(2);
     const output = (res.stderr || res.stdout).trim();
     expect(output).toMatch(message);

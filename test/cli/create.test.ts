@@ -85,7 +85,7 @@ describe('addon-kit create addon', () => {
     [['create', 'plugin', 'x'], /^addon-kit create: create what\? addon-kit create integrator\|addon <dir>/],
     [['create', 'addon', 'x', '--from-registry', '--packages', 'y'], /^addon-kit create: --from-registry and --packages exclude each other$/],
   ])('exits 2 with one line for %j', async (args, message) => {
-    const res = await runCli(args as string[]);
+    const res = await runCli(args);
     expect(res.code).toBe(2);
     expect(res.stderr.trim()).toMatch(message);
   });

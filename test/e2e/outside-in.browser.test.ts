@@ -10,6 +10,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -54,7 +55,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     child.on('close', (code) => {
       console.log(`outside-in: ${[command === process.execPath ? 'node' : command, ...args].join(' ').replace(CLI, 'addon-kit')} (in ${cwd}) → ${code} in ${Date.now() - started} ms`);
       // Without colours: the output is read by the assertions.
-      done({ code, stdout: stdout.replace(/\x1b\[[0-9;]*m/g, ''), stderr });
+      done({ code, stdout: stripVTControlCharacters(stdout), stderr });
     });
   });
 }

@@ -11,8 +11,8 @@ import { request as httpRequest } from 'node:http';
 import express, { type Express, type Request, type Response } from 'express';
 import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
 
-/** One request the proxy forwarded (or refused). */
-export interface ProxyLogEntry { target: string; method: string; url: string; outcome: 'forwarded' | string }
+/** One request the proxy forwarded (outcome `forwarded`) or refused (outcome: the error code). */
+export interface ProxyLogEntry { target: string; method: string; url: string; outcome: string }
 /** One request an upstream received. */
 export interface UpstreamLogEntry { method: string; path: string; authorization: string | undefined; contentType: string | undefined; body: Buffer }
 
@@ -219,7 +219,7 @@ document.getElementById('approve').addEventListener('click', async () => {
     res.status(204).end();
   });
 
-  host.post('/addons/installations/:id/fetch/:target', express.raw({ type: () => true, limit: '8mb' }), async (req, res) => {
+  host.post('/addons/installations/:id/fetch/:target', express.raw({ type: () => true, limit: '8mb' }), (req, res) => {
     const target = String(req.params.target);
     const refuse = (status: number, error: ErrorBody, url = '') => {
       proxyLog.push({ target, method: '', url, outcome: error.code });

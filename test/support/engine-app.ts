@@ -16,7 +16,7 @@ export const campusResource: ResourceDefinition = {
   type: 'Campus',
   attributes: { name: { type: 'string' } },
   fields: ['name'],
-  links: (row, base) => ({ self: `${base}/test/campuses/${row.id}` }),
+  links: (row, base) => ({ self: `${base}/test/campuses/${String(row.id)}` }),
 };
 
 export const testPersonResource: ResourceDefinition = {
@@ -29,7 +29,7 @@ export const testPersonResource: ResourceDefinition = {
   },
   fields: ['first_name', 'last_name', 'site_administrator', 'created_at', 'campus'],
   relationships: { campus: { type: 'Campus', id: (row) => row.campus_id as string | null } },
-  links: (row, base) => ({ self: `${base}/test/people/${row.id}` }),
+  links: (row, base) => ({ self: `${base}/test/people/${String(row.id)}` }),
   includes: ['campus'],
   order: { first_name: 'p.first_name', last_name: 'p.last_name', created_at: 'p.created_at', 'campuses.name': 'c.name' },
   defaultOrder: 'p.id ASC',

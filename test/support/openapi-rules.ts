@@ -10,7 +10,7 @@ type Json = Record<string, any>;
 function walk(value: unknown, visit: (node: Json, pointer: string) => void, pointer = '#'): void {
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${pointer}/${i}`));
   else if (value && typeof value === 'object') {
-    visit(value as Json, pointer);
+    visit(value, pointer);
     for (const [k, v] of Object.entries(value)) walk(v, visit, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   }
 }

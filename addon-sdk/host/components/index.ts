@@ -5,7 +5,8 @@ import type { ComponentName } from '../../protocol/components.ts';
 import { Banner, Heading, Image, Link, List, ListItem, Spinner, Stack, Text } from './content.tsx';
 import { Button, Checkbox, Select, TextArea, TextField } from './controls.tsx';
 
-const IMPLEMENTATIONS: Record<ComponentName, ComponentType<any>> = {
+// Each component has its own props; `never` is the one props type they all accept.
+const IMPLEMENTATIONS: Record<ComponentName, ComponentType<never>> = {
   'ui-heading': Heading,
   'ui-text': Text,
   'ui-button': Button,

@@ -17,7 +17,7 @@ import { CONFIG_ELEMENT_ID, REPORT_BINDING, type TestPageConfig, type TestPageRe
 const TEXT = 3;
 const ELEMENT = 1;
 
-const config = JSON.parse(document.getElementById(CONFIG_ELEMENT_ID)!.textContent!) as TestPageConfig;
+const config = JSON.parse(document.getElementById(CONFIG_ELEMENT_ID)!.textContent) as TestPageConfig;
 const report = (message: TestPageReport) => void (window as unknown as Record<string, (m: TestPageReport) => Promise<void>>)[REPORT_BINDING]!(message);
 
 /** The receiver's tree as plain JSON: props without empty values, adjacent text joined, comments dropped. */
@@ -27,7 +27,8 @@ function snapshot(nodes: readonly SignalRemoteReceiverNode[]): UiNode['children'
     if (node.type === TEXT) {
       const text = (node.data as { value: string }).value;
       if (text === '') continue;
-      if (typeof out[out.length - 1] === 'string') out[out.length - 1] += text;
+      const previous = out[out.length - 1];
+      if (typeof previous === 'string') out[out.length - 1] = previous + text;
       else out.push(text);
     } else if (node.type === ELEMENT && 'element' in node) {
       const props = Object.fromEntries(Object.entries(node.properties.value).filter(([, v]) => v !== undefined && v !== null));

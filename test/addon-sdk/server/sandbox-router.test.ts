@@ -27,7 +27,7 @@ beforeAll(async () => {
     sandboxOrigin: 'https://sandbox.example',
     scriptOrigins: ['https://cdn.example'],
     bundleDir: dir,
-    addons: async (name) => (name === '12' ? { source: 'stored();' } : undefined),
+    addons: (name) => Promise.resolve(name === '12' ? { source: 'stored();' } : undefined),
   }));
 });
 

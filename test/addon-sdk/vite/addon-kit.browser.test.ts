@@ -46,7 +46,7 @@ describe('addonKit()', () => {
     expect(await readdir(join(project.dir, 'dist'))).toEqual(['addon.js']);
     const size = measureSize('dist/addon.js', await readFile(join(project.dir, 'dist/addon.js')), 25 * 1024);
     expect(output).toContain(`[plugin addon-kit] ${formatSizeReport(size)}\n`);
-    expect(formatSizeReport(size)).toMatch(/^dist\/addon\.js +\d+\.\d kB  gzip +\d+\.\d kB \/ budget 25\.0 kB ok$/);
+    expect(formatSizeReport(size)).toMatch(/^dist\/addon\.js +\d+\.\d kB {2}gzip +\d+\.\d kB \/ budget 25\.0 kB ok$/);
   });
 
   it('writes a script that runs in the sandbox', async () => {

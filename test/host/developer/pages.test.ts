@@ -120,7 +120,7 @@ describe('/developer/oauth-applications', () => {
     const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
     expect(tokens.token_type).toBe('bearer');
     // The secret is not on the page any more.
-    expect((await browser.request(`/developer/oauth-applications/${rows[0]!.id}`)).body).not.toContain(clientSecret);
+    expect((await browser.request(`/developer/oauth-applications/${String(rows[0]!.id)}`)).body).not.toContain(clientSecret);
   });
 
   it('creates a public application without a secret [public]', async () => {
@@ -173,7 +173,7 @@ describe('/developer/oauth-applications', () => {
   it('answers 404 for another organization’s application [isolation]', async () => {
     const { rows } = await t.db.query<{ id: string }>("SELECT id::text FROM oauth_applications WHERE name = 'Made in the page'");
     const browser = await loggedIn('admin@other.test');
-    expect((await browser.request(`/developer/oauth-applications/${rows[0]!.id}`)).status).toBe(404);
+    expect((await browser.request(`/developer/oauth-applications/${String(rows[0]!.id)}`)).status).toBe(404);
     const list = await browser.request('/developer/oauth-applications');
     expect(list.body).not.toContain('Made in the page');
     const csrf = parseForms(list.body)[0]!.fields._csrf!;

@@ -112,7 +112,7 @@ describe('ADDON_KIT_RATE_LIMIT', () => {
 });
 
 /** Two hosts over one database, sharing nothing in memory: each has its own pool and its own limiter objects. */
-async function twoHosts(config: Parameters<typeof testConfig>[0]): Promise<{ hosts: [Host, Host]; db: Database; close(): Promise<void> }> {
+async function twoHosts(config: Parameters<typeof testConfig>[0]): Promise<{ hosts: [Host, Host]; db: Database; close: () => Promise<void> }> {
   const db = await createTestDatabase();
   const url = (db as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
   const second = await openDatabase({ databaseUrl: url });
@@ -122,7 +122,7 @@ async function twoHosts(config: Parameters<typeof testConfig>[0]): Promise<{ hos
   return {
     hosts: [a, b],
     db,
-    async close() {
+    close: async () => {
       await a.close();
       await b.close();
       await second.close();
@@ -182,7 +182,7 @@ describe.skipIf(!redis)('API rate limit [Redis]', () => {
       const owner = await personId(db, 'admin@demo.test');
       const token = await createPersonalAccessToken(db, owner, `redis ${randomBytes(4).toString('hex')}`);
       if (!process.env.DATABASE_URL) {
-        const other = (hosts[1] as Host).db;
+        const other = hosts[1].db;
         const { rows } = await db.query<{ secret_hash: string }>('SELECT secret_hash FROM personal_access_tokens WHERE client_id = $1', [token.client_id]);
         await other.query(
           `INSERT INTO personal_access_tokens (person_id, organization_id, name, client_id, secret_hash)

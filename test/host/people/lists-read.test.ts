@@ -110,7 +110,7 @@ interface ListModel {
 describe('GET /people/v2/lists [order]', () => {
   let model: (ListModel & Record<string, string | number | null>)[];
   beforeAll(async () => {
-    const iso = (v: unknown) => (v === null ? null : new Date(String(v)).toISOString());
+    const iso = (v: string | Date | null) => (v === null ? null : new Date(String(v)).toISOString());
     const lists = await sqlRows<ListModel>(f.db, 'SELECT id::text, name, description, auto_refresh_frequency, batch_completed_at, campus_id::text, list_category_id::text, created_at, refreshed_at, updated_at, total_people FROM lists WHERE organization_id = $1', [f.demoId]);
     const names = new Map((await sqlRows<{ id: string; name: string }>(f.db, 'SELECT id::text, name FROM campuses UNION ALL SELECT id::text, name FROM list_categories WHERE false')).map((r) => [r.id, r.name]));
     const categoryNames = new Map((await sqlRows<{ id: string; name: string }>(f.db, 'SELECT id::text, name FROM list_categories')).map((r) => [r.id, r.name]));
@@ -279,13 +279,13 @@ describe('GET /people/v2/lists', () => {
 describe('GET /people/v2/lists [include]', () => {
   const includedKeys = (body: { included?: { type: string; id: string }[] }) => (body.included ?? []).map((r) => `${r.type}:${r.id}`);
   it.each([
-    ['campus', async () => [`Campus:${campus['Main Campus']}`]],
-    ['category', async () => [`ListCategory:${category.Outreach}`]],
-    ['created_by', async () => [`Person:${f.adminId}`]],
-    ['updated_by', async () => [`Person:${f.adminId}`]],
+    ['campus', () => [`Campus:${campus['Main Campus']}`]],
+    ['category', () => [`ListCategory:${category.Outreach}`]],
+    ['created_by', () => [`Person:${f.adminId}`]],
+    ['updated_by', () => [`Person:${f.adminId}`]],
     ['bulkmail_sync_status', async () => [`BulkmailSyncStatus:${await one('SELECT id::text FROM bulkmail_sync_statuses WHERE list_id = $1', [L.L1])}`]],
     ['rules', async () => (await sqlRows<{ id: string }>(f.db, 'SELECT id::text FROM list_rules WHERE list_id = $1 ORDER BY position', [L.L1])).map((r) => `Rule:${r.id}`)],
-    ['shares', async () => [] as string[]],
+    ['shares', () => [] as string[]],
     ['people', async () => (await sqlRows<{ id: string }>(f.db, 'SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY list_results.person_id', [L.L1])).map((r) => `Person:${r.id}`)],
   ] as const)('includes %s of a list', async (include, expected) => {
     const res = await get(`/people/v2/lists/${L.L1}?include=${include}`, f.auth.editor);
