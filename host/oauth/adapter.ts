@@ -15,8 +15,8 @@ export function recordDigest(id: string): string {
 
 /**
  * A refresh token presented again within this many seconds of its rotation is taken for a concurrent
- * duplicate of the request that rotated it (two tabs, a retried request): it is refused with
- * invalid_grant, but the grant is not revoked. Later reuse revokes the whole grant.
+ * duplicate of the request that rotated it (two tabs, a retried request): the same client gets the
+ * same answer again (refresh-replay.ts) and the grant is not revoked. Later reuse revokes the whole grant.
  * @see RFC 9700 §4.14.2
  */
 export const REFRESH_CONCURRENCY_GRACE_SECONDS = 10;
@@ -113,7 +113,8 @@ export class DatabaseAdapter implements Adapter {
   private toPayload(row: RecordRow, id: string): AdapterPayload {
     const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
     // Within the grace period a refresh_token grant sees the token unconsumed: oidc-provider then tries
-    // `consume`, which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the grant.
+    // `consume`, which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the
+    // grant, and refresh-replay.ts answers with the first request's tokens.
     const concurrent =
       this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS && inRefreshTokenGrant();
     return { ...row.payload, jti: id, ...(consumed !== undefined && !concurrent ? { consumed } : {}) };

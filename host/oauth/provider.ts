@@ -19,6 +19,8 @@ import { ClientAdapter } from './client-adapter.ts';
 import { codeIssuedHook } from './code-issued.ts';
 import { providerErrorRenderer } from './error-page.tsx';
 import { revokeOnLateCodeReplay } from './late-code-replay.ts';
+import { revokeOnLateRefreshReuse } from './late-refresh-reuse.ts';
+import { replayConcurrentRefresh } from './refresh-replay.ts';
 import { shapeResponses } from './response-shapes.ts';
 import { isKnownScope, SCOPES } from './scopes.ts';
 import { loadSigningKeys } from './signing-keys.ts';
@@ -157,13 +159,16 @@ function safeOrigin(uri: string): string | undefined {
   }
 }
 
-/** Builds the provider: loads (or creates) the signing keys, configures it, adds the response shaping, late-replay revocation and the code-issued hook. */
+/** Builds the provider: loads (or creates) the signing keys, configures it, adds the refresh replay, the response shaping, late-replay and late-reuse revocation and the code-issued hook. */
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
   if (deps.clientAuth) provider.use(countClientAuthFailures(deps.clientAuth));
+  // Outside the shaping: the answer kept for a concurrent duplicate is the one the client received.
+  provider.use(replayConcurrentRefresh(deps.db));
   provider.use(shapeResponses(deps.db));
   provider.use(revokeOnLateCodeReplay());
+  provider.use(revokeOnLateRefreshReuse());
   provider.use(codeIssuedHook(provider, deps.logger));
   provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
   // Koa prints every other error to stderr unless the app has an 'error' listener: a client sending a
