@@ -16,6 +16,7 @@ import { connectAccessPrompt } from './access-prompt.ts';
 import { accountFinder } from './account.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { ClientAdapter } from './client-adapter.ts';
+import type { ClientCache } from './client-cache.ts';
 import { codeIssuedHook } from './code-issued.ts';
 import { providerErrorRenderer } from './error-page.tsx';
 import { revokeOnLateCodeReplay } from './late-code-replay.ts';
@@ -53,6 +54,8 @@ export interface OAuthProviderDeps {
   logger: Logger;
   /** Counts the client authentications the provider refuses (host/limits). */
   clientAuth?: ClientAuthThrottle;
+  /** Client metadata kept in memory (client-cache.ts); without it every use reads the database. */
+  clientCache?: ClientCache;
 }
 
 /**
@@ -97,7 +100,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
   const box = createSecretBox(config.encryptionKeys);
   const cookieKey = createHmac('sha256', config.sessionSecret).update('oidc-provider cookies').digest('base64url');
   return {
-    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, box) : new DatabaseAdapter(db, name)),
+    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, box, deps.clientCache) : new DatabaseAdapter(db, name)),
     findAccount: accountFinder(db),
     jwks,
     cookies: {
