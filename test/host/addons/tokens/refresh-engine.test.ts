@@ -300,7 +300,7 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
     }
   });
 
-  it.skipIf(!isPostgres)('loses no grant when a host process is killed holding the lease: another refreshes once it runs out [SIGKILL]', async () => {
+  it.skipIf(!isPostgres)('loses no grant when a host process is killed holding the lease: another refreshes once it runs out [SIGKILL, integrator]', async () => {
     const dbUrl = await sharedDatabase();
     const { publicUrl, urls, started } = await startHosts(dbUrl, 1, 1);
     const db = started[0]!.db;
@@ -329,6 +329,47 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
     expect(stored.integrator!.refreshToken).not.toBe(pair.refreshToken);
     expect(integrator.apiRequests.at(-1)!.headers.authorization).toBe(`Bearer ${stored.integrator!.accessToken}`);
     expect(await leaseOf(db, record.id)).toEqual({ service: null, integrator: null });
+  });
+
+  it.skipIf(!isPostgres)('loses no host grant when a host process is killed mid-refresh, before the token endpoint consumed it [SIGKILL, host]', async () => {
+    const dbUrl = await sharedDatabase();
+    const { publicUrl, urls, started } = await startHosts(dbUrl, 1, 3);
+    const { host, db } = started[0]!;
+    const addon = await registerAddon(db, { integratorUrl: integrator.url });
+    const installation = await installationId(db, addon.addonId);
+    const { recordId, issued } = await hostGrantDue(host, db, addon, installation, await personId(db, 'admin@demo.test'));
+    const session = await loggedIn(publicUrl);
+    const { child, url } = await startChild(dbUrl, publicUrl, 3);
+    // Hold the child's token endpoint at its access_mode check (after the lease, before the refresh token is consumed).
+    let unlock!: () => void;
+    const held = new Promise<void>((resolve) => (unlock = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    const holding = db.transaction(async (tx) => {
+      await tx.query('LOCK TABLE connected_application_settings IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const doomed = call(url, publicUrl, session, installation, 'service', '/current/v2/me').catch((error: unknown) => error);
+    const waiting = async () =>
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%connected_application_settings%'")).rows[0]!.n;
+    while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await leaseOf(db, recordId))!.service).toEqual(expect.any(String));
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    unlock();
+    await holding;
+    expect(await doomed).toBeInstanceOf(Error);
+    const grants = countRefreshGrants(host);
+    const res = await call(urls[0]!, publicUrl, session, installation, 'service', '/current/v2/me');
+    expect(res.status).toBe(200);
+    expect(upstreamOf(res).status).toBe(200);
+    expect(grants.count).toBe(1);
+    const stored = (await testVault(db).findById(recordId))!;
+    expect(stored.state).toBe('ready');
+    expect(stored.service!.refreshToken).not.toBe(issued.refresh_token);
+    expect(await leaseOf(db, recordId)).toEqual({ service: null, integrator: null });
   });
 
   it.skipIf(isPostgres)(`runs only on PostgreSQL: ${ONLY_POSTGRES}`, () => {});
