@@ -1,9 +1,9 @@
 /**
- * CPU profile of the host under P3 and P1 load (`node --cpu-prof`): the host server runs with the profiler on,
+ * CPU profile of the host under P3, P2 and P1 load (`node --cpu-prof`): the host server runs with the profiler on,
  * the load generator (another process) loads it for a while, and the top frames by self time are printed,
  * with the same samples summed per package / source file.
  *
- *   npx tsx bench/profile.ts [--only P3,P1] [--seconds 20] [--database pglite|postgres] [--keep]
+ *   npx tsx bench/profile.ts [--only P3,P2,P1] [--seconds 20] [--database pglite|postgres] [--keep]
  *
  * The .cpuprofile files are written to a temporary folder (kept with --keep; open them in Chrome DevTools).
  */
@@ -119,6 +119,29 @@ try {
       `P3 host, GET /people/v2/notes?per_page=100 (${database})`,
       host,
       { url: `${host.info.url}/people/v2/notes?per_page=100`, method: 'GET', headers },
+      seconds,
+      dir,
+    );
+  }
+  if (only.includes('P2')) {
+    const db = await createBenchDatabase({ database, databaseUrl });
+    cleanup.push(() => db.drop());
+    const dir = await mkdtemp(join(tmpdir(), 'addon-kit-profile-p2-'));
+    if (!values.keep) cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    // Fresh refresh tokens for every connection, with spares for chains a failure breaks.
+    const host = await startServer<HostServerInfo>('host.ts', [...db.args, '--scenario=refresh', '--tokens=40'], {
+      env: secrets,
+      execArgv: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    });
+    const { clientId, clientSecret, tokens } = host.info.refresh!;
+    const headers = {
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    await profileUnderLoad(
+      `P2 host, POST /oauth/token grant_type=refresh_token (${database})`,
+      host,
+      { url: `${host.info.url}/oauth/token`, method: 'POST', headers, refresh: { tokens } },
       seconds,
       dir,
     );

@@ -25,6 +25,7 @@ import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { addonSdkDir, createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
+import { createClientCache } from './oauth/client-cache.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
 import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
@@ -59,7 +60,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
   const limits = await createHostLimits({ config, db, logger });
-  const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth });
+  const clientCache = await createClientCache(db);
+  const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth, clientCache });
   const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
   const app = express();
   app.disable('x-powered-by');
@@ -118,6 +120,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
       housekeeping.stop();
       await addons.close();
       await limits.close();
+      await clientCache.close();
     },
   };
 }

@@ -26,12 +26,14 @@ import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts'
 import { handshakeRouter } from './handshake.ts';
 import { installationBundle, listInstallations } from './installations.ts';
 import { createLoopback } from './loopback.ts';
-import { createRefresher, type Refresher } from './refresher.ts';
 import { registryRouter } from './registry.ts';
 import { recordServiceConsent } from './service-consent.ts';
-import { createServiceTokens } from './service-tokens.ts';
 import { addonErrorHandler, addonPersonOf, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
 import { createTokenVault, type TokenVault } from './token-vault.ts';
+import { hostGrant } from './tokens/host-grant.ts';
+import { integratorGrant } from './tokens/integrator-grant.ts';
+import { createRefreshEngine, type RefreshEngine } from './tokens/refresh-engine.ts';
+import { createSweeper, type Sweeper } from './tokens/sweeper.ts';
 
 /** What the runtime needs from createHost. */
 export interface AddonRuntimeDeps {
@@ -52,7 +54,10 @@ export interface AddonRuntime {
   /** The router for `/addons`. */
   router: Router;
   vault: TokenVault;
-  refresher: Refresher;
+  /** Both grants' access tokens, refreshed when due. */
+  tokens: RefreshEngine;
+  /** Background refresh of integrator tokens. */
+  sweeper: Sweeper;
   box: SecretBox;
   /** Stops the sweeper and the loopback port. */
   close(): Promise<void>;
@@ -67,9 +72,22 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   const leadMs = config.addonRefreshLeadSeconds * 1000;
   const loopback = createLoopback(deps.app);
   const allowPrivateAddresses = allowsPrivateAddresses(config);
-  const refresher = createRefresher({ db, box, vault, clock, logger, leadMs, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds, allowPrivateAddresses });
-  const serviceTokens = createServiceTokens({ db, box, vault, clock, loopback, issuer: config.baseUrl, leadMs, timeoutSeconds: config.addonTokenTimeoutSeconds });
-  if (config.addonSweepIntervalSeconds > 0) refresher.start(config.addonSweepIntervalSeconds * 1000);
+  const timeoutSeconds = config.addonTokenTimeoutSeconds;
+  const tokens = createRefreshEngine({
+    db,
+    vault,
+    clock,
+    logger,
+    leadMs,
+    // A lease outlives the token request it covers, with a margin for the writes around it.
+    leaseMs: timeoutSeconds * 1000 + 2000,
+    kinds: {
+      service: hostGrant({ db, box, loopback, issuer: config.baseUrl, timeoutSeconds }),
+      integrator: integratorGrant({ db, box, timeoutSeconds, allowPrivateAddresses }),
+    },
+  });
+  const sweeper = createSweeper({ db, vault, engine: tokens, clock, logger, leadMs });
+  if (config.addonSweepIntervalSeconds > 0) sweeper.start(config.addonSweepIntervalSeconds * 1000);
 
   const registry: RequestHandler[] = [
     requireUserAgent,
@@ -120,7 +138,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     headersTimeoutMs: config.addonFetchTimeoutMs,
     totalTimeoutMs: config.addonFetchTimeoutMs * 4,
   };
-  router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, refresher, serviceTokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }));
+  router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }));
   router.use('/installations', addonErrorHandler(logger));
   // Step 3 of the handshake requires this mark of the provider's consent (step 1).
   onAuthorizationCodeIssued(deps.provider, recordServiceConsent(db));
@@ -130,10 +148,11 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     registry,
     router,
     vault,
-    refresher,
+    tokens,
+    sweeper,
     box,
     async close() {
-      await refresher.stop();
+      await sweeper.stop();
       await loopback.close();
     },
   };

@@ -17,11 +17,10 @@ import { declaredLength, encodeUpstream, headerPairs, parseFetchEnvelope, stripH
 import { findInstallation, type Installation } from './installations.ts';
 import { checkIntegratorCall } from './integrator-policy.ts';
 import type { Loopback } from './loopback.ts';
-import type { Refresher } from './refresher.ts';
 import { checkServiceCall } from './service-policy.ts';
-import type { ServiceTokens } from './service-tokens.ts';
 import { addonPersonOf } from './session-gate.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
+import type { RefreshEngine } from './tokens/refresh-engine.ts';
 import { sendUpstream } from './upstream-request.ts';
 
 /** Size and time limits of proxied calls. */
@@ -42,8 +41,8 @@ export interface FetchProxyLimits {
 export interface FetchProxyDeps {
   db: Queryable;
   vault: TokenVault;
-  refresher: Refresher;
-  serviceTokens: ServiceTokens;
+  /** Both grants' access tokens, refreshed when due. */
+  tokens: RefreshEngine;
   loopback: Loopback;
   baseUrl: string;
   limits: FetchProxyLimits;
@@ -225,9 +224,9 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
         // The operator decides, not the tenant: an environment name alone never opens private addresses.
         allowNonPublic: installation.environment === 'development' && deps.allowPrivateAddresses,
         async token(rejected) {
-          if (rejected === undefined) return deps.refresher.integratorAccessToken(record, installation);
+          if (rejected === undefined) return deps.tokens.accessToken('integrator', record, installation);
           const fresh = await recordOf(deps.vault, installation, person, 'integrator_auth');
-          return deps.refresher.integratorAccessToken(fresh, installation, { rejected });
+          return deps.tokens.accessToken('integrator', fresh, installation, { rejected });
         },
       }, deps.limits);
       return;
@@ -241,9 +240,9 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
       headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
       allowNonPublic: true,
       async token(rejected) {
-        if (rejected === undefined) return deps.serviceTokens.accessToken(record, installation);
+        if (rejected === undefined) return deps.tokens.accessToken('service', record, installation);
         const fresh = await recordOf(deps.vault, installation, person, 'host_auth');
-        return deps.serviceTokens.accessToken(fresh, installation, { rejected });
+        return deps.tokens.accessToken('service', fresh, installation, { rejected });
       },
     }, deps.limits);
   };

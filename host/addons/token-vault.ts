@@ -57,7 +57,7 @@ const COLUMNS = `id::text, installation_id::text, person_id::text, state, servic
   integrator_expires_at, integrator_scope, ${SEALED.join(', ')}`;
 
 /** The key id a sealed value names (`v1.<keyId>.…`). */
-function keyIdOf(sealed: string): string {
+export function keyIdOf(sealed: string): string {
   return sealed.split('.')[1] ?? '';
 }
 

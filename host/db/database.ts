@@ -19,8 +19,20 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** A LISTEN on a channel: `active` is false while notifications may be missed (PostgreSQL connection lost, reconnecting). */
+export interface Subscription {
+  readonly active: boolean;
+  close(): Promise<void>;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel`, from any process on this database;
+   * `onGap` when notifications may have been missed (a reconnect follows). Optional: a database opened
+   * by another package's opener (the template integrator's) has none.
+   */
+  listen?(channel: string, onNotify: (payload: string) => void, onGap: () => void): Promise<Subscription>;
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -74,6 +86,11 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
     pglite,
     ...base,
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    async listen(channel, onNotify) {
+      // One process owns a PGlite database, so nothing is ever missed.
+      const unlisten = await pglite.listen(channel, onNotify);
+      return { active: true, close: () => unlisten() };
+    },
     async close() {
       await pglite.close();
       await releaseLock();
@@ -142,7 +159,64 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
         throw error;
       }
     },
+    listen: (channel, onNotify, onGap) => listenPostgres(pg, url, schema, channel, onNotify, onGap),
     close: () => pool.end(),
+  };
+}
+
+/** LISTEN on a connection of its own (a pooled one would be returned to the pool), reconnecting after a loss. */
+async function listenPostgres(
+  pg: typeof import('pg').default,
+  url: string,
+  schema: string | undefined,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onGap: () => void,
+): Promise<Subscription> {
+  let client: import('pg').Client | undefined;
+  let active = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}) });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    await c.connect();
+    await c.query(`LISTEN ${quoteIdent(channel)}`);
+    client = c;
+    active = true;
+  };
+  const lost = (c: import('pg').Client) => {
+    if (client !== c) return;
+    client = undefined;
+    active = false;
+    onGap();
+    c.end().catch(() => {});
+    if (!closed) scheduleRetry();
+  };
+  const scheduleRetry = () => {
+    retry = setTimeout(() => {
+      // Whatever changed while nobody listened is unknown: tell the listener again once we listen.
+      connect().then(onGap, scheduleRetry);
+    }, 1000);
+    retry.unref();
+  };
+  await connect();
+  return {
+    get active() {
+      return active;
+    },
+    async close() {
+      closed = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      active = false;
+      await c?.end();
+    },
   };
 }
 

@@ -24,10 +24,14 @@ export function personClaims(person: PersonRecord) {
  */
 export function accountFinder(db: Queryable): FindAccount {
   return async (_ctx, sub, token): Promise<Account | undefined> => {
-    const person = await loadPerson(db, sub);
+    // Both reads at once (two round trips side by side, not one after the other): a refusal found
+    // for someone who turns out not to be an active person is never used.
+    const [person, refusal] = await Promise.all([
+      loadPerson(db, sub),
+      token?.clientId ? findAccessRefusal(db, { personId: sub, clientId: token.clientId }) : undefined,
+    ]);
     if (!person || person.status !== 'active') return undefined;
     if (token?.clientId) {
-      const refusal = await findAccessRefusal(db, { personId: person.id, clientId: token.clientId });
       if (refusal) {
         // oidc-provider keeps its own generic description unless told otherwise.
         const error = token.kind === 'AccessToken' ? new errors.InvalidToken() : new errors.InvalidGrant();

@@ -15,8 +15,8 @@ export function recordDigest(id: string): string {
 
 /**
  * A refresh token presented again within this many seconds of its rotation is taken for a concurrent
- * duplicate of the request that rotated it (two tabs, a retried request): it is refused with
- * invalid_grant, but the grant is not revoked. Later reuse revokes the whole grant.
+ * duplicate of the request that rotated it (two tabs, a retried request): the same client gets the
+ * same answer again (refresh-replay.ts) and the grant is not revoked. Later reuse revokes the whole grant.
  * @see RFC 9700 §4.14.2
  */
 export const REFRESH_CONCURRENCY_GRACE_SECONDS = 10;
@@ -47,6 +47,9 @@ interface RecordRow {
   consumed_at: Date | null;
 }
 
+/** The grant read along with a refresh token, by request (see `findWithGrant`). */
+const prefetchedGrants = new WeakMap<object, { digest: string; row: RecordRow | undefined }>();
+
 /** The adapter of one model. Times come from the JS clock, as oidc-provider's own checks do. */
 export class DatabaseAdapter implements Adapter {
   constructor(
@@ -67,11 +70,40 @@ export class DatabaseAdapter implements Adapter {
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const retention = FOUND_WHEN_EXPIRED.has(this.model) ? EXPIRED_RECORD_RETENTION_SECONDS * 1000 : 0;
+    const ctx = Provider.ctx;
+    if (ctx && this.model === 'RefreshToken' && inRefreshTokenGrant()) return this.findWithGrant(id, retention, ctx);
+    const prefetched = ctx && this.model === 'Grant' ? prefetchedGrants.get(ctx) : undefined;
+    if (prefetched && prefetched.digest === recordDigest(id)) {
+      prefetchedGrants.delete(ctx!);
+      return prefetched.row && this.toPayload(prefetched.row, id);
+    }
     const { rows } = await this.db.query<RecordRow>(
       'SELECT payload, consumed_at FROM oauth_provider_records WHERE model = $1 AND id_digest = $2 AND (expires_at IS NULL OR expires_at > $3)',
       [this.model, recordDigest(id), new Date(Date.now() - retention)],
     );
     return rows[0] && this.toPayload(rows[0], id);
+  }
+
+  /**
+   * A refresh_token grant reads the refresh token, then its grant: both in one statement, the grant kept
+   * for this request's Grant lookup (one round trip less per refresh, same filters as two `find`s).
+   */
+  private async findWithGrant(id: string, retention: number, ctx: object): Promise<AdapterPayload | undefined> {
+    const digest = recordDigest(id);
+    const now = Date.now();
+    const { rows } = await this.db.query<RecordRow & { model: string }>(
+      `SELECT model, payload, consumed_at FROM oauth_provider_records
+       WHERE (model = 'RefreshToken' AND id_digest = $1 AND (expires_at IS NULL OR expires_at > $2))
+          OR (model = 'Grant' AND (expires_at IS NULL OR expires_at > $3) AND id_digest = (
+                SELECT encode(sha256(convert_to(r.payload->>'grantId', 'UTF8')), 'hex') FROM oauth_provider_records r
+                WHERE r.model = 'RefreshToken' AND r.id_digest = $1))`,
+      [digest, new Date(now - retention), new Date(now)],
+    );
+    const token = rows.find((r) => r.model === 'RefreshToken');
+    if (!token) return undefined;
+    const grantId = token.payload.grantId;
+    if (typeof grantId === 'string') prefetchedGrants.set(ctx, { digest: recordDigest(grantId), row: rows.find((r) => r.model === 'Grant') });
+    return this.toPayload(token, id);
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -113,7 +145,8 @@ export class DatabaseAdapter implements Adapter {
   private toPayload(row: RecordRow, id: string): AdapterPayload {
     const consumed = row.consumed_at ? Math.floor(row.consumed_at.getTime() / 1000) : undefined;
     // Within the grace period a refresh_token grant sees the token unconsumed: oidc-provider then tries
-    // `consume`, which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the grant.
+    // `consume`, which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the
+    // grant, and refresh-replay.ts answers with the first request's tokens.
     const concurrent =
       this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS && inRefreshTokenGrant();
     return { ...row.payload, jti: id, ...(consumed !== undefined && !concurrent ? { consumed } : {}) };

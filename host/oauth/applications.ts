@@ -78,3 +78,12 @@ export async function findOAuthApplicationByClientId(db: Queryable, clientId: st
   );
   return rows[0];
 }
+
+/** The client_id and sealed secret of an application by its integer id (the host as a client of its own provider). */
+export async function findClientCredentials(db: Queryable, id: string): Promise<{ client_id: string; client_secret_encrypted: string | null } | undefined> {
+  const { rows } = await db.query<{ client_id: string; client_secret_encrypted: string | null }>(
+    'SELECT client_id, client_secret_encrypted FROM oauth_applications WHERE id = $1',
+    [id],
+  );
+  return rows[0];
+}

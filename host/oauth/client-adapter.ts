@@ -1,13 +1,15 @@
 /**
- * oidc-provider's Client model read from the host's `oauth_applications`: read on every use (no
- * cache), so a deleted application or a changed redirect URI applies at once. The client secret is
- * unsealed only here, for oidc-provider's constant-time comparison.
+ * oidc-provider's Client model read from the host's `oauth_applications`, through the client cache
+ * (client-cache.ts) that every change of an application empties at once, so a deleted application or a
+ * changed redirect URI applies at once. The client secret is unsealed only here, for oidc-provider's
+ * constant-time comparison.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
 import { hasNul } from '../db/storable-text.ts';
 import { clientSecretAad, findOAuthApplicationByClientId, type OAuthApplicationRecord } from './applications.ts';
+import type { ClientCache } from './client-cache.ts';
 
 /** RFC 7591 client metadata of an application. */
 export function clientMetadata(app: OAuthApplicationRecord, box: SecretBox): AdapterPayload {
@@ -30,13 +32,19 @@ export class ClientAdapter implements Adapter {
   constructor(
     private readonly db: Queryable,
     private readonly box: SecretBox,
+    private readonly cache?: ClientCache,
   ) {}
 
   async find(clientId: string): Promise<AdapterPayload | undefined> {
     // No client_id holds a NUL character (and PostgreSQL text cannot): unknown, so invalid_client.
     if (hasNul(clientId)) return undefined;
-    const app = await findOAuthApplicationByClientId(this.db, clientId);
-    return app && clientMetadata(app, this.box);
+    const load = async () => {
+      const app = await findOAuthApplicationByClientId(this.db, clientId);
+      return app && clientMetadata(app, this.box);
+    };
+    // A copy: oidc-provider must not change what the cache holds.
+    const found = this.cache ? await this.cache.get(clientId, load) : await load();
+    return found && structuredClone(found);
   }
 
   async upsert(): Promise<void> {

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { AuthorizationCode, KoaContextWithOIDC } from 'oidc-provider';
+import { revokeGrant } from './revoke-grant.ts';
 
 /** Whether the code_verifier sent fits the code's challenge (S256 only; none without a challenge). */
 function verifierMatches(code: AuthorizationCode, verifier: unknown): boolean {
@@ -33,12 +34,6 @@ export function revokeOnLateCodeReplay(): Middleware {
     // `consumed` is in the model's payload, though not in its type declaration.
     if (!code || !(code as { consumed?: unknown }).consumed || !code.isExpired || !code.grantId || code.clientId !== client.clientId) return;
     if (code.redirectUri !== params.redirect_uri || !verifierMatches(code, params.code_verifier)) return;
-    const { grantId } = code;
-    await Promise.all([
-      provider.AccessToken.adapter.revokeByGrantId(grantId),
-      provider.RefreshToken.adapter.revokeByGrantId(grantId),
-      provider.AuthorizationCode.adapter.revokeByGrantId(grantId),
-      provider.Grant.adapter.destroy(grantId),
-    ]);
+    await revokeGrant(provider, code.grantId);
   };
 }

@@ -16,9 +16,12 @@ import { connectAccessPrompt } from './access-prompt.ts';
 import { accountFinder } from './account.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { ClientAdapter } from './client-adapter.ts';
+import type { ClientCache } from './client-cache.ts';
 import { codeIssuedHook } from './code-issued.ts';
 import { providerErrorRenderer } from './error-page.tsx';
 import { revokeOnLateCodeReplay } from './late-code-replay.ts';
+import { revokeOnLateRefreshReuse } from './late-refresh-reuse.ts';
+import { replayConcurrentRefresh } from './refresh-replay.ts';
 import { shapeResponses } from './response-shapes.ts';
 import { isKnownScope, SCOPES } from './scopes.ts';
 import { loadSigningKeys } from './signing-keys.ts';
@@ -51,6 +54,8 @@ export interface OAuthProviderDeps {
   logger: Logger;
   /** Counts the client authentications the provider refuses (host/limits). */
   clientAuth?: ClientAuthThrottle;
+  /** Client metadata kept in memory (client-cache.ts); without it every use reads the database. */
+  clientCache?: ClientCache;
 }
 
 /**
@@ -95,7 +100,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
   const box = createSecretBox(config.encryptionKeys);
   const cookieKey = createHmac('sha256', config.sessionSecret).update('oidc-provider cookies').digest('base64url');
   return {
-    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, box) : new DatabaseAdapter(db, name)),
+    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, box, deps.clientCache) : new DatabaseAdapter(db, name)),
     findAccount: accountFinder(db),
     jwks,
     cookies: {
@@ -157,13 +162,16 @@ function safeOrigin(uri: string): string | undefined {
   }
 }
 
-/** Builds the provider: loads (or creates) the signing keys, configures it, adds the response shaping, late-replay revocation and the code-issued hook. */
+/** Builds the provider: loads (or creates) the signing keys, configures it, adds the refresh replay, the response shaping, late-replay and late-reuse revocation and the code-issued hook. */
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
   if (deps.clientAuth) provider.use(countClientAuthFailures(deps.clientAuth));
+  // Outside the shaping: the answer kept for a concurrent duplicate is the one the client received.
+  provider.use(replayConcurrentRefresh(deps.db));
   provider.use(shapeResponses(deps.db));
   provider.use(revokeOnLateCodeReplay());
+  provider.use(revokeOnLateRefreshReuse());
   provider.use(codeIssuedHook(provider, deps.logger));
   provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
   // Koa prints every other error to stderr unless the app has an 'error' listener: a client sending a

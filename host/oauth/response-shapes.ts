@@ -1,6 +1,7 @@
 /**
  * Shapes oidc-provider's responses to the spec, after the provider has done its work:
- * - token: `token_type` "bearer", `created_at` (Unix seconds); records MAU and the connection;
+ * - token: `token_type` "bearer", `created_at` (Unix seconds); records MAU and the connection (a refresh
+ *   once per person, application and month);
  *   extends the grant with each refresh token issued (code exchange or refresh) so it lives as long as
  *   its newest refresh token;
  * - introspection: exactly `{active, scope, client_id, token_type: "Bearer", exp, iat}` or `{active: false}`
@@ -13,20 +14,21 @@ import type { Middleware } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Queryable } from '../db/database.ts';
 import { findAccessRefusal } from './application-access.ts';
-import { recordTokenIssued } from './mau.ts';
+import { createRefreshActivity, recordTokenIssued } from './mau.ts';
 import { TOKEN_LIFETIMES } from './lifetimes.ts';
 
 type Body = Record<string, unknown>;
 
 /** The oidc-provider (koa) middleware that reshapes responses after each request; see the file header. */
 export function shapeResponses(db: Queryable): Middleware {
+  const recordRefresh = createRefreshActivity();
   return async (koaCtx, next) => {
     await next();
     const ctx = koaCtx as unknown as KoaContextWithOIDC;
     const route = ctx.oidc?.route;
     const body = ctx.body as Body | undefined;
     if (route === 'token' && ctx.status === 200 && body?.access_token) {
-      await shapeTokenResponse(ctx, body, db);
+      await shapeTokenResponse(ctx, body, db, recordRefresh);
     } else if (route === 'introspection' && ctx.status === 400 && body?.error === 'unsupported_token_type') {
       // oidc-provider refuses to look at a JWT (an ID token); to the client it is a token it cannot use
       // here, which introspection reports as inactive. @see RFC 7662 §2.2
@@ -53,19 +55,26 @@ async function refusedHolder(db: Queryable, body: Body): Promise<boolean> {
   return !!(await findAccessRefusal(db, { personId: body.sub, clientId: body.client_id }));
 }
 
-async function shapeTokenResponse(ctx: KoaContextWithOIDC, body: Body, db: Queryable): Promise<void> {
+/**
+ * Slack added when a grant's expiry is extended: the grant is saved again only once its newest refresh
+ * token would outlive it, not on every refresh (it may outlive its tokens by this much, holding nothing usable).
+ */
+const GRANT_EXTENSION_SLACK_SECONDS = 30 * 24 * 60 * 60;
+
+async function shapeTokenResponse(ctx: KoaContextWithOIDC, body: Body, db: Queryable, recordRefresh: typeof recordTokenIssued): Promise<void> {
   const { AccessToken: at, Grant: grant } = ctx.oidc.entities;
   body.token_type = 'bearer';
   body.created_at = at?.iat ?? Math.floor(Date.now() / 1000);
   if (at?.accountId) {
-    await recordTokenIssued(db, { clientId: at.clientId!, personId: at.accountId, scopes: (at.scope ?? '').split(' ').filter(Boolean) });
+    const record = ctx.oidc.params?.grant_type === 'refresh_token' ? recordRefresh : recordTokenIssued;
+    await record(db, { clientId: at.clientId!, personId: at.accountId, scopes: (at.scope ?? '').split(' ').filter(Boolean) });
   }
   // oidc-provider reuses one grant per session and client, created with the first consent: each
   // refresh token issued (by a code exchange as by a refresh) must keep it alive for its 90 days.
   if (grant && body.refresh_token) {
     const until = Math.floor(Date.now() / 1000) + TOKEN_LIFETIMES.refreshToken;
     if (!grant.exp || grant.exp < until) {
-      grant.exp = until;
+      grant.exp = until + GRANT_EXTENSION_SLACK_SECONDS;
       await grant.save();
     }
   }

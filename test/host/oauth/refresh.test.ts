@@ -86,33 +86,87 @@ describe('POST /oauth/token [refresh_token]', () => {
     expect(next.body.error).toBe('invalid_grant');
   });
 
-  it('refuses a duplicate within the grace period without revoking the grant [retry]', async () => {
+  it('answers a duplicate within the grace period with the same tokens, without revoking the grant [retry]', async () => {
     const t0 = Date.parse('2026-02-02T09:00:00Z');
     setClock(t0);
     const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
     const second = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    expect(second.status).toBe(200);
     setClock(t0 + (REFRESH_CONCURRENCY_GRACE_SECONDS - 1) * 1000);
-    const duplicate = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
-    expect(duplicate.status).toBe(400);
-    expect(duplicate.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    const duplicate = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!), { json: true });
+    expect(duplicate.status).toBe(200);
+    expect(duplicate.headers.get('cache-control')).toBe('no-store');
+    expect(duplicate.body).toEqual(second.body);
+    expect(await me(second.body.access_token as string)).toBe(200);
+    const next = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(second.body.refresh_token as string));
+    expect(next.status).toBe(200);
+  });
+
+  it('keeps the answer for a duplicate sealed, not in clear, on the consumed refresh token [at rest]', async () => {
+    const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
+    const second = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    const { rows } = await t.db.query<{ replay_sealed: string }>("SELECT replay_sealed FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1", [recordDigest(first.refresh_token!)]);
+    expect(rows[0]!.replay_sealed).toMatch(/^v1\.rt\./);
+    expect(rows[0]!.replay_sealed).not.toContain(second.body.access_token as string);
+    expect(rows[0]!.replay_sealed).not.toContain(second.body.refresh_token as string);
+  });
+
+  it('refuses a duplicate within the grace period from another client [retry, client mismatch]', async () => {
+    const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
+    const second = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    expect(second.status).toBe(200);
+    const other = await createTestApplication(t.db, { name: 'Other duplicate' });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token!, ...credentials(other) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
     expect(await me(second.body.access_token as string)).toBe(200);
   });
 
-  it('lets exactly one of concurrent refreshes with one token succeed [concurrent]', async () => {
+  it('gives concurrent refreshes with one token one rotation, and every one of them its tokens [concurrent]', async () => {
     for (let round = 0; round < 3; round++) {
       const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
-      const results = await Promise.all([0, 1, 2].map(() => postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!))));
-      const ok = results.filter((r) => r.status === 200);
-      expect(ok).toHaveLength(1);
-      for (const failed of results.filter((r) => r.status !== 200)) {
-        expect(failed.status).toBe(400);
-        expect(failed.body.error).toBe('invalid_grant');
-      }
-      // The winner's tokens keep working.
-      expect(await me(ok[0]!.body.access_token as string)).toBe(200);
-      const after = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(ok[0]!.body.refresh_token as string));
+      const results = await Promise.all(Array.from({ length: 5 }, () => postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!))));
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
+      const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM oauth_provider_records WHERE model = 'RefreshToken' AND grant_id = $1", [await grantOf(first.refresh_token!)]);
+      expect(rows[0]!.n).toBe(2);
+      // The shared tokens keep working.
+      expect(await me(results[0]!.body.access_token as string)).toBe(200);
+      const after = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(results[0]!.body.refresh_token as string));
       expect(after.status).toBe(200);
     }
+  });
+
+  it('revokes the whole grant when a rotated refresh token is presented after its own expiry [late reuse]', async () => {
+    const t0 = Date.parse('2026-08-01T08:00:00Z');
+    setClock(t0);
+    const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
+    // Rotated an hour before the first refresh token's 90 days end: the new pair outlives it.
+    setClock(t0 + 90 * DAY - HOUR);
+    const second = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    expect(second.status).toBe(200);
+    setClock(t0 + 90 * DAY + 60_000);
+    expect(await me(second.body.access_token as string)).toBe(200);
+    const late = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    expect(late.status).toBe(400);
+    expect(late.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    expect(await me(second.body.access_token as string)).toBe(401);
+    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', { token: second.body.refresh_token as string, ...credentials(app) });
+    expect(introspected.body).toEqual({ active: false });
+    const next = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(second.body.refresh_token as string));
+    expect(next.status).toBe(400);
+    expect(next.body.error).toBe('invalid_grant');
+  });
+
+  it('revokes nothing when an unused refresh token is presented after its expiry [expired, unused]', async () => {
+    const t0 = Date.parse('2026-09-01T08:00:00Z');
+    setClock(t0);
+    const browser = new TestBrowser(t.baseUrl);
+    const first = await obtainTokens(browser, config, { scope: 'people' });
+    setClock(t0 + 90 * DAY + 60_000);
+    const late = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
+    expect(late.status).toBe(400);
+    expect(await grantOf(first.refresh_token!)).toEqual(expect.any(String));
   });
 
   it('refuses a refresh token of another client', async () => {

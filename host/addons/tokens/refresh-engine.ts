@@ -1,0 +1,155 @@
+/**
+ * The one refresh engine of the add-on runtime, for both grants an authorization holds (the host's own,
+ * the integrator's; a GrantKind says how to ask each issuer). A token inside the lead window before its
+ * expiry, or one the API just refused, is refreshed exactly once however many callers want it:
+ *
+ * - in a process, one flight per authorization and side; every caller awaits it;
+ * - across processes, a short lease on the row (authorizations/lease.ts), claimed by one conditional
+ *   UPDATE committed before the token request — no pooled connection waits on the network, so any
+ *   number of concurrent refreshes cannot starve the pool that the host's own token endpoint needs;
+ * - the rotated tokens are written by an UPDATE that checks the lease is still ours, and releases it;
+ * - a process that finds the lease taken polls the row until the other one's tokens appear (or its
+ *   lease runs out: a process that died mid-refresh delays the next one by at most one lease);
+ * - `invalid_grant` moves the record to `reauthorization_required` (tokens kept, so the person sees why).
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Queryable } from '../../db/database.ts';
+import type { Logger } from '../../logger.ts';
+import { AddonError } from '../addon-error.ts';
+import { claimRefreshLease, releaseRefreshLease, requireReauthorization, writeRefreshedTokens, type LeasedTokens, type RefreshSide } from '../authorizations/lease.ts';
+import type { Clock } from '../clock.ts';
+import type { Installation } from '../installations.ts';
+import { tokenSetOf } from '../integrator-client.ts';
+import { keyIdOf, type TokenVault, type VaultRecord } from '../token-vault.ts';
+import type { GrantKind } from './grant-kind.ts';
+
+/** What the engine needs. */
+export interface RefreshEngineOptions {
+  db: Queryable;
+  vault: TokenVault;
+  clock: Clock;
+  logger: Logger;
+  /** Refresh this long before expiry (ms). */
+  leadMs: number;
+  /** How long a claimed lease lasts (ms): longer than a token request may take. */
+  leaseMs: number;
+  /** How often a process waiting for another one's refresh looks at the row (ms). */
+  pollMs?: number;
+  kinds: Record<RefreshSide, GrantKind>;
+}
+
+/** Usable access tokens of both sides, refreshed when due. */
+export interface RefreshEngine {
+  /**
+   * A usable access token of the record's side: the stored one, or a refreshed one when it is inside
+   * the lead window or equals `rejected` (the token the API just answered 401 to).
+   */
+  accessToken(side: RefreshSide, record: VaultRecord, installation: Installation, options?: { rejected?: string }): Promise<string>;
+}
+
+/** True when a token with this expiry should be refreshed now (a token without expiry never is). */
+export function dueForRefresh(expiresAt: Date | undefined, now: number, leadMs: number): boolean {
+  return expiresAt !== undefined && expiresAt.getTime() - leadMs <= now;
+}
+
+/** The vault's sealed columns of a side. */
+function sealedColumns(side: RefreshSide) {
+  return { access: `${side}_access_token_encrypted`, refresh: `${side}_refresh_token_encrypted` } as const;
+}
+
+/** Creates the engine. */
+export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngine {
+  const { db, vault, clock, logger, leadMs, leaseMs } = options;
+  const pollMs = options.pollMs ?? 50;
+  const inFlight = new Map<string, Promise<string>>();
+
+  /** Runs the refresh under a lease we hold; `claimed` is the side's tokens as the claim found them. */
+  async function refreshLeased(kind: GrantKind, recordId: string, installation: Installation, stale: string, owner: string, claimed: LeasedTokens): Promise<string> {
+    const { side } = kind;
+    const columns = sealedColumns(side);
+    const release = () => releaseRefreshLease(db, recordId, side, owner);
+    let refreshToken: string | undefined;
+    try {
+      const access = claimed.accessSealed === null ? undefined : vault.open(recordId, columns.access, claimed.accessSealed);
+      refreshToken = claimed.refreshSealed === null ? undefined : vault.open(recordId, columns.refresh, claimed.refreshSealed);
+      kind.usable(claimed.state, access === undefined ? undefined : { accessToken: access, refreshToken, expiresAt: undefined, scope: undefined });
+      // Another process (or an earlier flight) refreshed between our read and our claim: use its token.
+      if (access !== stale) {
+        await release();
+        return access!;
+      }
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    if (!refreshToken) {
+      await requireReauthorization(db, recordId, side, owner);
+      throw kind.reauthorization('no_refresh_token');
+    }
+    let response;
+    try {
+      response = await kind.refresh(refreshToken, installation);
+    } catch (error) {
+      if (error instanceof AddonError && error.code === 'reauthorization_required') {
+        // Kept, not deleted: the person sees why and re-authorizes; the record is reused.
+        await requireReauthorization(db, recordId, side, owner);
+      } else {
+        // Retryable or not, the stored tokens stay as they were.
+        await release().catch(() => {});
+      }
+      throw error;
+    }
+    const now = clock.now();
+    const tokens = tokenSetOf(response, now);
+    const accessSealed = vault.seal(recordId, columns.access, tokens.accessToken);
+    const written = await writeRefreshedTokens(db, recordId, side, owner, {
+      accessSealed,
+      refreshSealed: tokens.refreshToken === undefined ? null : vault.seal(recordId, columns.refresh, tokens.refreshToken),
+      expiresAt: tokens.expiresAt ?? null,
+      scope: tokens.scope ?? null,
+      keyId: keyIdOf(accessSealed),
+      refreshedAt: new Date(now),
+    });
+    // Only when this process stalled for longer than the lease: the token works, the row keeps the other refresh's.
+    if (!written) logger.warn({ authorizationId: recordId, side }, 'refresh lease lost before the tokens were written');
+    else logger.info({ authorizationId: recordId, installationId: installation.id, side }, 'token refreshed');
+    return tokens.accessToken;
+  }
+
+  /** One refresh of a record's side, across processes: claim the lease or wait for whoever holds it. */
+  async function refreshAcrossProcesses(kind: GrantKind, recordId: string, installation: Installation, stale: string): Promise<string> {
+    // A lease held by a process that died runs out within one lease; give the holder that long, twice.
+    const deadline = Date.now() + 2 * leaseMs;
+    for (;;) {
+      const owner = randomUUID();
+      const claimed = await claimRefreshLease(db, recordId, kind.side, owner, leaseMs);
+      if (claimed) return refreshLeased(kind, recordId, installation, stale, owner, claimed);
+      await sleep(pollMs);
+      const current = await vault.findById(recordId);
+      const tokens = kind.usable(current?.state ?? 'uninitialized', current?.[kind.side]);
+      if (tokens.accessToken !== stale) return tokens.accessToken;
+      if (Date.now() > deadline) throw kind.unavailable('Another host process is still refreshing this token; try again');
+    }
+  }
+
+  return {
+    accessToken(side, record, installation, opts = {}) {
+      const kind = options.kinds[side];
+      let token: string;
+      let expiresAt: Date | undefined;
+      try {
+        ({ accessToken: token, expiresAt } = kind.usable(record.state, record[side]));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (!dueForRefresh(expiresAt, clock.now(), leadMs) && opts.rejected !== token) return Promise.resolve(token);
+      const key = `${record.id}:${side}`;
+      const running = inFlight.get(key);
+      if (running) return running;
+      const flight = refreshAcrossProcesses(kind, record.id, installation, token).finally(() => inFlight.delete(key));
+      inFlight.set(key, flight);
+      return flight;
+    },
+  };
+}
