@@ -115,11 +115,10 @@ export async function getHostSession(req: Request, res: Response): Promise<HostS
   return session;
 }
 
-/** Logs out: the cookie is cleared and its unsealed copy dropped. */
-export function endHostSession(req: Request, session: HostSession): void {
+/** Drops the unsealed copy of the request's session cookie (logout). */
+export function forgetUnsealedSession(req: Request): void {
   const seal = sealOf(req);
   if (seal !== undefined) hostSessionSettings(req).unsealed.forget(seal);
-  session.destroy();
 }
 
 /** The session's CSRF token, minted and saved when the session has none yet. */
@@ -140,6 +139,13 @@ export async function startHostLogin(session: HostSession, personId: string, now
   session.authenticatedAt = Math.floor(now / 1000);
   session.csrfToken = randomBytes(32).toString('base64url');
   await session.save();
+}
+
+/** Logs out: clears the cookie and drops its unsealed copy. */
+export async function endHostLogin(req: Request, res: Response): Promise<void> {
+  const session = await getHostSession(req, res);
+  forgetUnsealedSession(req);
+  session.destroy();
 }
 
 /** Only same-origin paths are followed after login (no `//host`, no `/\host`, no scheme). */
