@@ -81,7 +81,14 @@ export function createCheckedLookups(options: CheckedLookupOptions = {}): Checke
             return callback(error, []);
           }
           // One forbidden answer refuses the name: which address the socket would pick is not ours to guess.
-          if (!allowNonPublic && addresses.some((a) => isNonPublicAddress(a.address))) return callback(new RefusedAddressError(hostname), []);
+          // An answer the policy cannot read (a zone id it does not parse) is refused like a forbidden one.
+          let refused: boolean;
+          try {
+            refused = !allowNonPublic && addresses.some((a) => isNonPublicAddress(a.address));
+          } catch {
+            refused = true;
+          }
+          if (refused) return callback(new RefusedAddressError(hostname), []);
           if (lookupOptions.all) return callback(null, addresses);
           callback(null, addresses[0]!.address, addresses[0]!.family);
         },
