@@ -3,11 +3,10 @@
  * Configuration built from the add-on config's URLs (the integrator need not publish discovery
  * metadata), client_secret_post with the config's credentials.
  */
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import * as oidc from 'openid-client';
-import { isNonPublicAddress } from './address-policy.ts';
 import { isLoopbackUrl } from '../http/loopback-url.ts';
+import { upstreamFetch } from './upstream-fetch.ts';
+import type { UpstreamPool } from './upstream-pool.ts';
 
 export { isLoopbackUrl };
 import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from './addon-error.ts';
@@ -20,6 +19,8 @@ export interface IntegratorClientOptions {
   timeoutSeconds: number;
   /** Development installations may use a private or loopback token endpoint (the operator's `allowsPrivateAddresses`). */
   allowPrivateAddresses: boolean;
+  /** The keep-alive connections of token requests (the process's pool unless a test passes its own). */
+  pool?: UpstreamPool;
 }
 
 /** An openid-client Configuration for an installation's integrator. */
@@ -36,25 +37,11 @@ export function integratorOAuthClient(installation: Installation, clientSecret: 
   const allowPrivate = installation.environment === 'development' && options.allowPrivateAddresses;
   // Plain HTTP only for a development environment's integrator on this machine (the template).
   if (allowPrivate && isLoopbackUrl(settings.token_url)) oidc.allowInsecureRequests(config);
-  // Otherwise the token endpoint must resolve to public addresses only (no SSRF into the host's network).
-  if (!allowPrivate) config[oidc.customFetch] = publicOnlyFetch;
+  // Every token request goes through the proxy's pool and its pinned, checked lookup: outside development the
+  // address connected to is the address checked to be public (no SSRF into the host's network, no rebinding).
+  config[oidc.customFetch] = upstreamFetch(allowPrivate, options.pool);
   return config;
 }
-
-/**
- * fetch that first resolves the URL's host and refuses private, loopback and other non-public
- * addresses. A pre-flight check: the connection resolves again, so a DNS answer that changes in
- * between (rebinding) is not covered here — the fetch proxy's pinned lookup is.
- */
-export async function publicOnlyFetch(url: string, options: oidc.CustomFetchOptions): Promise<Response> {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
-  if (addresses.length === 0 || addresses.some(isNonPublicAddress)) {
-    throw new AddonError(502, 'policy', 'upstream_refused_address', `The integrator's token endpoint ${new URL(url).origin} is not a public address`, false);
-  }
-  return fetch(url, options as RequestInit);
-}
-
 
 /** A token endpoint response as the vault stores it; `now` anchors expires_in. */
 export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): TokenSet {
@@ -71,7 +58,7 @@ export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): T
  * authorize again, RFC 6749 §5.2); a timeout, a network failure or a 5xx can pass, so it is retryable.
  */
 export function tokenRequestError(error: unknown): AddonError {
-  // A policy refusal from publicOnlyFetch arrives as is, or wrapped (as a cause) by openid-client.
+  // A policy refusal from upstreamFetch arrives as is, or wrapped (as a cause) by openid-client.
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof AddonError) return e;
   }

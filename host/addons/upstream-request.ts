@@ -1,16 +1,17 @@
 /**
- * One upstream HTTP exchange for the fetch proxy, over node:http(s) so both bodies stream and the
- * connection's address can be checked where it is chosen (the `lookup` hook). Redirects are never
- * followed. A timeout before the response head, a refused address or a network failure becomes a
+ * One upstream HTTP exchange for the fetch proxy and the integrator token requests, over node:http(s)
+ * so both bodies stream and the connection's address is checked where it is chosen (the `lookup` hook
+ * of the keep-alive pool, upstream-pool.ts). Redirects are never followed. A timeout before the response head, a refused address or a network failure becomes a
  * typed error; an HTTP status of any kind is a response, not an error.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { PolicyError, UpstreamError } from './addon-error.ts';
 import { isNonPublicAddress } from './address-policy.ts';
+import { RefusedAddressError } from './checked-lookup.ts';
+import { sharedUpstreamPool, type UpstreamPool } from './upstream-pool.ts';
 
 /** One request toward an upstream. */
 export interface UpstreamRequest {
@@ -21,30 +22,16 @@ export interface UpstreamRequest {
   body: Readable | Buffer | undefined;
   /** Loopback and private addresses allowed (development integrators, the host itself). */
   allowNonPublic: boolean;
-  /** Milliseconds until the response head must have arrived. */
-  timeoutMs: number;
+  /** Milliseconds until the response head must have arrived (none: the signal alone ends a slow exchange). */
+  timeoutMs?: number;
   /** Aborts the exchange (the browser went away). */
   signal?: AbortSignal;
+  /** The keep-alive connections to use (the process's pool unless a test passes its own). */
+  pool?: UpstreamPool;
 }
 
-class RefusedAddress extends Error {
-  readonly code = 'ADDON_REFUSED_ADDRESS';
-}
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** Resolves like dns.lookup, refusing non-public addresses when they are not allowed. */
-function checkedLookup(allowNonPublic: boolean) {
-  return (hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
-    dnsLookup(hostname, { family: options.family ?? 0, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      if (!allowNonPublic && addresses.some((a) => isNonPublicAddress(a.address))) return callback(new RefusedAddress(hostname), []);
-      if (options.all) return callback(null, addresses);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
-}
+/** Methods a server must treat as idempotent (RFC 9110 §9.2.2): safe to send again on a fresh connection. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** Sends the request; resolves with the response head (the body still streaming). */
 export function sendUpstream(request: UpstreamRequest): Promise<IncomingMessage> {
@@ -53,7 +40,26 @@ export function sendUpstream(request: UpstreamRequest): Promise<IncomingMessage>
   if (!request.allowNonPublic && isIP(hostname) && isNonPublicAddress(hostname)) {
     return Promise.reject(new PolicyError('upstream_refused_address', `${url.host} is not a public address`));
   }
+  // A kept-alive socket the server closed just as it was reused fails before any answer: an exchange whose
+  // body is still at hand and whose method is idempotent goes again, once, on a new connection.
+  const replayable = !(request.body && !Buffer.isBuffer(request.body)) && IDEMPOTENT.has(request.method.toUpperCase());
+  return exchange(request).catch((error: unknown) => {
+    if (error instanceof StaleSocketError && replayable) return exchange(request);
+    throw error instanceof StaleSocketError ? error.mapped : error;
+  });
+}
+
+/** A reset on a reused keep-alive socket before the response head. */
+class StaleSocketError extends Error {
+  constructor(readonly mapped: UpstreamError) {
+    super(mapped.message);
+  }
+}
+
+function exchange(request: UpstreamRequest): Promise<IncomingMessage> {
+  const { url } = request;
   const transport = url.protocol === 'https:' ? https : http;
+  const pool = request.pool ?? sharedUpstreamPool;
   return new Promise((resolve, reject) => {
     const outgoing = transport.request(url, {
       method: request.method,
@@ -61,11 +67,13 @@ export function sendUpstream(request: UpstreamRequest): Promise<IncomingMessage>
         (all[name] ??= []).push(value);
         return all;
       }, {}),
-      lookup: checkedLookup(request.allowNonPublic) as never,
-      agent: false,
+      agent: pool.agentFor(url, request.allowNonPublic),
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    const timer = setTimeout(() => outgoing.destroy(new UpstreamError('upstream_timeout', `${url.origin} did not answer in time`)), request.timeoutMs);
+    const timer =
+      request.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => outgoing.destroy(new UpstreamError('upstream_timeout', `${url.origin} did not answer in time`)), request.timeoutMs);
     outgoing.on('response', (response) => {
       clearTimeout(timer);
       resolve(response);
@@ -73,10 +81,12 @@ export function sendUpstream(request: UpstreamRequest): Promise<IncomingMessage>
     outgoing.on('error', (error: Error & { code?: string }) => {
       clearTimeout(timer);
       if (error instanceof UpstreamError || error instanceof PolicyError) return reject(error);
-      if (error instanceof RefusedAddress || error.code === 'ADDON_REFUSED_ADDRESS') {
+      if (error instanceof RefusedAddressError || error.code === 'ADDON_REFUSED_ADDRESS') {
         return reject(new PolicyError('upstream_refused_address', `${url.host} resolves to an address that is not public`));
       }
-      reject(new UpstreamError('upstream_unreachable', `${url.origin} cannot be reached`));
+      const unreachable = new UpstreamError('upstream_unreachable', `${url.origin} cannot be reached`);
+      if (outgoing.reusedSocket && !request.signal?.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return reject(new StaleSocketError(unreachable));
+      reject(unreachable);
     });
     const { body } = request;
     if (body === undefined) outgoing.end();

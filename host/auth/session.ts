@@ -9,6 +9,7 @@ import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { UnauthorizedError } from '../errors.ts';
 import { loadPerson, type PersonRecord } from './person.ts';
+import { createUnsealedSessions, type UnsealedSessions } from './unsealed-sessions.ts';
 
 /** Name of the host session cookie. */
 export const HOST_SESSION_COOKIE = 'addon_kit_session';
@@ -44,6 +45,8 @@ interface HostSessionSettings {
   options: SessionOptions;
   db: Queryable;
   baseOrigin: string;
+  /** Cookies unsealed lately (the unseal derives keys: too slow for every proxied call). */
+  unsealed: UnsealedSessions<HostSessionData>;
 }
 
 const SETTINGS = Symbol('hostSession');
@@ -64,6 +67,7 @@ export function configureHostSession(app: Express, deps: { config: HostConfig; d
     options: hostSessionOptions(deps.config),
     db: deps.db,
     baseOrigin: new URL(deps.config.baseUrl).origin,
+    unsealed: createUnsealedSessions<HostSessionData>(),
   };
   (app.locals as Record<symbol, unknown>)[SETTINGS] = settings;
 }
@@ -75,12 +79,46 @@ export function hostSessionSettings(req: Request): HostSessionSettings {
   return settings;
 }
 
+/**
+ * The session cookie's value, when the request carries exactly one plainly written (anything else is left to
+ * iron-session's own parsing, uncached, so the cache never keys on a cookie other than the one unsealed).
+ */
+function sealOf(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  const values = header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.startsWith(`${HOST_SESSION_COOKIE}=`))
+    .map((pair) => pair.slice(HOST_SESSION_COOKIE.length + 1));
+  return values.length === 1 && /^[\w*~.-]+$/.test(values[0]!) ? values[0] : undefined;
+}
+
+/** A request without cookies: iron-session then starts from an empty session, which the cached data fills. */
+const NO_COOKIE = { headers: {} } as Request;
+
 /** The request's host session (created empty when there is no valid cookie); cached on the request. */
 export async function getHostSession(req: Request, res: Response): Promise<HostSession> {
   if (req.hostSession) return req.hostSession;
-  const session = await getIronSession<HostSessionData>(req, res, hostSessionSettings(req).options);
+  const settings = hostSessionSettings(req);
+  const seal = sealOf(req);
+  const known = seal === undefined ? undefined : settings.unsealed.get(seal);
+  let session: HostSession;
+  if (known) {
+    // save() and destroy() stay iron-session's own, bound to this response.
+    session = Object.assign(await getIronSession<HostSessionData>(NO_COOKIE, res, settings.options), known);
+  } else {
+    session = await getIronSession<HostSessionData>(req, res, settings.options);
+    if (seal !== undefined && Object.keys(session).length > 0) settings.unsealed.set(seal, { ...session });
+  }
   req.hostSession = session;
   return session;
+}
+
+/** Drops the unsealed copy of the request's session cookie (logout). */
+export function forgetUnsealedSession(req: Request): void {
+  const seal = sealOf(req);
+  if (seal !== undefined) hostSessionSettings(req).unsealed.forget(seal);
 }
 
 /** The session's CSRF token, minted and saved when the session has none yet. */
@@ -101,6 +139,13 @@ export async function startHostLogin(session: HostSession, personId: string, now
   session.authenticatedAt = Math.floor(now / 1000);
   session.csrfToken = randomBytes(32).toString('base64url');
   await session.save();
+}
+
+/** Logs out: clears the cookie and drops its unsealed copy. */
+export async function endHostLogin(req: Request, res: Response): Promise<void> {
+  const session = await getHostSession(req, res);
+  forgetUnsealedSession(req);
+  session.destroy();
 }
 
 /** Only same-origin paths are followed after login (no `//host`, no `/\host`, no scheme). */
