@@ -23,6 +23,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createHostLimits } from './limits/host-limits.ts';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
+import { pageErrors } from './pages/page-errors.tsx';
 import { addonSdkDir, createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
@@ -106,6 +107,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   for (const router of deps.routers ?? []) app.use(router);
 
   app.use(notFound);
+  app.use(pageErrors);
   app.use(errorHandler(logger));
 
   return {

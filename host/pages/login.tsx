@@ -5,7 +5,7 @@
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
 import { requireCsrf } from '../auth/csrf.ts';
-import { verifyPassword } from '../auth/passwords.ts';
+import { verifyPassword } from '../crypto/passwords.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, safeReturnTo, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
