@@ -12,6 +12,7 @@ import type { HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
+import { startListScheduler } from './people/list-scheduler.ts';
 import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
@@ -98,6 +99,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const oauthDeps = { provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth };
   app.use(oauthRouter(oauthDeps));
   const housekeeping = startOAuthHousekeeping(db, logger);
+  const lists = config.listRefreshIntervalSeconds > 0 ? startListScheduler({ db, logger, intervalMs: config.listRefreshIntervalSeconds * 1000, ...(deps.now ? { now: deps.now } : {}) }) : undefined;
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
   app.use('/addons/v1', ...addons.registry);
@@ -117,6 +119,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     oauthProvider,
     close: async () => {
+      await lists?.stop();
       await housekeeping.stop();
       await addons.close();
       await limits.close();

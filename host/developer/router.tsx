@@ -6,6 +6,7 @@ import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from 
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
 import { sendPage } from '../pages/render.tsx';
+import { accountPages } from './account-page.tsx';
 import { connectedApplicationsPages } from './connected-applications-page.tsx';
 import { DeveloperLayout } from './layout.tsx';
 import { oauthApplicationsPages } from './oauth-applications-page.tsx';
@@ -54,5 +55,6 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox }): Router
   router.use(personalAccessTokensPages(deps));
   router.use(oauthApplicationsPages(deps));
   router.use(connectedApplicationsPages(deps));
+  router.use(accountPages(deps));
   return router;
 }

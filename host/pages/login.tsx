@@ -7,7 +7,7 @@ import type { VNode } from 'preact';
 import { requireCsrf } from '../auth/csrf.ts';
 import { verifyPassword } from '../crypto/passwords.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
-import { ensureCsrfToken, getHostSession, safeReturnTo, startHostLogin } from '../auth/session.ts';
+import { endHostLogin, ensureCsrfToken, getHostSession, safeReturnTo, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
 import { hasNul } from '../db/storable-text.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -108,12 +108,11 @@ export function loginRouter(deps: { db: Queryable; throttle: SignInThrottle }): 
       sendLoginFailure(res, result, (error) => <LoginForm action="/login" csrfToken={csrfToken} email={email} error={error} returnTo={returnTo} />);
       return;
     }
-    await startHostLogin(session, result.personId);
+    await startHostLogin(req, res, result.personId);
     res.redirect(303, returnTo);
   });
   router.post('/logout', requireCsrf, async (req, res) => {
-    const session = await getHostSession(req, res);
-    session.destroy();
+    await endHostLogin(req, res);
     res.redirect(303, '/login');
   });
   return router;
