@@ -22,13 +22,16 @@ export async function changePassword(
   db: Queryable,
   change: { personId: string; current: string; next: string; keepSessionId: string | undefined },
 ): Promise<PasswordChangeResult> {
-  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM people WHERE id = $1', [change.personId]);
+  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM people WHERE id = $1', [
+    change.personId,
+  ]);
   if (!(await verifyPassword(change.current, rows[0]?.password_hash))) return { ok: false, problem: 'wrong_current_password' };
   const length = [...change.next].length;
   if (length < PASSWORD_LENGTH.min) return { ok: false, problem: 'too_short' };
   if (length > PASSWORD_LENGTH.max) return { ok: false, problem: 'too_long' };
   if (change.next === change.current) return { ok: false, problem: 'unchanged' };
-  await db.query('UPDATE people SET password_hash = $2, updated_at = now() WHERE id = $1', [change.personId, await hashPassword(change.next)]);
+  const hash = await hashPassword(change.next);
+  await db.query('UPDATE people SET password_hash = $2, updated_at = now() WHERE id = $1', [change.personId, hash]);
   const revokedSessions = await revokePersonSessions(db, change.personId, { keep: change.keepSessionId });
   return { ok: true, revokedSessions };
 }

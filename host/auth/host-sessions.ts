@@ -23,7 +23,10 @@ function idHash(sessionId: string): string {
 }
 
 /** Records a new session of `personId`, valid for `ttlSeconds` from `now`. */
-export async function createSessionRecord(db: Queryable, session: { sessionId: string; personId: string; now: Date; ttlSeconds: number }): Promise<void> {
+export async function createSessionRecord(
+  db: Queryable,
+  session: { sessionId: string; personId: string; now: Date; ttlSeconds: number },
+): Promise<void> {
   const expires = new Date(session.now.getTime() + session.ttlSeconds * 1000);
   await db.query(
     `INSERT INTO host_sessions (id_hash, person_id, organization_id, created_at, last_seen_at, expires_at)
@@ -47,7 +50,8 @@ export async function loadSessionPerson(db: Queryable, sessionId: string, now = 
          AND last_seen_at <= $2::timestamptz - interval '${LAST_SEEN_RESOLUTION_MINUTES} minutes')
      SELECT p.id::text, p.organization_id::text, o.name AS organization_name, p.first_name, p.last_name, p.email,
             p.avatar_url, p.site_administrator, p.status,
-            COALESCE((SELECT json_object_agg(r.product, r.role) FROM person_product_roles r WHERE r.person_id = p.id), '{}'::json) AS roles
+            COALESCE((SELECT json_object_agg(r.product, r.role) FROM person_product_roles r WHERE r.person_id = p.id),
+                     '{}'::json) AS roles
      FROM live s
      JOIN people p ON p.id = s.person_id AND p.organization_id = s.organization_id
      JOIN organizations o ON o.id = p.organization_id`,
@@ -62,7 +66,11 @@ export async function revokeSession(db: Queryable, sessionId: string, now = new 
 }
 
 /** Revokes every live session of a person, except `keep` when given; returns how many were revoked. */
-export async function revokePersonSessions(db: Queryable, personId: string, options: { keep?: string | undefined; now?: Date } = {}): Promise<number> {
+export async function revokePersonSessions(
+  db: Queryable,
+  personId: string,
+  options: { keep?: string | undefined; now?: Date } = {},
+): Promise<number> {
   const { rowCount } = await db.query(
     'UPDATE host_sessions SET revoked_at = $2 WHERE person_id = $1 AND revoked_at IS NULL AND id_hash IS DISTINCT FROM $3',
     [personId, options.now ?? new Date(), options.keep === undefined ? null : idHash(options.keep)],

@@ -22,10 +22,21 @@ const PROBLEMS: Record<PasswordChangeProblem, { field: 'current_password' | 'new
 };
 
 /** The account page: the password form and the sign-out-everywhere button. */
-export function AccountPage(props: { person: PersonRecord; csrfToken: string; problem?: PasswordChangeProblem; changed?: boolean }): VNode {
+export function AccountPage(props: {
+  person: PersonRecord;
+  csrfToken: string;
+  problem?: PasswordChangeProblem;
+  changed?: boolean;
+}): VNode {
   const problem = props.problem ? PROBLEMS[props.problem] : undefined;
   return (
-    <DeveloperLayout title="Account" lede="Your password and where you are logged in." person={props.person} csrfToken={props.csrfToken} tab="account">
+    <DeveloperLayout
+      title="Account"
+      lede="Your password and where you are logged in."
+      person={props.person}
+      csrfToken={props.csrfToken}
+      tab="account"
+    >
       {props.changed ? (
         <Banner tone="success" id="password-changed">
           <p>Your password was changed. Every other session of yours was logged out.</p>
@@ -35,7 +46,11 @@ export function AccountPage(props: { person: PersonRecord; csrfToken: string; pr
         <h2 id="change-password">Change password</h2>
         <form method="post" action="/developer/account/password">
           <CsrfField token={props.csrfToken} />
-          <Field id="current_password" label="Current password" error={problem?.field === 'current_password' ? problem.message : undefined}>
+          <Field
+            id="current_password"
+            label="Current password"
+            error={problem?.field === 'current_password' ? problem.message : undefined}
+          >
             {(aria) => <input {...aria} type="password" name="current_password" autoComplete="current-password" required />}
           </Field>
           <Field
@@ -44,7 +59,17 @@ export function AccountPage(props: { person: PersonRecord; csrfToken: string; pr
             hint={`At least ${PASSWORD_LENGTH.min} characters. Your other sessions will be logged out.`}
             error={problem?.field === 'new_password' ? problem.message : undefined}
           >
-            {(aria) => <input {...aria} type="password" name="new_password" autoComplete="new-password" required minLength={PASSWORD_LENGTH.min} maxLength={PASSWORD_LENGTH.max} />}
+            {(aria) => (
+              <input
+                {...aria}
+                type="password"
+                name="new_password"
+                autoComplete="new-password"
+                required
+                minLength={PASSWORD_LENGTH.min}
+                maxLength={PASSWORD_LENGTH.max}
+              />
+            )}
           </Field>
           <button type="submit" class="ak-button--primary">
             Change password
@@ -73,7 +98,8 @@ const field = (req: Request, name: string): string => {
 /** Routes under `/developer/account` (behind requireHostLogin). */
 export function accountPages(deps: { db: Queryable }): Router {
   const router = Router();
-  const show = async (req: Request, res: Response, status: number, extra: { problem?: PasswordChangeProblem; changed?: boolean } = {}) => {
+  type Extra = { problem?: PasswordChangeProblem; changed?: boolean };
+  const show = async (req: Request, res: Response, status: number, extra: Extra = {}) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     sendPage(res, status, <AccountPage person={hostPersonOf(req)} csrfToken={csrfToken} {...extra} />);
   };
