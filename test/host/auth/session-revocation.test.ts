@@ -10,6 +10,7 @@ import { HOST_SESSION_COOKIE } from '@addon-kit/host/internal/auth/session.ts';
 import { TEST_PASSWORD, TEST_SESSION_SECRET } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { parseForms, TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
+import { createTestApplication, discoverClient, obtainTokens, type PageKind } from '../../support/oauth-flow.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 
 let t: HttpTestHost;
@@ -180,6 +181,25 @@ describe('requireHostLogin', () => {
     await expectAccepted(copyOf(browser));
     await t.db.query("UPDATE host_sessions SET expires_at = now() - interval '1 second' WHERE created_at = (SELECT max(created_at) FROM host_sessions)");
     await expectRefused(copyOf(browser));
+  });
+});
+
+describe('GET /oauth/authorize', () => {
+  it('asks a copied cookie pair to log in again once the host session is revoked, instead of signing it in [single sign-on]', async () => {
+    const config = await discoverClient(t.baseUrl, await createTestApplication(t.db));
+    const browser = new TestBrowser(t.baseUrl);
+    const pages = async (b: TestBrowser): Promise<PageKind[]> => {
+      const seen: PageKind[] = [];
+      await obtainTokens(b, config, { email: 'editor@demo.test', onPage: (_page, kind) => void seen.push(kind) });
+      return seen;
+    };
+    expect(await pages(browser)).toEqual(['login', 'consent']);
+    expect(await pages(browser)).toEqual([]);
+    const copy = new TestBrowser(t.baseUrl);
+    for (const [key, cookie] of browser.jar.cookies) copy.jar.cookies.set(key, { ...cookie });
+    const out = await browser.request('/logout', { form: { _csrf: await csrfOf(browser) } });
+    expect(out.status).toBe(303);
+    expect(await pages(copy)).toEqual(['login']);
   });
 });
 
