@@ -4,9 +4,11 @@
  * JSON routes of the add-on runtime (the proxy) and the handshake alike.
  */
 import { sealData } from 'iron-session';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSessionPerson, purgeExpiredSessions } from '@addon-kit/host/internal/auth/host-sessions.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createSessionRecord, loadSessionPerson, purgeExpiredSessions } from '@addon-kit/host/internal/auth/host-sessions.ts';
 import { HOST_SESSION_COOKIE } from '@addon-kit/host/internal/auth/session.ts';
+import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { startOAuthHousekeeping } from '@addon-kit/host/internal/oauth/housekeeping.ts';
 import { TEST_PASSWORD, TEST_SESSION_SECRET } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { parseForms, TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
@@ -208,12 +210,7 @@ describe('loadSessionPerson()', () => {
     const sessionId = 'a-session-id-for-last-seen';
     const person = await personId(t.db, 'editor@demo.test');
     const created = new Date('2026-01-01T10:00:00Z');
-    await t.db.query(
-      `INSERT INTO host_sessions (id_hash, person_id, organization_id, created_at, last_seen_at, expires_at)
-       SELECT encode(sha256(convert_to($1, 'UTF8')), 'base64'), id, organization_id, $3, $3, $3::timestamptz + interval '12 hours' FROM people WHERE id = $2`,
-      [sessionId, person, created],
-    );
-    await t.db.query("UPDATE host_sessions SET id_hash = rtrim(translate(id_hash, '+/', '-_'), '=') WHERE created_at = $1", [created]);
+    await createSessionRecord(t.db, { sessionId, personId: person, now: created, ttlSeconds: 12 * 60 * 60 });
     const lastSeen = async () => (await t.db.query<{ at: Date }>('SELECT last_seen_at AS at FROM host_sessions WHERE created_at = $1', [created])).rows[0]!.at.toISOString();
     expect((await loadSessionPerson(t.db, sessionId, new Date('2026-01-01T10:04:59Z')))?.id).toBe(person);
     expect(await lastSeen()).toBe('2026-01-01T10:00:00.000Z');
@@ -230,5 +227,20 @@ describe('purgeExpiredSessions()', () => {
     const expired = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM host_sessions WHERE expires_at <= now()')).rows[0]!.n;
     expect(await purgeExpiredSessions(t.db)).toBe(expired);
     expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM host_sessions')).rows[0]!.n).toBe(live);
+  });
+});
+
+describe('startOAuthHousekeeping()', () => {
+  it('deletes expired session rows on its sweep', async () => {
+    const created = new Date('2025-03-01T08:00:00Z');
+    await createSessionRecord(t.db, { sessionId: 'swept-session', personId: await personId(t.db, 'editor@demo.test'), now: created, ttlSeconds: 60 });
+    const rows = async () => (await t.db.query('SELECT 1 FROM host_sessions WHERE created_at = $1', [created])).rows.length;
+    expect(await rows()).toBe(1);
+    const sweep = startOAuthHousekeeping(t.db, createLogger('silent'), 20);
+    try {
+      await vi.waitFor(async () => expect(await rows()).toBe(0), { timeout: 10_000, interval: 50 });
+    } finally {
+      sweep.stop();
+    }
   });
 });
