@@ -15,7 +15,7 @@ import type { PersonRecord } from './person.ts';
 /** Name of the host session cookie. */
 export const HOST_SESSION_COOKIE = 'addon_kit_session';
 /** A login lasts 12 hours. */
-export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
 /** What the sealed session cookie holds. */
 export interface HostSessionData {
