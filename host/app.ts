@@ -100,7 +100,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use(oauthRouter(oauthDeps));
   const housekeeping = startOAuthHousekeeping(db, logger);
   const lists = config.listRefreshIntervalSeconds > 0 ? startListScheduler({ db, logger, intervalMs: config.listRefreshIntervalSeconds * 1000, ...(deps.now ? { now: deps.now } : {}) }) : undefined;
-  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
+  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys), throttle: limits.signIn }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);

@@ -10,6 +10,9 @@ import { revokePersonSessions } from '../auth/host-sessions.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
+import { clientAddress } from '../http/client-address.ts';
+import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
+import { throttledMessage } from '../pages/login.tsx';
 import { Banner, CsrfField, Field, sendPage } from '../pages/render.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
@@ -27,6 +30,8 @@ export function AccountPage(props: {
   csrfToken: string;
   problem?: PasswordChangeProblem;
   changed?: boolean;
+  /** Too many wrong current passwords: the sign-in throttle's message. */
+  throttled?: string;
 }): VNode {
   const problem = props.problem ? PROBLEMS[props.problem] : undefined;
   return (
@@ -40,6 +45,11 @@ export function AccountPage(props: {
       {props.changed ? (
         <Banner tone="success" id="password-changed">
           <p>Your password was changed. Every other session of yours was logged out.</p>
+        </Banner>
+      ) : null}
+      {props.throttled ? (
+        <Banner tone="critical">
+          <p>{props.throttled}</p>
         </Banner>
       ) : null}
       <section class="ak-card" aria-labelledby="change-password">
@@ -95,10 +105,13 @@ const field = (req: Request, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
-/** Routes under `/developer/account` (behind requireHostLogin). */
-export function accountPages(deps: { db: Queryable }): Router {
+/**
+ * Routes under `/developer/account` (behind requireHostLogin). The current password is checked under the
+ * sign-in throttle, so a borrowed session cannot be used to guess the password either.
+ */
+export function accountPages(deps: { db: Queryable; throttle: SignInThrottle }): Router {
   const router = Router();
-  type Extra = { problem?: PasswordChangeProblem; changed?: boolean };
+  type Extra = { problem?: PasswordChangeProblem; changed?: boolean; throttled?: string };
   const show = async (req: Request, res: Response, status: number, extra: Extra = {}) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     sendPage(res, status, <AccountPage person={hostPersonOf(req)} csrfToken={csrfToken} {...extra} />);
@@ -106,13 +119,27 @@ export function accountPages(deps: { db: Queryable }): Router {
   router.get('/account', async (req, res) => show(req, res, 200, req.query.changed === '1' ? { changed: true } : {}));
   router.post('/account/password', requireCsrf, async (req, res) => {
     const session = await getHostSession(req, res);
-    const result = await changePassword(deps.db, {
-      personId: hostPersonOf(req).id,
-      current: field(req, 'current_password'),
-      next: field(req, 'new_password'),
-      keepSessionId: session.sessionId,
-    });
-    if (!result.ok) return show(req, res, result.problem === 'wrong_current_password' ? 401 : 422, { problem: result.problem });
+    const person = hostPersonOf(req);
+    const account = person.email ?? `person:${person.id}`;
+    const address = clientAddress(req);
+    const permit = await deps.throttle.permit(account, address);
+    if (!permit.allowed) {
+      res.set('Retry-After', String(permit.retryAfterSeconds));
+      return show(req, res, 429, { throttled: throttledMessage(permit.retryAfterSeconds) });
+    }
+    try {
+      const result = await changePassword(deps.db, {
+        personId: person.id,
+        current: field(req, 'current_password'),
+        next: field(req, 'new_password'),
+        keepSessionId: session.sessionId,
+      });
+      if (!result.ok && result.problem === 'wrong_current_password') await deps.throttle.failed(account, address);
+      if (!result.ok) return show(req, res, result.problem === 'wrong_current_password' ? 401 : 422, { problem: result.problem });
+      await deps.throttle.succeeded(account, address);
+    } finally {
+      permit.release();
+    }
     res.redirect(303, '/developer/account?changed=1');
   });
   router.post('/account/sign-out-everywhere', requireCsrf, async (req, res) => {

@@ -5,6 +5,7 @@ import { isOrganizationAdministrator } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
+import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { sendPage } from '../pages/render.tsx';
 import { accountPages } from './account-page.tsx';
 import { connectedApplicationsPages } from './connected-applications-page.tsx';
@@ -13,7 +14,7 @@ import { oauthApplicationsPages } from './oauth-applications-page.tsx';
 import { personalAccessTokensPages } from './personal-access-tokens-page.tsx';
 
 /** Mount at `/developer`. */
-export function developerRouter(deps: { db: Queryable; box: SecretBox }): Router {
+export function developerRouter(deps: { db: Queryable; box: SecretBox; throttle: SignInThrottle }): Router {
   const router = Router();
   router.use(requireHostLogin);
   router.get('/', async (req, res) => {

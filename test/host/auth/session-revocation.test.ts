@@ -7,6 +7,7 @@ import { sealData } from 'iron-session';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSessionRecord, loadSessionPerson, purgeExpiredSessions } from '@addon-kit/host/internal/auth/host-sessions.ts';
 import { HOST_SESSION_COOKIE } from '@addon-kit/host/internal/auth/session.ts';
+import { hashPassword } from '@addon-kit/host/internal/crypto/passwords.ts';
 import { createLogger } from '@addon-kit/host/internal/logger.ts';
 import { startOAuthHousekeeping } from '@addon-kit/host/internal/oauth/housekeeping.ts';
 import { TEST_PASSWORD, TEST_SESSION_SECRET } from '../../support/constants.ts';
@@ -140,6 +141,28 @@ describe('POST /developer/account/password', () => {
     expect(short.status).toBe(422);
     expect(short.body).toContain('Use at least 12 characters.');
     await expectAccepted(copyOf(elsewhere));
+  });
+});
+
+describe('POST /developer/account/password [throttle]', () => {
+  it('checks the current password under the sign-in throttle: repeated wrong guesses get 429 with Retry-After', async () => {
+    const demo = (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!.id;
+    await t.db.query(
+      "INSERT INTO people (organization_id, first_name, last_name, email, password_hash) VALUES ($1, 'Theo', 'Throttled', 'throttled@demo.test', $2)",
+      [demo, await hashPassword(TEST_PASSWORD)],
+    );
+    const browser = await loggedIn('throttled@demo.test');
+    const page = await browser.request('/developer/account');
+    const statuses: number[] = [];
+    let last: PageResponse | undefined;
+    for (let attempt = 0; attempt < 12 && last?.status !== 429; attempt++) {
+      last = await browser.submit(page, { current_password: `guess ${attempt}`, new_password: 'a brand new passphrase' }, { button: 'Change password' });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(last!.status).toBe(429);
+    expect(last!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(last!.body).toMatch(/Too many failed sign-ins\. Try again in \d+ seconds\./);
   });
 });
 
