@@ -12,6 +12,7 @@ import type { HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
+import { startListScheduler } from './people/list-scheduler.ts';
 import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
@@ -23,6 +24,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createHostLimits } from './limits/host-limits.ts';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
+import { pageErrors } from './pages/page-errors.tsx';
 import { addonSdkDir, createAddonRuntime } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createClientCache } from './oauth/client-cache.ts';
@@ -99,7 +101,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const oauthDeps = { provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth };
   app.use(oauthRouter(oauthDeps));
   const housekeeping = startOAuthHousekeeping(db, logger);
-  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys) }));
+  const lists = config.listRefreshIntervalSeconds > 0 ? startListScheduler({ db, logger, intervalMs: config.listRefreshIntervalSeconds * 1000, ...(deps.now ? { now: deps.now } : {}) }) : undefined;
+  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys), throttle: limits.signIn }));
   const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
@@ -108,6 +111,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   for (const router of deps.routers ?? []) app.use(router);
 
   app.use(notFound);
+  app.use(pageErrors);
   app.use(errorHandler(logger));
 
   return {
@@ -117,6 +121,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     oauthProvider,
     close: async () => {
+      await lists?.stop();
       housekeeping.stop();
       await addons.close();
       await limits.close();

@@ -39,6 +39,11 @@ export const hostConfigSchema = z.object({
   addonRefreshLeadSeconds: z.number().int().min(0),
   /** Seconds between background sweeps refreshing add-on tokens nobody is using; 0 disables the sweeper. */
   addonSweepIntervalSeconds: z.number().int().min(0),
+  /**
+   * Seconds between passes of the List scheduler, which runs the auto-refresh Lists that are due (several host
+   * processes may run it on one database: each due List is run once); 0 disables it in this process.
+   */
+  listRefreshIntervalSeconds: z.number().int().min(0),
   /** Seconds a token request to an integrator may take. */
   addonTokenTimeoutSeconds: z.number().int().positive(),
   /** Milliseconds a proxied add-on call may wait for the upstream's response head. */
@@ -103,6 +108,7 @@ export const hostConfigDefaults = {
   maxBodyBytes: 1_048_576,
   addonRefreshLeadSeconds: 300,
   addonSweepIntervalSeconds: 60,
+  listRefreshIntervalSeconds: 60,
   addonTokenTimeoutSeconds: 10,
   addonFetchTimeoutMs: 15_000,
   addonMaxResponseBytes: 10_485_760,
@@ -127,6 +133,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_MAX_BODY_BYTES: { key: 'maxBodyBytes', parse: Number },
   ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
   ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
+  ADDON_KIT_LIST_REFRESH_INTERVAL_SECONDS: { key: 'listRefreshIntervalSeconds', parse: Number },
   ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: { key: 'addonAllowPrivateAddresses', parse: (v) => (v === 'true' ? true : v === 'false' ? false : v) },
   ADDON_KIT_SANDBOX_PORT: { key: 'sandboxPort', parse: Number },
   ADDON_KIT_SANDBOX_URL: { key: 'sandboxUrl' },

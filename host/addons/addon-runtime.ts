@@ -97,7 +97,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     registryRouter({ db, box, maxBundleBytes: config.addonMaxBundleBytes }),
   ];
 
-  const session = requireAddonSession(db);
+  const session = requireAddonSession();
   const router = Router();
   router.get('/installations', session, async (req, res) => {
     const person = addonPersonOf(req);

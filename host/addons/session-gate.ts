@@ -6,9 +6,8 @@
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { tokensEqual } from '../auth/csrf.ts';
-import { getHostSession, hostSessionSettings } from '../auth/session.ts';
-import { loadPerson, type PersonRecord } from '../auth/person.ts';
-import type { Queryable } from '../db/database.ts';
+import { getHostSession, hostSessionPerson, hostSessionSettings } from '../auth/session.ts';
+import type { PersonRecord } from '../auth/person.ts';
 import { InternalServerError } from '../errors.ts';
 import { toHostError } from '../http/error-handler.ts';
 import type { Logger } from '../logger.ts';
@@ -24,11 +23,10 @@ declare global {
   }
 }
 
-/** Requires a logged-in, active person (401 `login_required`). */
-export function requireAddonSession(db: Queryable): RequestHandler {
+/** Requires a logged-in, active person of a live (unrevoked) host session (401 `login_required`). */
+export function requireAddonSession(): RequestHandler {
   return async (req, res, next) => {
-    const session = await getHostSession(req, res);
-    const person = session.personId ? await loadPerson(db, session.personId) : undefined;
+    const person = await hostSessionPerson(req, res);
     if (!person || person.status !== 'active') throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
     req.addonPerson = person;
     next();

@@ -6,8 +6,20 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ForbiddenError } from '../errors.ts';
-import { sendMessagePage } from '../pages/render.tsx';
 import { getHostSession, hostSessionSettings, wantsPage } from './session.ts';
+
+/**
+ * 403 for a POST without the session's CSRF token or from a foreign Origin. `page` says whether a browser
+ * sent it (a form post or navigation): the page layer then answers with a page (host/pages/page-errors.tsx),
+ * anyone else gets the JSON error body.
+ */
+export class CsrfRefusedError extends ForbiddenError {
+  readonly page: boolean;
+  constructor(page: boolean) {
+    super('The CSRF token is missing or invalid, or the request came from another origin');
+    this.page = page;
+  }
+}
 
 /** Header carrying the CSRF token on fetch/XHR calls. */
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -28,7 +40,7 @@ export function tokensEqual(presented: string, expected: string): boolean {
 }
 
 /**
- * Refuses (403) a POST whose CSRF token is missing or wrong, or whose `Origin` is foreign. Parses an
+ * Refuses (403, CsrfRefusedError) a POST whose CSRF token is missing or wrong, or whose `Origin` is foreign. Parses an
  * urlencoded body itself when no parser ran yet, so it can sit before a form route's own handler.
  */
 export const requireCsrf: RequestHandler = async (req, res, next) => {
@@ -44,9 +56,5 @@ export const requireCsrf: RequestHandler = async (req, res, next) => {
     ok = !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
   }
   if (ok) return next();
-  if (wantsPage(req)) {
-    sendMessagePage(res, 403, 'This form has expired', 'The page you sent this from is out of date or came from another site. Go back, reload it and try again.');
-    return;
-  }
-  throw new ForbiddenError('The CSRF token is missing or invalid, or the request came from another origin');
+  throw new CsrfRefusedError(wantsPage(req));
 };

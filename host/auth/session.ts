@@ -1,6 +1,7 @@
 /**
- * The host login session: an iron-session sealed cookie (no server-side state, so several host
- * processes share it) holding who is logged in and the session's CSRF token.
+ * The host login session: an iron-session sealed cookie holding who is logged in, the session's id and its
+ * CSRF token, backed by a server-side record (host/auth/host-sessions.ts) so a session can be revoked: a cookie
+ * counts only while its record is live. Every host process reads both, so several processes share sessions.
  */
 import { randomBytes } from 'node:crypto';
 import type { Express, Request, RequestHandler, Response } from 'express';
@@ -8,7 +9,8 @@ import { getIronSession, type IronSession, type SessionOptions } from 'iron-sess
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { UnauthorizedError } from '../errors.ts';
-import { loadPerson, type PersonRecord } from './person.ts';
+import { createSessionRecord, loadSessionPerson, newSessionId, revokeSession } from './host-sessions.ts';
+import type { PersonRecord } from './person.ts';
 import { createUnsealedSessions, type UnsealedSessions } from './unsealed-sessions.ts';
 
 /** Name of the host session cookie. */
@@ -20,6 +22,11 @@ const SESSION_TTL_SECONDS = 12 * 60 * 60;
 export interface HostSessionData {
   /** The logged-in person; absent before login. */
   personId?: string;
+  /**
+   * Id of the server-side session record; a cookie without one (sealed before sessions were recorded) is
+   * logged out.
+   */
+  sessionId?: string;
   /** Double-submit token every cookie-authenticated POST must echo. */
   csrfToken?: string;
   /** Unix seconds of the last password check (`prompt=login`, max_age). */
@@ -131,21 +138,39 @@ export async function ensureCsrfToken(session: HostSession): Promise<string> {
 }
 
 /**
- * Logs a person in: a new CSRF token (so one minted before login cannot be replayed after it) and
- * the time of the password check.
+ * Logs a person in: a new session record (the previous one of this cookie, if any, is revoked), a new CSRF
+ * token (so one minted before login cannot be replayed after it) and the time of the password check.
  */
-export async function startHostLogin(session: HostSession, personId: string, now = Date.now()): Promise<void> {
+export async function startHostLogin(req: Request, res: Response, personId: string, now = Date.now()): Promise<void> {
+  const { db } = hostSessionSettings(req);
+  const session = await getHostSession(req, res);
+  if (session.sessionId) await revokeSession(db, session.sessionId, new Date(now));
+  const sessionId = newSessionId();
+  await createSessionRecord(db, { sessionId, personId, now: new Date(now), ttlSeconds: SESSION_TTL_SECONDS });
   session.personId = personId;
+  session.sessionId = sessionId;
   session.authenticatedAt = Math.floor(now / 1000);
   session.csrfToken = randomBytes(32).toString('base64url');
   await session.save();
 }
 
-/** Logs out: clears the cookie and drops its unsealed copy. */
+/** Logs out: revokes this session's record (copies of the cookie stop working too) and clears the cookie. */
 export async function endHostLogin(req: Request, res: Response): Promise<void> {
   const session = await getHostSession(req, res);
+  if (session.sessionId) await revokeSession(hostSessionSettings(req).db, session.sessionId);
   forgetUnsealedSession(req);
   session.destroy();
+}
+
+/**
+ * The person of the request's live host session — active or not, the caller decides — or undefined when
+ * there is no session, it has no record id (an old cookie), or its record is revoked or expired.
+ */
+export async function hostSessionPerson(req: Request, res: Response): Promise<PersonRecord | undefined> {
+  const session = await getHostSession(req, res);
+  if (!session.personId || !session.sessionId) return undefined;
+  const person = await loadSessionPerson(hostSessionSettings(req).db, session.sessionId);
+  return person?.id === session.personId ? person : undefined;
 }
 
 /** Only same-origin paths are followed after login (no `//host`, no `/\host`, no scheme). */
@@ -166,8 +191,7 @@ export function wantsPage(req: Request): boolean {
  * Sets `req.hostPerson` and `req.hostSession`.
  */
 export const requireHostLogin: RequestHandler = async (req, res, next) => {
-  const session = await getHostSession(req, res);
-  const person = session.personId ? await loadPerson(hostSessionSettings(req).db, session.personId) : undefined;
+  const person = await hostSessionPerson(req, res);
   if (!person || person.status !== 'active') {
     if (req.method === 'GET' && wantsPage(req)) {
       res.redirect(303, `/login?return_to=${encodeURIComponent(safeReturnTo(req.originalUrl))}`);

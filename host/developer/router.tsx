@@ -5,14 +5,16 @@ import { isOrganizationAdministrator } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
+import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { sendPage } from '../pages/render.tsx';
+import { accountPages } from './account-page.tsx';
 import { connectedApplicationsPages } from './connected-applications-page.tsx';
 import { DeveloperLayout } from './layout.tsx';
 import { oauthApplicationsPages } from './oauth-applications-page.tsx';
 import { personalAccessTokensPages } from './personal-access-tokens-page.tsx';
 
 /** Mount at `/developer`. */
-export function developerRouter(deps: { db: Queryable; box: SecretBox }): Router {
+export function developerRouter(deps: { db: Queryable; box: SecretBox; throttle: SignInThrottle }): Router {
   const router = Router();
   router.use(requireHostLogin);
   router.get('/', async (req, res) => {
@@ -54,5 +56,6 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox }): Router
   router.use(personalAccessTokensPages(deps));
   router.use(oauthApplicationsPages(deps));
   router.use(connectedApplicationsPages(deps));
+  router.use(accountPages(deps));
   return router;
 }

@@ -11,7 +11,7 @@ import { errors } from 'oidc-provider';
 import type { VNode } from 'preact';
 import { requireCsrf } from '../auth/csrf.ts';
 import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
-import { ensureCsrfToken, getHostSession, startHostLogin } from '../auth/session.ts';
+import { ensureCsrfToken, getHostSession, hostSessionPerson, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
@@ -195,7 +195,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
     withDetails(async (req, res, details) => {
       const session = await getHostSession(req, res);
       const csrfToken = await ensureCsrfToken(session);
-      const hostPerson = session.personId ? await loadPerson(db, session.personId) : undefined;
+      const hostPerson = await hostSessionPerson(req, res);
       const loggedIn = hostPerson?.status === 'active' ? hostPerson : undefined;
       switch (details.prompt.name) {
         case 'select_account':
@@ -256,7 +256,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
         const error = 'retryAfterSeconds' in result ? throttledMessage(result.retryAfterSeconds) : LOGIN_FAILED;
         return showLogin(res, details, await ensureCsrfToken(session), error, typeof body.email === 'string' ? body.email.slice(0, 320) : '', 'retryAfterSeconds' in result ? 429 : 401);
       }
-      await startHostLogin(session, result.personId);
+      await startHostLogin(req, res, result.personId);
       await finishLogin(req, res, details, result.personId);
     }),
   );
@@ -266,7 +266,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
     requireCsrf,
     withDetails(async (req, res, details) => {
       const session = await getHostSession(req, res);
-      const person = session.personId ? await loadPerson(db, session.personId) : undefined;
+      const person = await hostSessionPerson(req, res);
       if (!person || person.status !== 'active' || details.prompt.name !== 'select_account') return showLogin(res, details, await ensureCsrfToken(session));
       await finishLogin(req, res, details, person.id);
     }),

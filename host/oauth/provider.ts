@@ -7,6 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { getIronSession, type SessionOptions } from 'iron-session';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { loadSessionPerson } from '../auth/host-sessions.ts';
 import { hostSessionOptions, type HostSessionData } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
@@ -75,7 +76,7 @@ export const HOST_SESSION_REASON = 'host_session';
 
 /**
  * The interaction policy: oidc-provider's login and consent, plus `prompt=select_account`, plus one
- * login check: the provider's session must belong to the person logged in to the host. The host
+ * login check: the provider's session must belong to the person of a live host session. The host
  * login is the one login of the site, so logging out of the host, or in as someone else, is seen
  * by the next authorization. Between login and consent: the organization's access_mode (access-prompt.ts).
  */
@@ -87,7 +88,9 @@ function buildPolicy(sessionOptions: SessionOptions, db: Database) {
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
       const host = await getIronSession<HostSessionData>(ctx.req, ctx.res, sessionOptions);
-      return host.personId === accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+      // A revoked or expired host session is no login, even when its cookie still names the person.
+      const live = host.personId === accountId && !!host.sessionId && (await loadSessionPerson(db, host.sessionId))?.id === accountId;
+      return live ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
   policy.add(connectAccessPrompt(db), policy.findIndex((prompt) => prompt.name === 'consent'));

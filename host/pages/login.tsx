@@ -5,7 +5,7 @@
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
 import { requireCsrf } from '../auth/csrf.ts';
-import { verifyPassword } from '../auth/passwords.ts';
+import { verifyPassword } from '../crypto/passwords.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
 import { endHostLogin, ensureCsrfToken, getHostSession, safeReturnTo, startHostLogin } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
@@ -108,7 +108,7 @@ export function loginRouter(deps: { db: Queryable; throttle: SignInThrottle }): 
       sendLoginFailure(res, result, (error) => <LoginForm action="/login" csrfToken={csrfToken} email={email} error={error} returnTo={returnTo} />);
       return;
     }
-    await startHostLogin(session, result.personId);
+    await startHostLogin(req, res, result.personId);
     res.redirect(303, returnTo);
   });
   router.post('/logout', requireCsrf, async (req, res) => {

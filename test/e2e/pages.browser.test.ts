@@ -150,6 +150,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await visit(page, `${base}/oauth-applications/${app.id}`, shot('developer-application'), { status: 200, heading: 'Community Calendar' });
       await visit(page, `${base}/connected-applications`, shot('developer-connected'), { status: 200, heading: 'Connected applications' });
       await visit(page, `${base}/connected-applications/${app.id}`, shot('developer-connected-application'), { status: 200, heading: 'Community Calendar' });
+      await visit(page, `${base}/account`, shot('developer-account'), { status: 200, heading: 'Account' });
       await visit(page, `${fixture.t.baseUrl}/docs/api`, shot('api-reference'), { status: 200, heading: 'Organization Developer API' });
     });
 
@@ -208,6 +209,7 @@ for (const scheme of ['light', 'dark'] as const) {
         `${base}/developer/oauth-applications`,
         `${base}/developer/oauth-applications/${app.id}`,
         `${base}/developer/connected-applications/${app.id}`,
+        `${base}/developer/account`,
         `${base}/developer/oauth-applications/999999`,
       ];
       const overflowing: string[] = [];

@@ -27,6 +27,8 @@ export function testConfig(overrides: HostConfigInput = {}) {
       encryptionKeys: [TEST_ENCRYPTION_KEY],
       // Unrelated tests make many requests with one token: the API limit is a rate-limit test's to set.
       rateLimit: 'off',
+      // The List scheduler runs only in the tests that turn it on.
+      listRefreshIntervalSeconds: 0,
       ...overrides,
     },
     {},

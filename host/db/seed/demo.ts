@@ -4,7 +4,7 @@
  * proves isolation. Idempotent: a second run adds only what is missing (e.g. more people).
  */
 import type { Database, Queryable } from '../database.ts';
-import { hashPassword } from '../../auth/passwords.ts';
+import { hashPassword } from '../../crypto/passwords.ts';
 import { pick, seededRandom } from './random.ts';
 
 export const DEMO_ORGANIZATION = { slug: 'demo', name: 'Demo Church' } as const;

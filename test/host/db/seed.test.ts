@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { DEFAULT_PEOPLE, seedDemo } from '@addon-kit/host/internal/db/seed/demo.ts';
-import { verifyPassword } from '@addon-kit/host/internal/auth/passwords.ts';
+import { verifyPassword } from '@addon-kit/host/internal/crypto/passwords.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
