@@ -125,5 +125,7 @@ function serializeValue(type: AttributeType, value: unknown): unknown {
 /** ISO 8601 in UTC with seconds precision, e.g. `2026-11-21T20:01:00Z`. */
 export function toIsoTimestamp(value: unknown): string {
   const date = value instanceof Date ? value : new Date(String(value));
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = date.toISOString();
+  // `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 characters) for years 0–9999; extended years keep their own form.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
