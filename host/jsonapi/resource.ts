@@ -124,6 +124,8 @@ function serializeValue(type: AttributeType, value: unknown): unknown {
 
 /** ISO 8601 in UTC with seconds precision, e.g. `2026-11-21T20:01:00Z`. */
 export function toIsoTimestamp(value: unknown): string {
+  // Already in the API's form (see isoTimestampSql).
+  if (typeof value === 'string' && value.length === 20 && value[10] === 'T' && value[19] === 'Z') return value;
   const date = value instanceof Date ? value : new Date(String(value));
   const iso = date.toISOString();
   // `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 characters) for years 0–9999; extended years keep their own form.
