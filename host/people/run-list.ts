@@ -143,6 +143,8 @@ async function recompute(
       INSERT INTO list_results (list_id, person_id, created_at)
       SELECT ${listParam}, m.id, ${nowParam} FROM matched m
       WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id = m.id)
+        -- No foreign key checks list_results (migration 063): a list deleted between chunks gets no results.
+        AND EXISTS (SELECT 1 FROM lists l WHERE l.id = ${listParam})
       ON CONFLICT (list_id, person_id) DO NOTHING
       RETURNING 1)
     SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM matched WHERE status = 'inactive') AS inactive,

@@ -111,4 +111,23 @@ describe('runList()', () => {
       for (const s of during) expect([old.join(), now.join()]).toContain(s.ids.join());
     }
   });
+
+  it('takes a deleted person out of every list, and a deleted list’s results with it [cascade]', async () => {
+    const listId = await createList(OLD);
+    const other = await createList(OLD);
+    await runList(f.db, { organizationId: f.demoId, listId, now: NOW });
+    await runList(f.db, { organizationId: f.demoId, listId: other, now: NOW });
+    const old = await expected(OLD_SQL);
+    const gone = old.find((id) => ![f.adminId, f.editorId, f.memberId].includes(id))!;
+    // Rows pointing at the person from elsewhere go first (their own foreign keys).
+    await f.db.query('DELETE FROM notes WHERE person_id = $1 OR created_by_id = $1', [gone]);
+    await f.db.query('DELETE FROM people WHERE id = $1', [gone]);
+    const without = old.filter((id) => id !== gone);
+    expect(await results(listId)).toEqual(without);
+    expect(await results(other)).toEqual(without);
+
+    await f.db.query('DELETE FROM lists WHERE id = $1', [listId]);
+    expect(await results(listId)).toEqual([]);
+    expect(await results(other)).toEqual(without);
+  });
 });
