@@ -93,7 +93,6 @@ describe('runList()', () => {
     expect(await results(listId)).toEqual(now);
 
     const during = seen.filter((s) => s.during);
-    expect(during.length).toBeGreaterThan(0);
     const both = old.filter((id) => now.includes(id));
     const either = new Set([...old, ...now]);
     for (const s of during) {
@@ -103,12 +102,14 @@ describe('runList()', () => {
     }
     if (f.db.kind === 'pglite') {
       // Chunks commit one by one: some reader saw the run half done, with the previous run's count.
+      expect(during.length).toBeGreaterThan(0);
       const mixed = during.filter((s) => s.ids.join() !== old.join() && s.ids.join() !== now.join());
       expect(mixed.length).toBeGreaterThan(0);
       for (const s of mixed) expect(s.total).toBe(old.length);
     } else {
       // One transaction: readers on other connections see the previous results, or (after the commit) the new ones.
-      for (const s of during) expect([old.join(), now.join()]).toContain(s.ids.join());
+      // (The run may also end before the first reader: PostgreSQL does not wait for this process.)
+      for (const s of seen) expect([old.join(), now.join()]).toContain(s.ids.join());
     }
   });
 
