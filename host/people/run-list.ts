@@ -21,7 +21,7 @@ import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
 
 /** People per chunk of a run on the embedded database (PostgreSQL runs the whole range at once). */
-export const CHUNK_PEOPLE = 2000;
+export const CHUNK_PEOPLE = 1000;
 
 const MIN_ID = '-9223372036854775808';
 const MAX_ID = '9223372036854775807';
@@ -142,7 +142,7 @@ async function recompute(
     added AS (
       INSERT INTO list_results (list_id, person_id, created_at)
       SELECT ${listParam}, m.id, ${nowParam} FROM matched m
-      WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id = m.id)
+      WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to} AND r.person_id = m.id)
         -- No foreign key checks list_results (migration 063): a list deleted between chunks gets no results.
         AND EXISTS (SELECT 1 FROM lists l WHERE l.id = ${listParam})
       ON CONFLICT (list_id, person_id) DO NOTHING
