@@ -108,7 +108,8 @@ export function renderResource(def: ResourceDefinition, row: Row, baseUrl: strin
   return resource;
 }
 
-function serializeValue(type: AttributeType, value: unknown): unknown {
+/** An attribute value as the API renders it (timestamps to the second, keys as text, integers as numbers). */
+export function serializeValue(type: AttributeType, value: unknown): unknown {
   if (value === undefined || value === null) return null;
   switch (type) {
     case 'date_time':
