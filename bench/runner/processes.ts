@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs TypeScript children through tsx, as bin/addon-kit.js does. */
-export const TSX_EXEC_ARGV = ['--import', 'tsx'];
+export const TSX_EXEC_ARGV = ['--conditions=source', '--import', 'tsx'];
 
 /** A running server process and what it reported when ready. */
 export interface ServerProcess<T> {

@@ -98,6 +98,7 @@ app.get('/people/v2/notes', async (req, res) => {
   const next = `${base}/people/v2/notes?per_page=${perPage}&offset=${offset + perPage}`;
   res.json({
     data,
+    included: [],
     meta: {
       total_count: total,
       count: rows.length,

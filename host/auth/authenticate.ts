@@ -56,22 +56,21 @@ export function parseBasic(header: string): { username: string; password: string
 export function authenticate(deps: { db: Queryable; bearer: BearerVerifier }): RequestHandler {
   return async (req, _res, next) => {
     const header = req.get('authorization') ?? '';
-    let personId: string | undefined;
+    let person: PersonRecord | undefined;
     let context: Omit<AuthContext, 'person'> | undefined;
     if (/^Basic\s/i.test(header)) {
       const credentials = parseBasic(header);
-      personId = credentials && (await verifyPersonalAccessToken(deps.db, credentials.username, credentials.password));
+      // The token and its person in one statement.
+      person = credentials && (await verifyPersonalAccessToken(deps.db, credentials.username, credentials.password));
       context = { method: 'personal_access_token', scopes: 'all' };
     } else if (/^Bearer\s/i.test(header)) {
       const token = header.replace(/^Bearer\s+/i, '').trim();
       const grant = token ? await deps.bearer.verify(token) : undefined;
-      personId = grant?.personId;
+      person = grant?.personId ? await loadPerson(deps.db, grant.personId) : undefined;
       context = grant && { method: 'oauth', scopes: new Set(grant.scopes), clientId: grant.clientId };
     }
     const attempted = /^Basic\s/i.test(header) ? 'basic' : /^Bearer\s/i.test(header) ? 'bearer' : 'none';
-    if (!personId || !context) throw new UnauthorizedError(undefined, attempted);
-    const person = await loadPerson(deps.db, personId);
-    if (!person || person.status !== 'active') throw new UnauthorizedError(undefined, attempted);
+    if (!person || !context || person.status !== 'active') throw new UnauthorizedError(undefined, attempted);
     req.auth = { person, ...context };
     next();
   };

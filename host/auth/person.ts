@@ -17,11 +17,19 @@ export interface PersonRecord {
   roles: Record<string, ProductRole>;
 }
 
-const PERSON_SQL = `
+/**
+ * The statement reading people as PersonRecord (alias `p`, organization `o`); `columns` and `join` add what
+ * a caller reads in the same statement (e.g. the personal access token it authenticates by).
+ */
+export function personSql(extra: { columns?: string; join?: string } = {}): string {
+  return `
   SELECT p.id::text, p.organization_id::text, o.name AS organization_name, p.first_name, p.last_name, p.email,
-         p.avatar_url, p.site_administrator, p.status,
+         p.avatar_url, p.site_administrator, p.status${extra.columns ? `, ${extra.columns}` : ''},
          COALESCE((SELECT json_object_agg(r.product, r.role) FROM person_product_roles r WHERE r.person_id = p.id), '{}'::json) AS roles
-  FROM people p JOIN organizations o ON o.id = p.organization_id`;
+  FROM people p JOIN organizations o ON o.id = p.organization_id${extra.join ? ` ${extra.join}` : ''}`;
+}
+
+const PERSON_SQL = personSql();
 
 /** Loads a person by id with their organization and roles. */
 export async function loadPerson(db: Queryable, personId: string | number): Promise<PersonRecord | undefined> {
@@ -32,7 +40,7 @@ export async function loadPerson(db: Queryable, personId: string | number): Prom
 /** Loads a person by e-mail (case-insensitive). */
 export async function loadPersonByEmail(db: Queryable, email: string): Promise<(PersonRecord & { password_hash: string | null }) | undefined> {
   const { rows } = await db.query<PersonRecord & { password_hash: string | null }>(
-    `${PERSON_SQL.replace('p.status,', 'p.status, p.password_hash,')} WHERE lower(p.email) = lower($1)`,
+    `${personSql({ columns: 'p.password_hash' })} WHERE lower(p.email) = lower($1)`,
     [email],
   );
   return rows[0];

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
+import { personSql, type PersonRecord } from './person.ts';
 import { hashSecret, newSecret, secretMatches } from './secret-hash.ts';
 
 export interface CreatedPersonalAccessToken {
@@ -31,14 +32,19 @@ export async function createPersonalAccessToken(db: Queryable, personId: string,
 // A digest no secret has: unknown client ids still cost one comparison.
 const NO_MATCH = hashSecret(randomBytes(32).toString('hex'));
 
-/** The person id a client_id/secret pair authenticates, or undefined. */
-export async function verifyPersonalAccessToken(db: Queryable, clientId: string, secret: string): Promise<string | undefined> {
-  const { rows } = await db.query<{ person_id: string; secret_hash: string; disabled_at: Date | null }>(
-    'SELECT person_id::text, secret_hash, disabled_at FROM personal_access_tokens WHERE client_id = $1',
+/**
+ * The person a client_id/secret pair authenticates (with organization and roles, read now), or undefined.
+ * One statement reads the token and its person, so roles and the token's state are those at request time.
+ */
+export async function verifyPersonalAccessToken(db: Queryable, clientId: string, secret: string): Promise<PersonRecord | undefined> {
+  const { rows } = await db.query<PersonRecord & { secret_hash: string; token_disabled_at: Date | null }>(
+    `${personSql({ columns: 't.secret_hash, t.disabled_at AS token_disabled_at', join: 'JOIN personal_access_tokens t ON t.person_id = p.id' })}
+     WHERE t.client_id = $1`,
     [clientId],
   );
   const row = rows[0];
   const matches = secretMatches(secret, row?.secret_hash ?? NO_MATCH);
-  if (!row || !matches || row.disabled_at) return undefined;
-  return row.person_id;
+  if (!row || !matches || row.token_disabled_at) return undefined;
+  const { secret_hash: _digest, token_disabled_at: _disabled, ...person } = row;
+  return person;
 }

@@ -22,17 +22,27 @@ export interface CollectionSql {
   personId: string;
 }
 
-/** The page of rows and the total count of the collection under the query. */
+/** Column carrying the collection's total on every row of the page (`count(*) OVER ()`). */
+const TOTAL = 'collection_total__';
+
+/**
+ * The page of rows and the total count of the collection under the query, in one statement: the total
+ * rides on every row as a window count. Only a page past the end (no rows, offset > 0) needs a second
+ * statement to learn the total.
+ */
 export async function queryCollection(db: Queryable, def: ResourceDefinition, query: CollectionQuery, sql: CollectionSql): Promise<{ rows: Row[]; total: number }> {
   const conditions = [...sql.conditions, ...queryConditions(def, query, sql.params, sql.personId)];
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const countParams = [...sql.params.values];
   const page = pageClause(query, sql.params);
-  const [count, rows] = await Promise.all([
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${sql.from} ${where}`, countParams),
-    db.query<Row>(`SELECT ${sql.select} FROM ${sql.from} ${where} ${orderClause(def, query, sql.tieBreaker)} ${page}`, sql.params.values),
-  ]);
-  return { rows: rows.rows, total: Number(count.rows[0]?.total ?? 0) };
+  const { rows } = await db.query<Row>(
+    `SELECT ${sql.select}, count(*) OVER () AS ${TOTAL} FROM ${sql.from} ${where} ${orderClause(def, query, sql.tieBreaker)} ${page}`,
+    sql.params.values,
+  );
+  if (rows.length > 0) return { rows, total: Number(rows[0]![TOTAL]) };
+  if (query.offset === 0) return { rows, total: 0 };
+  const count = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${sql.from} ${where}`, countParams);
+  return { rows, total: Number(count.rows[0]?.total ?? 0) };
 }
 
 /** Distinct non-null ids of `key` across rows (for loading included resources). */

@@ -6,6 +6,7 @@
  * Links are absolute and keep every query parameter, so following `links.next` verbatim pages on.
  */
 import type { CollectionQuery, ResourceQuery } from './query.ts';
+import { resourceJson } from './resource-json.ts';
 import { renderResource, type ResourceDefinition, type ResourceObject, type Row } from './resource.ts';
 
 export interface Parent {
@@ -72,8 +73,8 @@ export function singleDocument(input: {
   };
 }
 
-/** The envelope of one page of a collection, with its paging links. */
-export function collectionDocument(input: {
+/** What a collection page is rendered from. */
+export interface CollectionInput {
   definition: ResourceDefinition;
   rows: readonly Row[];
   total: number;
@@ -83,9 +84,29 @@ export function collectionDocument(input: {
   /** The request's path and query string (`req.originalUrl`). */
   requestUrl: string;
   included?: readonly IncludedGroup[];
-}): CollectionDocument {
+}
+
+/** The envelope of one page of a collection, with its paging links. */
+export function collectionDocument(input: CollectionInput): CollectionDocument {
+  const fields = input.query.fields.get(input.definition.type);
+  return {
+    data: input.rows.map((row) => renderResource(input.definition, row, input.baseUrl, fields)),
+    included: renderIncluded(input.included, input.query, input.baseUrl),
+    ...collectionMetaAndLinks(input),
+  };
+}
+
+/** `JSON.stringify(collectionDocument(input))`, the resources written straight from their rows. */
+export function collectionDocumentJson(input: CollectionInput): string {
+  const fields = input.query.fields.get(input.definition.type);
+  const data = input.rows.map((row) => resourceJson(input.definition, row, input.baseUrl, fields)).join(',');
+  const { meta, links } = collectionMetaAndLinks(input);
+  const included = JSON.stringify(renderIncluded(input.included, input.query, input.baseUrl));
+  return `{"data":[${data}],"included":${included},"meta":${JSON.stringify(meta)},"links":${JSON.stringify(links)}}`;
+}
+
+function collectionMetaAndLinks(input: CollectionInput): Pick<CollectionDocument, 'meta' | 'links'> {
   const { definition, rows, total, query, baseUrl } = input;
-  const fields = query.fields.get(definition.type);
   // Links keep the request's query string as sent (same encoding, same order); paging only
   // replaces the offset pair.
   const at = input.requestUrl.indexOf('?');
@@ -112,10 +133,5 @@ export function collectionDocument(input: {
   if (hasPrev) links.prev = pageLink(prevOffset);
   if (hasNext) links.next = pageLink(nextOffset);
 
-  return {
-    data: rows.map((row) => renderResource(definition, row, baseUrl, fields)),
-    included: renderIncluded(input.included, query, baseUrl),
-    meta,
-    links,
-  };
+  return { meta, links };
 }

@@ -108,7 +108,8 @@ export function renderResource(def: ResourceDefinition, row: Row, baseUrl: strin
   return resource;
 }
 
-function serializeValue(type: AttributeType, value: unknown): unknown {
+/** An attribute value as the API renders it (timestamps to the second, keys as text, integers as numbers). */
+export function serializeValue(type: AttributeType, value: unknown): unknown {
   if (value === undefined || value === null) return null;
   switch (type) {
     case 'date_time':
@@ -124,6 +125,10 @@ function serializeValue(type: AttributeType, value: unknown): unknown {
 
 /** ISO 8601 in UTC with seconds precision, e.g. `2026-11-21T20:01:00Z`. */
 export function toIsoTimestamp(value: unknown): string {
+  // Already in the API's form (see isoTimestampSql).
+  if (typeof value === 'string' && value.length === 20 && value[10] === 'T' && value[19] === 'Z') return value;
   const date = value instanceof Date ? value : new Date(String(value));
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = date.toISOString();
+  // `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 characters) for years 0–9999; extended years keep their own form.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }

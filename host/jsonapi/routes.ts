@@ -2,9 +2,9 @@
  * Route declaration from resource definitions: the handler loads rows for an already parsed query;
  * parsing, envelopes and links are done here, the same way for every route.
  */
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { NotFoundError } from '../errors.ts';
-import { collectionDocument, singleDocument, type IncludedGroup, type Parent } from './document.ts';
+import { collectionDocumentJson, singleDocument, type IncludedGroup, type Parent } from './document.ts';
 import { parseCollectionQuery, parseResourceQuery, type CollectionQuery, type ResourceQuery } from './query.ts';
 import type { ResourceDefinition, Row } from './resource.ts';
 
@@ -41,6 +41,19 @@ export function baseUrlOf(req: Request): string {
   return req.app.locals.baseUrl as string;
 }
 
+/**
+ * Caching of GET answers: Express sends a weak ETag over the rendered body and answers a matching
+ * `If-None-Match` with 304 (no body). The answer depends on who asks, so only the requester's own cache
+ * may keep it (`private`), and it asks again each time (`no-cache`): the 304 comes only when the body this
+ * requester would get now is the one it holds.
+ * @see RFC 9110 §13.1.2 (If-None-Match), RFC 9111 §5.2.2.4 (no-cache), §5.2.2.7 (private)
+ */
+export const GET_CACHE_CONTROL = 'private, no-cache';
+
+function setCacheControl(req: Request, res: Response): void {
+  if (req.method === 'GET' || req.method === 'HEAD') res.set('Cache-Control', GET_CACHE_CONTROL);
+}
+
 /** A GET collection route for `definition`. */
 export function collectionRoute(
   definition: ResourceDefinition,
@@ -50,9 +63,12 @@ export function collectionRoute(
   return async (req, res) => {
     const query = parseCollectionQuery(queryPairs(req), definition, options.related);
     const result = await load(req, query);
-    res.status(options.status ?? 200).json(
-      collectionDocument({ definition, ...result, query, baseUrl: baseUrlOf(req), requestUrl: req.originalUrl }),
-    );
+    setCacheControl(req, res);
+    // As res.json would send it (same bytes, same Content-Type), the JSON written straight from the rows.
+    res
+      .status(options.status ?? 200)
+      .set('Content-Type', 'application/json')
+      .send(collectionDocumentJson({ definition, ...result, query, baseUrl: baseUrlOf(req), requestUrl: req.originalUrl }));
   };
 }
 
@@ -68,6 +84,7 @@ export function singleRoute(
     if (!result.row) throw new NotFoundError();
     const doc = singleDocument({ definition, row: result.row, parent: result.parent, query, baseUrl: baseUrlOf(req), ...(result.included ? { included: result.included } : {}) });
     if (options.location && doc.data.links.self) res.location(doc.data.links.self);
+    setCacheControl(req, res);
     res.status(options.status ?? 200).json(doc);
   };
 }

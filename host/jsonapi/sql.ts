@@ -43,3 +43,12 @@ export function orderClause(def: ResourceDefinition, query: CollectionQuery, tie
 export function pageClause(query: CollectionQuery, params: SqlParams): string {
   return `LIMIT ${params.add(query.perPage)} OFFSET ${params.add(query.offset)}`;
 }
+
+/**
+ * A timestamptz as the API renders it (ISO 8601, UTC, to the second, e.g. `2026-11-21T20:01:00Z`), formatted
+ * by the database: the driver then passes text through instead of parsing a Date that is formatted back.
+ */
+export function isoTimestampSql(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+}
+

@@ -1,6 +1,7 @@
 /** The Note resource (type Note): text with a category on a person's profile. */
 import type { PayloadShape } from '../jsonapi/payload.ts';
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
+import { isoTimestampSql } from '../jsonapi/sql.ts';
 
 const noteLink = (base: string, id: unknown) => `${base}/people/v2/notes/${String(id)}`;
 
@@ -45,7 +46,8 @@ export const noteResource: ResourceDefinition = {
 /** Columns of a Note row (alias `n`). */
 export const NOTE_SELECT =
   'n.id::text AS id, n.organization_id::text AS organization_id, n.person_id::text AS person_id, n.created_by_id::text AS created_by_id, ' +
-  'n.note_category_id::text AS note_category_id, n.note, n.display_date, n.created_at, n.updated_at';
+  `n.note_category_id::text AS note_category_id, n.note, ${isoTimestampSql('n.display_date')} AS display_date, ` +
+  `${isoTimestampSql('n.created_at')} AS created_at, ${isoTimestampSql('n.updated_at')} AS updated_at`;
 
 /** What a Note create or update may carry. */
 export const notePayload: PayloadShape = {

@@ -1,11 +1,30 @@
 /**
- * Running a list: its results are recomputed inside the database — one INSERT … SELECT / DELETE
- * statement over `people` with the compiled rule condition, then one UPDATE of the list — so people
- * are never loaded into JavaScript, whatever their number.
+ * Running a list: its results are recomputed inside the database, set-based — per range of person ids one
+ * statement finds the matching people, deletes the results no longer matched and inserts the new ones
+ * (diffed in SQL, never row by row in JavaScript) — then one UPDATE of the list. People are never loaded
+ * into JavaScript, whatever their number.
+ *
+ * What a concurrent reader sees:
+ * - PostgreSQL: the run is one transaction over the whole id range; readers (other connections) see the
+ *   previous results and counts until it commits, then the new ones — never a mix. Concurrent runs of one
+ *   list wait for each other (the list row is locked).
+ * - PGlite (embedded): the database runs one statement at a time for the whole process, so a run in one
+ *   transaction would hold every other request for its whole duration. The run is cut into chunks of about
+ *   `CHUNK_PEOPLE` people (by id range), each chunk one statement committed on its own, with a yield to the
+ *   event loop after it. A reader between chunks sees, for each person, either the previous or the new
+ *   result (the ranges done so far are new), and the list's counts, `refreshed_at` and `status` of the
+ *   previous run until the last step updates them. Each chunk recomputes its range from the data at that
+ *   moment, so runs that overlap converge on the same results.
  */
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
+
+/** People per chunk of a run on the embedded database (PostgreSQL runs the whole range at once). */
+export const CHUNK_PEOPLE = 2500;
+
+const MIN_ID = '-9223372036854775808';
+const MAX_ID = '9223372036854775807';
 
 /** Which list to run, and the moment of the run. */
 export interface RunListInput {
@@ -13,6 +32,8 @@ export interface RunListInput {
   listId: string;
   /** The moment of the run: refreshed_at, batch_completed_at, and the day ages are computed on. */
   now: Date;
+  /** People per chunk on the embedded database; default CHUNK_PEOPLE. */
+  chunkPeople?: number;
 }
 
 /** Counts of a successful run, or the rule error of a failed one. */
@@ -20,59 +41,134 @@ export type RunListOutcome =
   | { ok: true; matched: number; added: number; removed: number; kept: boolean }
   | { ok: false; error: RuleCompileError };
 
+interface ListSettings {
+  subset: string;
+  include_inactive: boolean;
+  returns: string;
+  return_original_if_none: boolean;
+}
+
 /**
  * Recomputes the list's results. A list whose rules cannot be compiled is marked `failed` and
  * `invalid` (its previous results stay) and the error is returned.
  */
 export async function runList(db: Database, input: RunListInput): Promise<RunListOutcome> {
-  const { organizationId, listId, now } = input;
-  const outcome = await db.transaction(async (tx): Promise<RunListOutcome> => {
-    // One run of a list at a time; a concurrent run waits and then recomputes from fresh data.
-    const { rows: lists } = await tx.query<{ subset: string; include_inactive: boolean; returns: string; return_original_if_none: boolean }>(
-      'SELECT subset, include_inactive, returns, return_original_if_none FROM lists WHERE organization_id = $1 AND id = $2 FOR UPDATE',
-      [organizationId, listId],
-    );
-    const list = lists[0];
-    if (!list) throw new Error(`list ${listId} not found`);
-    const { rows: rules } = await tx.query<RuleInput>('SELECT attribute, operator, value FROM list_rules WHERE list_id = $1 ORDER BY position, id', [listId]);
-
-    const params = new SqlParams([listId, list.return_original_if_none]);
-    let condition: string;
-    try {
-      condition = compileListCondition(rules, { subset: list.subset, includeInactive: list.include_inactive, returns: list.returns, today: now.toISOString().slice(0, 10) }, organizationId, params);
-    } catch (error) {
-      if (error instanceof RuleCompileError) return { ok: false, error };
-      throw error;
-    }
-    // return_original_if_none ($2): when nobody matches, the previous results are kept as they are.
-    const { rows } = await tx.query<{ matched: number; added: number; removed: number }>(
-      `WITH matched AS MATERIALIZED (SELECT p.id FROM people p WHERE ${condition}),
-       replace AS (SELECT NOT ($2::boolean AND NOT EXISTS (SELECT 1 FROM matched)) AS yes),
-       removed AS (
-         DELETE FROM list_results r WHERE r.list_id = $1::bigint AND (SELECT yes FROM replace)
-           AND NOT EXISTS (SELECT 1 FROM matched m WHERE m.id = r.person_id)
-         RETURNING 1),
-       added AS (
-         INSERT INTO list_results (list_id, person_id, created_at)
-         SELECT $1::bigint, m.id, ${params.add(now)}::timestamptz FROM matched m WHERE (SELECT yes FROM replace)
-         ON CONFLICT (list_id, person_id) DO NOTHING
-         RETURNING 1)
-       SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM added) AS added, (SELECT count(*)::int FROM removed) AS removed`,
-      params.values,
-    );
-    const counts = rows[0]!;
-    await tx.query(
-      `UPDATE lists SET
-         total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
-         has_inactive_results = EXISTS (SELECT 1 FROM list_results r JOIN people p ON p.id = r.person_id WHERE r.list_id = lists.id AND p.status = 'inactive'),
-         refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
-       WHERE id = $1`,
-      [listId, now],
-    );
-    return { ok: true, matched: Number(counts.matched), added: Number(counts.added), removed: Number(counts.removed), kept: list.return_original_if_none && Number(counts.matched) === 0 };
-  });
+  const outcome =
+    db.kind === 'pglite'
+      ? await recompute(db, input, { lock: false, chunkPeople: input.chunkPeople ?? CHUNK_PEOPLE })
+      : await db.transaction((tx) => recompute(tx, input, { lock: true, chunkPeople: undefined }));
   if (!outcome.ok) {
-    await db.query("UPDATE lists SET status = 'failed', invalid = true, batch_completed_at = $3 WHERE organization_id = $1 AND id = $2", [organizationId, listId, now]);
+    await db.query("UPDATE lists SET status = 'failed', invalid = true, batch_completed_at = $3 WHERE organization_id = $1 AND id = $2", [
+      input.organizationId,
+      input.listId,
+      input.now,
+    ]);
   }
   return outcome;
+}
+
+/** Inclusive person-id ranges of about `chunkPeople` people each, covering every id; one range when undefined. */
+async function idRanges(q: Queryable, organizationId: string, chunkPeople: number | undefined): Promise<[string, string][]> {
+  if (chunkPeople === undefined) return [[MIN_ID, MAX_ID]];
+  const { rows } = await q.query<{ lo: number | null; hi: number | null; people: number }>(
+    'SELECT min(id)::float8 AS lo, max(id)::float8 AS hi, count(*)::int AS people FROM people WHERE organization_id = $1',
+    [organizationId],
+  );
+  const { lo, hi, people } = rows[0]!;
+  const chunks = Math.ceil(people / Math.max(1, chunkPeople));
+  if (lo === null || hi === null || chunks <= 1) return [[MIN_ID, MAX_ID]];
+  const width = Math.ceil((hi - lo + 1) / chunks);
+  const ranges: [string, string][] = [];
+  for (let i = 0; i < chunks; i++) {
+    const from = i === 0 ? MIN_ID : String(lo + i * width);
+    const to = i === chunks - 1 ? MAX_ID : String(lo + (i + 1) * width - 1);
+    ranges.push([from, to]);
+  }
+  return ranges;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function recompute(
+  q: Queryable,
+  input: RunListInput,
+  mode: { lock: boolean; chunkPeople: number | undefined },
+): Promise<RunListOutcome> {
+  const { organizationId, listId, now } = input;
+  // PostgreSQL: one run of a list at a time; a concurrent run waits and then recomputes from fresh data.
+  const { rows: lists } = await q.query<ListSettings>(
+    `SELECT subset, include_inactive, returns, return_original_if_none FROM lists WHERE organization_id = $1 AND id = $2${mode.lock ? ' FOR UPDATE' : ''}`,
+    [organizationId, listId],
+  );
+  const list = lists[0];
+  if (!list) throw new Error(`list ${listId} not found`);
+  const { rows: rules } = await q.query<RuleInput>('SELECT attribute, operator, value FROM list_rules WHERE list_id = $1 ORDER BY position, id', [listId]);
+
+  const params = new SqlParams();
+  let condition: string;
+  try {
+    condition = compileListCondition(rules, { subset: list.subset, includeInactive: list.include_inactive, returns: list.returns, today: now.toISOString().slice(0, 10) }, organizationId, params);
+  } catch (error) {
+    if (error instanceof RuleCompileError) return { ok: false, error };
+    throw error;
+  }
+
+  // return_original_if_none: when nobody matches, the previous results are kept as they are.
+  if (list.return_original_if_none) {
+    const { rows } = await q.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM people p WHERE ${condition}) AS any`, [...params.values]);
+    if (!rows[0]!.any) {
+      await q.query(
+        `UPDATE lists SET
+           total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
+           has_inactive_results = EXISTS (SELECT 1 FROM list_results r JOIN people p ON p.id = r.person_id WHERE r.list_id = lists.id AND p.status = 'inactive'),
+           refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
+         WHERE id = $1`,
+        [listId, now],
+      );
+      return { ok: true, matched: 0, added: 0, removed: 0, kept: true };
+    }
+  }
+
+  const listParam = `${params.add(listId)}::bigint`;
+  const nowParam = `${params.add(now)}::timestamptz`;
+  const from = `${params.add(MIN_ID)}::bigint`;
+  const to = `${params.add(MAX_ID)}::bigint`;
+  const chunkSql = `
+    WITH matched AS MATERIALIZED (SELECT p.id, p.status FROM people p WHERE p.id BETWEEN ${from} AND ${to} AND ${condition}),
+    removed AS (
+      DELETE FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to}
+        AND r.person_id NOT IN (SELECT m.id FROM matched m)
+      RETURNING 1),
+    added AS (
+      INSERT INTO list_results (list_id, person_id, created_at)
+      SELECT ${listParam}, m.id, ${nowParam} FROM matched m
+      WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to} AND r.person_id = m.id)
+        -- No foreign key checks list_results (migration 080): a list deleted between chunks gets no results.
+        AND EXISTS (SELECT 1 FROM lists l WHERE l.id = ${listParam})
+      ON CONFLICT (list_id, person_id) DO NOTHING
+      RETURNING 1)
+    SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM matched WHERE status = 'inactive') AS inactive,
+           (SELECT count(*)::int FROM added) AS added, (SELECT count(*)::int FROM removed) AS removed`;
+  const totals = { matched: 0, inactive: 0, added: 0, removed: 0 };
+  const ranges = await idRanges(q, organizationId, mode.chunkPeople);
+  const chunked = ranges.length > 1;
+  for (const [lo, hi] of ranges) {
+    // PGlite answers within microtasks: without a turn of the event loop, nothing else would get in.
+    if (chunked) await yieldToEventLoop();
+    const values = [...params.values];
+    values[values.length - 2] = lo;
+    values[values.length - 1] = hi;
+    const { rows } = await q.query<typeof totals>(chunkSql, values);
+    for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += Number(rows[0]![key]);
+  }
+  if (chunked) await yieldToEventLoop();
+  // The results are now exactly the matched people: whether any is inactive is known without a join.
+  await q.query(
+    `UPDATE lists SET
+       total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
+       has_inactive_results = $3, refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
+     WHERE id = $1`,
+    [listId, now, totals.inactive > 0],
+  );
+  return { ok: true, matched: totals.matched, added: totals.added, removed: totals.removed, kept: false };
 }

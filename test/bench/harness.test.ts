@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BenchUsageError, FIGURES, parseBenchOptions } from '../../bench/runner/options.ts';
 import { interleave, median, spread } from '../../bench/runner/rounds.ts';
+import { TSX_EXEC_ARGV } from '../../bench/runner/processes.ts';
 import { compareRow, renderTable, TABLE_COLUMNS } from '../../bench/runner/table.ts';
 
 const RUN = fileURLToPath(new URL('../../bench/run.ts', import.meta.url));
@@ -14,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function runBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', RUN, ...args], {
+    const child = spawn(process.execPath, [...TSX_EXEC_ARGV, RUN, ...args], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: '' },
     });
