@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
-import type { PersonRecord } from './person.ts';
+import { personSql, type PersonRecord } from './person.ts';
 
 /** `last_seen_at` is written at most this often per session (not on every request). */
 export const LAST_SEEN_RESOLUTION_MINUTES = 5;
@@ -48,13 +48,7 @@ export async function loadSessionPerson(db: Queryable, sessionId: string, now = 
        UPDATE host_sessions SET last_seen_at = $2
        WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2
          AND last_seen_at <= $2::timestamptz - interval '${LAST_SEEN_RESOLUTION_MINUTES} minutes')
-     SELECT p.id::text, p.organization_id::text, o.name AS organization_name, p.first_name, p.last_name, p.email,
-            p.avatar_url, p.site_administrator, p.status,
-            COALESCE((SELECT json_object_agg(r.product, r.role) FROM person_product_roles r WHERE r.person_id = p.id),
-                     '{}'::json) AS roles
-     FROM live s
-     JOIN people p ON p.id = s.person_id AND p.organization_id = s.organization_id
-     JOIN organizations o ON o.id = p.organization_id`,
+${personSql({ join: 'JOIN live s ON s.person_id = p.id AND s.organization_id = p.organization_id' })}`,
     [idHash(sessionId), now],
   );
   return rows[0];
