@@ -34,6 +34,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { describeRefusal, findAccessRefusal, whoCanChange } from '../oauth/application-access.ts';
+import { findOAuthApplication } from '../oauth/applications.ts';
 import { issueTokensForPerson } from '../oauth/issue-tokens.ts';
 import type { Clock } from './clock.ts';
 import { sendHandshakeDone, sendHandshakeFailure } from './handshake-pages.tsx';
@@ -141,15 +142,9 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
   async function beginLeg(cookie: Cookie, recordId: string, leg: 'service' | 'integrator', codeVerifier?: string, replacing?: string): Promise<string | undefined> {
     const state = randomBytes(32).toString('base64url');
     const now = clock.now();
-    const params: unknown[] = [recordId, digest(state), new Date(now + HANDSHAKE_TTL_MS), codeVerifier ? vault.seal(recordId, 'handshake_code_verifier_encrypted', codeVerifier) : null];
-    const guard = replacing ? ' AND handshake_state_hash = $5 AND handshake_consent_hash = $5 AND handshake_expires_at > $6' : '';
-    if (replacing) params.push(replacing, new Date(now));
-    const { rowCount } = await db.query(
-      `UPDATE addon_authorizations SET handshake_state_hash = $2, handshake_expires_at = $3, handshake_code_verifier_encrypted = $4,
-         handshake_consent_hash = NULL, updated_at = now() WHERE id = $1${guard}`,
-      params,
-    );
-    if (rowCount !== 1) return undefined;
+    const sealedVerifier = codeVerifier ? vault.seal(recordId, 'handshake_code_verifier_encrypted', codeVerifier) : null;
+    const next = { stateHash: digest(state), expiresAt: new Date(now + HANDSHAKE_TTL_MS), sealedVerifier };
+    if (!(await vault.store.beginLeg(recordId, next, replacing ? { stateHash: replacing, now: new Date(now) } : undefined))) return undefined;
     cookie.leg = leg;
     cookie.state = state;
     if (codeVerifier) cookie.codeVerifier = codeVerifier;
@@ -177,19 +172,15 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
     const fail = (code: string, title: string, detail: string) => new StepFailure(400, code, title, detail, installation.id, record?.state ?? 'uninitialized');
     if (!returned) throw fail('state_missing', 'The authorization cannot continue', 'The request carries no state parameter.');
     if (cookie.leg !== leg || !sameSecret(returned, cookie.state)) throw fail('state_mismatch', 'The authorization cannot continue', 'The state parameter does not belong to the authorization this browser started.');
-    const { rows } = await db.query<{ id: string; handshake_state_hash: string | null; handshake_expires_at: Date | null; handshake_consent_hash: string | null }>(
-      'SELECT id::text, handshake_state_hash, handshake_expires_at, handshake_consent_hash FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2',
-      [installation.id, person.id],
-    );
-    const row = rows[0];
-    if (!row || !row.handshake_state_hash || !sameSecret(digest(returned), row.handshake_state_hash)) {
+    const row = await vault.store.handshakeOf(installation.id, person.id);
+    if (!row || !row.stateHash || !sameSecret(digest(returned), row.stateHash)) {
       throw fail('state_mismatch', 'The authorization cannot continue', 'This authorization was replaced by a newer one or already finished.');
     }
-    if (!row.handshake_expires_at || row.handshake_expires_at.getTime() <= clock.now()) {
+    if (!row.expiresAt || row.expiresAt.getTime() <= clock.now()) {
       throw fail('state_expired', 'The authorization expired', 'The authorization took too long.');
     }
-    const consented = !!row.handshake_consent_hash && sameSecret(row.handshake_consent_hash, row.handshake_state_hash);
-    return { cookie, installation, person, recordId: row.id, state: record!.state, stateHash: row.handshake_state_hash, consented };
+    const consented = !!row.consentHash && sameSecret(row.consentHash, row.stateHash);
+    return { cookie, installation, person, recordId: row.id, state: record!.state, stateHash: row.stateHash, consented };
   }
 
   const render = (res: Response, error: unknown) => {
@@ -214,8 +205,8 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const person = hostPersonOf(req);
       const installation = await findInstallation(db, String(req.params.id), person.organization_id);
       if (!installation) throw new StepFailure(404, 'installation_not_found', 'Add-on not found', 'This add-on is not available to your organization.');
-      const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
-      await requireAccess(deps, person, installation, rows[0]!.client_id);
+      const { client_id: clientId } = (await findOAuthApplication(db, installation.oauthApplicationId))!;
+      await requireAccess(deps, person, installation, clientId);
       const record = await vault.ensure(installation.id, person.id);
       const cookie = await cookieOf(req, res);
       cookie.installationId = installation.id;
@@ -224,7 +215,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       const state = (await beginLeg(cookie, record.id, 'service'))!;
       const authorize = new URL('/oauth/authorize', config.baseUrl);
       authorize.search = new URLSearchParams({
-        client_id: rows[0]!.client_id,
+        client_id: clientId,
         redirect_uri: installation.integratorOAuth.redirect_url,
         response_type: 'code',
         scope: installation.scopes.join(' '),
@@ -240,9 +231,9 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
   router.get('/authorizations/:oauthApplicationId/advance', requireHostLogin, async (req, res) => {
     try {
       const { cookie, installation, person, recordId, state: current, stateHash, consented } = await checkReturn(req, res, 'service');
-      const { rows } = await db.query<{ client_id: string }>('SELECT client_id FROM oauth_applications WHERE id = $1', [installation.oauthApplicationId]);
+      const { client_id: clientId } = (await findOAuthApplication(db, installation.oauthApplicationId))!;
       // Also explains an error=access_denied that /oauth/authorize sent for this reason.
-      await requireAccess(deps, person, installation, rows[0]!.client_id);
+      await requireAccess(deps, person, installation, clientId);
       if (typeof req.query.error === 'string') {
         throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current, 'host', true);
       }
@@ -261,7 +252,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
         await (await deps.provider.AccessToken.find(previous.accessToken))?.destroy();
         if (previous.refreshToken) await (await deps.provider.RefreshToken.find(previous.refreshToken))?.destroy();
       }
-      const issued = await issueTokensForPerson(deps.provider, db, { clientId: rows[0]!.client_id, personId: person.id, scopes: installation.scopes });
+      const issued = await issueTokensForPerson(deps.provider, db, { clientId: clientId, personId: person.id, scopes: installation.scopes });
       const now = clock.now();
       await vault.saveServiceTokens(recordId, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(now + issued.expires_in * 1000), scope: issued.scope }, installation.scopes);
       await vault.setState(recordId, 'integrator_pending');
@@ -288,8 +279,8 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       if (typeof req.query.error === 'string') {
         throw new StepFailure(400, 'integrator_denied', 'Authorization declined', 'Access to the add-on’s service was not granted, so the add-on cannot be used.', installation.id, pending, 'integrator', true);
       }
-      const { rows } = await db.query<{ sealed: string | null }>('SELECT handshake_code_verifier_encrypted AS sealed FROM addon_authorizations WHERE id = $1', [recordId]);
-      const verifier = rows[0]?.sealed ? vault.open(recordId, 'handshake_code_verifier_encrypted', rows[0].sealed) : undefined;
+      const sealed = await vault.store.sealedVerifier(recordId);
+      const verifier = sealed ? vault.open(recordId, 'handshake_code_verifier_encrypted', sealed) : undefined;
       if (!verifier || verifier !== cookie.codeVerifier) {
         throw new StepFailure(400, 'state_mismatch', 'The authorization cannot continue', 'This authorization was replaced by a newer one.', installation.id, pending);
       }
@@ -306,7 +297,7 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
       await db.transaction(async (tx) => {
         await vault.saveIntegratorTokens(recordId, tokenSetOf(tokens, clock.now()), { q: tx, state: 'ready' });
         // Single use: the finished handshake's state and verifier are gone.
-        await tx.query('UPDATE addon_authorizations SET handshake_state_hash = NULL, handshake_expires_at = NULL, handshake_code_verifier_encrypted = NULL, handshake_consent_hash = NULL WHERE id = $1', [recordId]);
+        await vault.store.clearHandshake(recordId, tx);
       });
       cookie.destroy();
       sendHandshakeDone(res, hostOrigin, installation.id);

@@ -8,7 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
+import { findOAuthApplicationByClientId } from '../oauth/applications.ts';
 import type { CodeIssuedListener } from '../oauth/code-issued.ts';
+import type { AuthorizationStore } from './authorizations/index.ts';
 import { loadInstallation } from './installations.ts';
 
 /** SHA-256 (hex) of a handshake state, as stored in `addon_authorizations`. */
@@ -17,28 +19,17 @@ export function handshakeStateDigest(state: string): string {
 }
 
 /** The listener that records the host's consent to a running handshake (see the file header). */
-export function recordServiceConsent(db: Queryable): CodeIssuedListener {
+export function recordServiceConsent(db: Queryable, store: AuthorizationStore): CodeIssuedListener {
   return async (issued) => {
     if (!issued.state) return;
     const hash = handshakeStateDigest(issued.state);
-    // Leg one carries no PKCE verifier; leg two's state never goes to the host's /oauth/authorize.
-    const { rows } = await db.query<{ id: string; installation_id: string; oauth_application_id: string }>(
-      `SELECT r.id::text, r.installation_id::text, a.oauth_application_id::text
-       FROM addon_authorizations r
-       JOIN addon_installations i ON i.id = r.installation_id
-       JOIN addons a ON a.id = i.addon_id
-       JOIN oauth_applications o ON o.id = a.oauth_application_id
-       WHERE r.handshake_state_hash = $1 AND r.handshake_code_verifier_encrypted IS NULL
-         AND r.person_id::text = $2 AND o.client_id = $3`,
-      [hash, issued.accountId, issued.clientId],
-    );
-    const row = rows[0];
+    const row = await store.findLegOne(hash, issued.accountId);
     if (!row) return;
-    const installation = await loadInstallation(db, row.installation_id);
-    if (!installation || installation.oauthApplicationId !== row.oauth_application_id) return;
+    const [installation, application] = await Promise.all([loadInstallation(db, row.installationId), findOAuthApplicationByClientId(db, issued.clientId)]);
+    if (!installation || !application || installation.oauthApplicationId !== application.id) return;
     if (installation.integratorOAuth.redirect_url !== issued.redirectUri) return;
     const granted = new Set(issued.scope.split(' ').filter(Boolean));
     if (!installation.scopes.every((s) => granted.has(s))) return;
-    await db.query('UPDATE addon_authorizations SET handshake_consent_hash = $2, updated_at = now() WHERE id = $1 AND handshake_state_hash = $2', [row.id, hash]);
+    await store.markConsent(row.id, hash);
   };
 }

@@ -9,7 +9,7 @@
 import * as oidc from 'openid-client';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { clientSecretAad } from '../oauth/applications.ts';
+import { clientCredentials } from '../oauth/applications.ts';
 import { AddonError, HandshakeRequiredError } from './addon-error.ts';
 import type { Clock } from './clock.ts';
 import type { Installation } from './installations.ts';
@@ -43,17 +43,13 @@ function reauthorize(): AddonError {
 
 /** An openid-client Configuration of the add-on's OAuth application against the host's own token endpoint. */
 export async function serviceOAuthClient(q: Queryable, box: SecretBox, oauthApplicationId: string, issuer: string, tokenEndpoint: string, timeoutSeconds: number): Promise<oidc.Configuration> {
-  const { rows } = await q.query<{ client_id: string; sealed: string | null }>(
-    'SELECT client_id, client_secret_encrypted AS sealed FROM oauth_applications WHERE id = $1',
-    [oauthApplicationId],
-  );
-  const app = rows[0];
-  if (!app?.sealed) throw new AddonError(500, 'host_auth', 'internal_error', "The add-on's OAuth application has no client secret", false);
+  const app = await clientCredentials(q, box, oauthApplicationId);
+  if (!app) throw new AddonError(500, 'host_auth', 'internal_error', "The add-on's OAuth application has no client secret", false);
   const config = new oidc.Configuration(
     { issuer, token_endpoint: tokenEndpoint },
-    app.client_id,
+    app.clientId,
     { token_endpoint_auth_method: 'client_secret_post' },
-    oidc.ClientSecretPost(box.open(app.sealed, clientSecretAad(app.client_id))),
+    oidc.ClientSecretPost(app.clientSecret),
   );
   config.timeout = timeoutSeconds;
   // The loopback port is plain HTTP on 127.0.0.1, never the network.

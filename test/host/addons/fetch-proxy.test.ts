@@ -9,6 +9,7 @@ import {
   loggedIn,
   proxyFetch,
   registerAddon,
+  seedReady,
   startTestIntegrator,
   testVault,
   upstreamOf,
@@ -32,11 +33,12 @@ async function freshTokens(ttlSeconds: number | undefined = 3600, hostTtlSeconds
   recordId = record.id;
   // The host's own grant, issued by its OAuth provider as step 3 of the handshake does.
   const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: addon.clientId, personId: adminId, scopes: ['people'] });
-  await vault.saveServiceTokens(record.id, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + hostTtlSeconds * 1000), scope: 'people' }, ['people']);
-  await vault.saveIntegratorTokens(
-    record.id,
+  await seedReady(
+    vault,
+    installation,
+    adminId,
     { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: ttlSeconds === undefined ? undefined : new Date(Date.now() + ttlSeconds * 1000), scope: 'messages' },
-    { state: 'ready' },
+    { tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + hostTtlSeconds * 1000), scope: 'people' }, scopes: ['people'] },
   );
   return { ...pair, host: { access: issued.access_token, refresh: issued.refresh_token } };
 }
@@ -352,8 +354,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
   it('answers a retryable 502 when the API cannot be reached [upstream_unreachable]', async () => {
     const closed = await registerAddon(t.db, { integratorUrl: 'http://127.0.0.1:9' });
     const inst = await installationId(t.db, closed.addonId);
-    const record = await vault.ensure(inst, adminId);
-    await vault.saveIntegratorTokens(record.id, { accessToken: 'a', refreshToken: undefined, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, inst, adminId, { accessToken: 'a', refreshToken: undefined, expiresAt: undefined, scope: undefined });
     const res = await call({ url: '/api/messages' }, undefined, 'integrator', inst);
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: { side: 'upstream', code: 'upstream_unreachable', message: 'http://127.0.0.1:9 cannot be reached', retryable: true } });
@@ -363,9 +364,8 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     const beta = await registerAddon(t.db, { integratorUrl: 'http://127.0.0.1:1' });
     await addVersion(t.db, beta.addonId, { integratorUrl: `http://localhost:${new URL(integrator.url).port}`, environment: 'beta' });
     const inst = await installationId(t.db, beta.addonId, 'demo', 'beta');
-    const record = await vault.ensure(inst, adminId);
     const pair = integrator.issue();
-    await vault.saveIntegratorTokens(record.id, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, inst, adminId, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined });
     const res = await call({ url: '/api/messages' }, undefined, 'integrator', inst);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({

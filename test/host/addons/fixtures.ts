@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { expect } from 'vitest';
 import { integratorSecretAad } from '@addon-kit/host/internal/addons/installations.ts';
-import { createTokenVault, type TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
+import { createTokenVault, type TokenSet, type TokenVault, type VaultRecord } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { createSecretBox, type SecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
@@ -21,6 +21,28 @@ export function testBox(): SecretBox {
 
 export function testVault(db: Database): TokenVault {
   return createTokenVault(db, testBox());
+}
+
+/**
+ * A `ready` authorization reached the way the handshake reaches it (the state machine refuses shortcuts):
+ * host grant stored (`service`, or a placeholder when the test makes no service call) → `integrator_pending`
+ * → the integrator tokens stored → `ready`.
+ */
+export async function seedReady(
+  vault: TokenVault,
+  installation: string,
+  personId: string,
+  integrator: TokenSet,
+  service: { tokens: TokenSet; scopes: string[] } = {
+    tokens: { accessToken: 'unused-host-token', refreshToken: undefined, expiresAt: undefined, scope: 'people' },
+    scopes: ['people'],
+  },
+): Promise<VaultRecord> {
+  const record = await vault.ensure(installation, personId);
+  await vault.saveServiceTokens(record.id, service.tokens, service.scopes);
+  await vault.setState(record.id, 'integrator_pending');
+  await vault.saveIntegratorTokens(record.id, integrator, { state: 'ready' });
+  return (await vault.findById(record.id))!;
 }
 
 export async function organizationId(db: Database, slug: string): Promise<string> {

@@ -12,7 +12,7 @@ import { withDatabaseName } from '../../support/global-setup.ts';
 import { personId, testConfig } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { adminUrl, withDatabase } from '../../support/postgres.ts';
-import { installationId, loggedIn, proxyFetch, registerAddon, startTestIntegrator, testBox, testVault, upstreamOf, type TestIntegrator } from './fixtures.ts';
+import { installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testBox, testVault, upstreamOf, type TestIntegrator } from './fixtures.ts';
 
 let integrator: TestIntegrator;
 
@@ -30,13 +30,9 @@ beforeEach(() => {
 /** Stores a ready authorization whose integrator token expires `ttlSeconds` from `now` (undefined: no expiry). */
 async function readyRecord(vault: TokenVault, installation: string, person: string, now: number, ttlSeconds: number | undefined) {
   const pair = integrator.issue();
-  const record = await vault.ensure(installation, person);
-  await vault.saveIntegratorTokens(
-    record.id,
-    { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: ttlSeconds === undefined ? undefined : new Date(now + ttlSeconds * 1000), scope: undefined },
-    { state: 'ready' },
-  );
-  return { record: (await vault.findById(record.id))!, pair };
+  const expiresAt = ttlSeconds === undefined ? undefined : new Date(now + ttlSeconds * 1000);
+  const record = await seedReady(vault, installation, person, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt, scope: undefined });
+  return { record, pair };
 }
 
 describe('POST /addons/installations/{id}/fetch/integrator [concurrency]', () => {
