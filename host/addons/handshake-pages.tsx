@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import type { HandshakeReportMessage, HandshakeSide } from '@addon-kit/sdk/protocol';
 import { Layout, MessageBody, pageSecurityPolicy, platformNameOf, renderPage, requestViewer } from '../pages/render.tsx';
-import type { AuthorizationState } from './token-vault.ts';
+import type { AuthorizationState } from './authorizations/index.ts';
 
 function send(res: Response, status: number, body: string, nonce?: string): void {
   res

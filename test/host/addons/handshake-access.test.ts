@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake.ts';
+import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake/index.ts';
 import { setAccessMode, type AccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
 import { personId } from '../../support/host.ts';
 import type { TestBrowser } from '../../support/oauth-browser.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake.ts';
+import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake/index.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { personId } from '../../support/host.ts';

@@ -1,5 +1,5 @@
 /**
- * Handshake step 1's proof: when the host's provider issues an authorization code, and its state is
+ * Handshake step 1's proof (the consent step): when the host's provider issues an authorization code, and its state is
  * the running leg-one state of a vault row, the row is marked (`handshake_consent_hash` = the state's
  * digest) — but only if the code is for that row's person, the add-on's own OAuth application, the
  * installation's redirect_url, and every add-on scope. Step 3 issues the host's grant only for a
@@ -7,11 +7,11 @@
  * host's consent yields a grant.
  */
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../db/database.ts';
-import { findOAuthApplicationByClientId } from '../oauth/applications.ts';
-import type { CodeIssuedListener } from '../oauth/code-issued.ts';
-import type { AuthorizationStore } from './authorizations/index.ts';
-import { loadInstallation } from './installations.ts';
+import type { Queryable } from '../../db/database.ts';
+import { findOAuthApplicationByClientId } from '../../oauth/applications.ts';
+import type { CodeIssuedListener } from '../../oauth/code-issued.ts';
+import type { AuthorizationStore } from '../authorizations/index.ts';
+import { loadInstallation } from '../installations.ts';
 
 /** SHA-256 (hex) of a handshake state, as stored in `addon_authorizations`. */
 export function handshakeStateDigest(state: string): string {
