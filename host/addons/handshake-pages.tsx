@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import type { HandshakeReportMessage, HandshakeSide } from '@addon-kit/sdk/protocol';
+import { CSRF_FORM_FIELD, type HandshakeReportMessage, type HandshakeSide } from '@addon-kit/sdk/protocol';
 import { Layout, MessageBody, pageSecurityPolicy, platformNameOf, renderPage, requestViewer } from '../pages/render.tsx';
 import type { AuthorizationState } from './authorizations/index.ts';
 
@@ -43,9 +43,9 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
 }
 
 /**
- * A step refused or declined: what happened, and a link that starts the handshake over when the installation
- * is known and starting again can help (`restartable`, default true); the opener is told too, and a declined
- * page closes itself.
+ * A step refused or declined: what happened, and a button that starts the handshake over (the start's form
+ * POST with the session's CSRF token) when the installation is known and starting again can help
+ * (`restartable`, default true); the opener is told too, and a declined page closes itself.
  */
 export function sendHandshakeFailure(
   res: Response,
@@ -62,24 +62,27 @@ export function sendHandshakeFailure(
     side: HandshakeSide;
     /** False when starting again cannot help (the organization refuses the person). */
     restartable?: boolean;
+    /** The session's CSRF token for the restart form; no restart button without it. */
+    csrfToken?: string;
   },
 ): void {
   const nonce = failure.installationId && failure.state ? randomBytes(16).toString('base64') : undefined;
   const restartable = failure.restartable !== false;
-  const restart = failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const restart = failure.installationId && restartable && failure.csrfToken ? `/addons/installations/${failure.installationId}/authorize` : undefined;
   const closing = restartable ? 'Close this window and start again from the add-on.' : 'You can close this window.';
   const html = renderPage(
     <Layout title={failure.title} viewer={requestViewer(res)} nav={false} width="narrow">
       <MessageBody status={failure.declined ? 200 : failure.status} title={failure.title} message={failure.message} />
-      <p data-error-code={failure.code}>
-        {restart ? (
-          <a class="ak-button ak-button--primary" href={restart}>
+      {restart ? (
+        <form method="post" action={restart} data-error-code={failure.code}>
+          <input type="hidden" name={CSRF_FORM_FIELD} value={failure.csrfToken} />
+          <button type="submit" class="ak-button ak-button--primary">
             Start the authorization again
-          </a>
-        ) : (
-          closing
-        )}
-      </p>
+          </button>
+        </form>
+      ) : (
+        <p data-error-code={failure.code}>{closing}</p>
+      )}
       {nonce ? (
         <script
           nonce={nonce}

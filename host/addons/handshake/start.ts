@@ -1,11 +1,15 @@
 /**
- * Step 0 → 1: the popup's start (host login required). A person the organization's access_mode leaves out
+ * Step 0 → 1: the popup's start, a form POST with the session's CSRF token (host login required): the
+ * Authorize button opens the popup and submits the form into it (addon-sdk/host/authorization.ts), the
+ * failure page's restart button posts the same form. A GET is refused with 405 and starts nothing, so no
+ * other site can start an authorization for a signed-in person. A person the organization's access_mode leaves out
  * of the add-on's OAuth application gets the `access_restricted` failure page here (and again at step 3).
  * A new handshake state is kept sealed in the cookie and as a digest with a deadline in the vault row;
  * starting again replaces it, so the flow can restart at any point. Then a redirect to the host's own
  * `/oauth/authorize` for the add-on's application, scopes and the integrator's redirect_url.
  */
 import type { RequestHandler } from 'express';
+import { sendMessagePage } from '../../pages/render.tsx';
 import { hostPersonOf } from '../../auth/session.ts';
 import { findOAuthApplication } from '../../oauth/applications.ts';
 import { findInstallation } from '../installations.ts';
@@ -14,7 +18,13 @@ import type { HandshakeDeps } from './deps.ts';
 import { beginLeg, requireAccess } from './legs.ts';
 import { StepFailure } from './step-failure.ts';
 
-/** `…/installations/{id}/authorize`: starts leg one. */
+/** `GET …/installations/{id}/authorize`: 405, nothing started. @see RFC 9110 §15.5.6 */
+export const refuseStartByGet: RequestHandler = (_req, res) => {
+  res.set('Allow', 'POST').set('Cache-Control', 'no-store');
+  sendMessagePage(res, 405, 'Start from the add-on', 'An add-on authorization starts only from the Authorize button of the add-on. Close this window and click Authorize there.');
+};
+
+/** `POST …/installations/{id}/authorize`: starts leg one. */
 export function startHandshake(deps: HandshakeDeps): RequestHandler {
   const { db, vault, config } = deps;
   return async (req, res) => {

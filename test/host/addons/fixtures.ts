@@ -11,7 +11,8 @@ import { createSecretBox, type SecretBox } from '@addon-kit/host/internal/crypto
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
-import { TestBrowser } from '../../support/oauth-browser.ts';
+import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
+import { CSRF_FORM_FIELD } from '@addon-kit/sdk/protocol';
 
 export const INTEGRATOR_CLIENT = { id: 'sample-client', secret: 'sample-secret' };
 
@@ -43,6 +44,18 @@ export async function seedReady(
   await vault.setState(record.id, 'integrator_pending');
   await vault.saveIntegratorTokens(record.id, integrator, { state: 'ready' });
   return (await vault.findById(record.id))!;
+}
+
+/** The session's CSRF token, as the host page reads it from the installation listing. */
+export async function csrfTokenOf(browser: TestBrowser): Promise<string> {
+  const list = await browser.request('/addons/installations', { headers: { accept: 'application/json' } });
+  return (JSON.parse(list.body) as { csrf_token: string }).csrf_token;
+}
+
+/** Step 0 as the Authorize button runs it: the start's form POST with the session's CSRF token. */
+export async function startAuthorization(browser: TestBrowser, installation: string, csrf?: string): Promise<PageResponse> {
+  const token = csrf ?? (await csrfTokenOf(browser));
+  return browser.request(`/addons/installations/${installation}/authorize`, { form: { [CSRF_FORM_FIELD]: token }, headers: { origin: new URL(browser.baseUrl).origin } });
 }
 
 export async function organizationId(db: Database, slug: string): Promise<string> {
