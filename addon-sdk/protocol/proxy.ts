@@ -3,7 +3,7 @@
  * host's fetch proxy and handshake, the browser broker and the tests: header names, the two envelopes,
  * the failure body with its sides and codes, and the Authorize popup's start.
  */
-import type { HeaderPairs } from './messages.ts';
+import type { FetchTarget, HeaderPairs } from './messages.ts';
 
 /** Request header: the session's CSRF token on every proxied call. */
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -67,6 +67,9 @@ export const PROXY_ERROR_CODES = [
 /** One of {@link PROXY_ERROR_CODES}; `switch (code)` narrows. */
 export type ProxyErrorCode = (typeof PROXY_ERROR_CODES)[number];
 
+/** Codes (any side) after which the person must go through the Authorize popup again. */
+export const REAUTHORIZATION_CODES: readonly ProxyErrorCode[] = ['reauthorization_required', 'handshake_required'];
+
 /** The body of every proxy failure (a non-200 status, no X-Addon-Upstream). */
 export interface ProxyErrorBody {
   error: { side: ProxyErrorSide; code: ProxyErrorCode; message: string; retryable: boolean };
@@ -75,4 +78,9 @@ export interface ProxyErrorBody {
 /** Path of an installation's browser route: `…/addons/installations/{id}/{rest}`. */
 export function installationPath(hostBase: string, installationId: string, rest: string): string {
   return `${hostBase.replace(/\/$/, '')}/addons/installations/${encodeURIComponent(installationId)}/${rest}`;
+}
+
+/** The proxy endpoint of an installation and target: `POST …/addons/installations/{id}/fetch/{target}`. */
+export function proxyPath(hostBase: string, installationId: string, target: FetchTarget): string {
+  return installationPath(hostBase, installationId, `fetch/${target}`);
 }

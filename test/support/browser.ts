@@ -36,6 +36,8 @@ export async function drivePopup(popup: Page, actors: PopupActors): Promise<stri
   let closed = false;
   popup.on('close', () => (closed = true));
   for (let i = 0; i < 12 && !closed; i++) {
+    // The Authorize button opens the popup blank, then posts the start's form into it.
+    if (popup.url() === 'about:blank') await popup.waitForURL((u) => u.href !== 'about:blank', { timeout: 5000 }).catch(() => undefined);
     await popup.waitForLoadState('load').catch(() => undefined);
     if (closed) break;
     const url = new URL(popup.url());

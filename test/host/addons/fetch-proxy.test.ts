@@ -1,3 +1,4 @@
+import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
 import type { TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
@@ -82,8 +83,8 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     expect(integrator.apiRequests).toHaveLength(1);
     expect(integrator.apiRequests[0]!.headers.authorization).toBe(`Bearer ${accessToken}`);
     expect(integrator.apiRequests[0]!.headers.cookie).toBeUndefined();
-    expect(integrator.apiRequests[0]!.headers['x-csrf-token']).toBeUndefined();
-    expect(integrator.apiRequests[0]!.headers['x-addon-fetch']).toBeUndefined();
+    expect(integrator.apiRequests[0]!.headers[CSRF_HEADER.toLowerCase()]).toBeUndefined();
+    expect(integrator.apiRequests[0]!.headers[FETCH_HEADER.toLowerCase()]).toBeUndefined();
   });
 
   it('strips cookie, authorization and hop-by-hop headers the add-on sends [request headers]', async () => {
@@ -129,7 +130,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     for (const [c, message] of cases) {
       const res = await call(c);
       expect(res.status).toBe(403);
-      expect(res.headers.get('x-addon-upstream')).toBeNull();
+      expect(res.headers.get(UPSTREAM_HEADER)).toBeNull();
       expect(await res.json()).toEqual({ error: { side: 'policy', code: 'not_allowed', message, retryable: false } });
     }
     expect(integrator.apiRequests).toHaveLength(0);
@@ -151,7 +152,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     ];
     for (const [c, message] of cases) {
       const res = await call(c);
-      expect([c.url, res.status, res.headers.get('x-addon-upstream')]).toEqual([c.url, 403, null]);
+      expect([c.url, res.status, res.headers.get(UPSTREAM_HEADER)]).toEqual([c.url, 403, null]);
       expect(await res.json()).toEqual({ error: { side: 'policy', code: 'not_allowed', message, retryable: false } });
     }
     expect(integrator.apiRequests).toHaveLength(0);
@@ -162,14 +163,14 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
   });
 
   it('answers 400 for a malformed X-Addon-Fetch header [invalid_request]', async () => {
-    const res = await call({ url: '/api/messages' }, { 'x-addon-fetch': 'not-json' });
+    const res = await call({ url: '/api/messages' }, { [FETCH_HEADER.toLowerCase()]: 'not-json' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { side: 'policy', code: 'invalid_request', message: 'The X-Addon-Fetch header is not URI-encoded JSON', retryable: false } });
   });
 
   it('refuses a missing CSRF token, a wrong one, a foreign Origin and a missing Origin [csrf_failed]', async () => {
     await freshTokens();
-    for (const overrides of [{ 'x-csrf-token': undefined }, { 'x-csrf-token': 'wrong' }, { origin: 'http://evil.example' }, { origin: undefined }]) {
+    for (const overrides of [{ [CSRF_HEADER.toLowerCase()]: undefined }, { [CSRF_HEADER.toLowerCase()]: 'wrong' }, { origin: 'http://evil.example' }, { origin: undefined }]) {
       const res = await call({ url: '/api/messages' }, overrides);
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({

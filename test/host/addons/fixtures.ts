@@ -12,7 +12,7 @@ import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
 import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
-import { CSRF_FORM_FIELD } from '@addon-kit/sdk/protocol';
+import { CSRF_FORM_FIELD, CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type UpstreamEnvelope } from '@addon-kit/sdk/protocol';
 
 export const INTEGRATOR_CLIENT = { id: 'sample-client', secret: 'sample-secret' };
 
@@ -170,9 +170,9 @@ export function proxyFetch(
 ): Promise<Response> {
   const headers: Record<string, string> = {
     cookie: session.cookie,
-    'x-csrf-token': session.csrf,
+    [CSRF_HEADER.toLowerCase()]: session.csrf,
     origin: baseUrl,
-    'x-addon-fetch': encodeURIComponent(JSON.stringify({ method: call.method ?? 'GET', url: call.url, headers: call.headers ?? [] })),
+    [FETCH_HEADER.toLowerCase()]: encodeEnvelope({ method: call.method ?? 'GET', url: call.url, headers: call.headers ?? [] }),
   };
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) delete headers[name];
@@ -181,11 +181,11 @@ export function proxyFetch(
   return fetch(`${baseUrl}/addons/installations/${installation}/fetch/${side}`, { method: 'POST', headers, ...(signal ? { signal } : {}), ...(call.body !== undefined ? { body: typeof call.body === 'string' ? call.body : new Uint8Array(call.body) } : {}) });
 }
 
-/** The decoded X-Addon-Upstream header. */
-export function upstreamOf(response: Response): { status: number; statusText: string; url: string; headers: [string, string][] } {
-  const header = response.headers.get('x-addon-upstream');
-  if (!header) throw new Error(`no X-Addon-Upstream (status ${response.status}: )`);
-  return JSON.parse(decodeURIComponent(header));
+/** The decoded UPSTREAM_HEADER of a relayed answer. */
+export function upstreamOf(response: Response): UpstreamEnvelope {
+  const header = response.headers.get(UPSTREAM_HEADER);
+  if (!header) throw new Error(`no ${UPSTREAM_HEADER} (status ${response.status}: )`);
+  return decodeEnvelope(header) as UpstreamEnvelope;
 }
 
 export interface TestIntegrator {

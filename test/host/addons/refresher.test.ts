@@ -1,3 +1,4 @@
+import { CSRF_HEADER, FETCH_HEADER, encodeEnvelope } from '@addon-kit/sdk/protocol';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -109,9 +110,9 @@ describe('POST /addons/installations/{id}/fetch/integrator [two hosts, one Postg
           method: 'POST',
           headers: {
             cookie: session.cookie,
-            'x-csrf-token': session.csrf,
+            [CSRF_HEADER]: session.csrf,
             origin: publicUrl,
-            'x-addon-fetch': encodeURIComponent(JSON.stringify({ method: 'GET', url: '/api/messages', headers: [] })),
+            [FETCH_HEADER]: encodeEnvelope({ method: 'GET', url: '/api/messages', headers: [] }),
           },
         }),
       ),
