@@ -3,7 +3,7 @@
  * run the Authorize popup, which reports back with a postMessage from the host's own origin.
  */
 import { parseHandshakeReport, type HandshakeReportMessage, type HandshakeState } from '../protocol/messages.ts';
-import { CSRF_FORM_FIELD, installationPath } from '../protocol/proxy.ts';
+import { installationPath } from '../protocol/proxy.ts';
 
 export type { HandshakeState };
 
@@ -26,47 +26,17 @@ export async function fetchHandshakeState(hostBase: string, installationId: stri
 export type PopupResult = HandshakeReportMessage | 'closed' | 'blocked';
 
 /**
- * Starts the handshake in the popup: a form POST carrying the session's CSRF token, so no other site can
- * start an authorization for the person (a GET is refused). The popup is opened blank first, in the click,
- * so that popup blockers let it through while the token is fetched.
- */
-async function startInPopup(name: string, action: string, csrfToken: () => string | Promise<string>): Promise<void> {
-  const token = await csrfToken();
-  const form = document.createElement('form');
-  form.method = 'post';
-  form.action = action;
-  form.target = name;
-  form.hidden = true;
-  const field = document.createElement('input');
-  field.type = 'hidden';
-  field.name = CSRF_FORM_FIELD;
-  field.value = token;
-  form.append(field);
-  document.body.append(form);
-  form.submit();
-  form.remove();
-}
-
-/**
- * Opens the Authorize popup and resolves with its final report, or when it is closed without one. A report
+ * Opens the Authorize popup at the host's start page, which posts the start's form with the session's CSRF
+ * token only when its opener is a page of the host's own origin (protocol/README.md §3), and resolves with its final report, or when it is closed without one. A report
  * only counts when it comes from that popup window and the host's origin; a `failed` one does not end the
  * wait (the popup stays open on its failure page, from which the person may start again). The caller
  * re-reads the state from the server anyway.
  */
-export function runAuthorizePopup(
-  hostBase: string,
-  installationId: string,
-  signal: AbortSignal,
-  csrfToken: () => string | Promise<string>,
-): Promise<PopupResult> {
-  const name = `addon-kit-authorize-${installationId}`;
-  const popup = window.open('about:blank', name, 'popup,width=600,height=720');
+export function runAuthorizePopup(hostBase: string, installationId: string, signal: AbortSignal): Promise<PopupResult> {
+  const popup = window.open(installationPath(hostBase, installationId, 'authorize'), `addon-kit-authorize-${installationId}`, 'popup,width=600,height=720');
   if (!popup) return Promise.resolve('blocked');
   const hostOrigin = new URL(hostBase, location.href).origin;
   return new Promise((resolve) => {
-    startInPopup(name, installationPath(hostBase, installationId, 'authorize'), csrfToken).catch(() => {
-      popup.close();
-    });
     const finish = (result: PopupResult) => {
       window.removeEventListener('message', onMessage);
       clearInterval(closedPoll);

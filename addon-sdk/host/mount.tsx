@@ -121,7 +121,7 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
   async function authorize(): Promise<void> {
     declined.value = null;
     if (!sandbox) setStatus({ kind: 'authorizing' });
-    const result = await runAuthorizePopup(hostBase, options.installationId, lifetime.signal, csrfToken);
+    const result = await runAuthorizePopup(hostBase, options.installationId, lifetime.signal);
     if (typeof result === 'object' && result.outcome === 'declined') declined.value = result.side!;
     if (!lifetime.signal.aborted) await checkState(true);
   }

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import express, { type Express, type Request, type Response } from 'express';
-import { CSRF_FORM_FIELD, CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type FetchEnvelope, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
+import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type FetchEnvelope, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
 import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
 
 /** One request the proxy forwarded (or refused). */
@@ -202,30 +202,20 @@ window.hostReady = true;
     }
     res.json({ state: states.get(req.params.id) ?? 'uninitialized' });
   });
-  // The popup: a stand-in for the six-step handshake, started like the host's (a form POST with the session's
-  // CSRF token; a GET is refused) and finished by one click.
-  host.get('/addons/installations/:id/authorize', (_req, res) => {
-    res.status(405).set('Allow', 'POST').type('text').send('Start from the add-on');
-  });
-  host.post('/addons/installations/:id/authorize', express.urlencoded({ extended: false }), (req, res) => {
-    const sid = sessionOf(req);
-    const token = (req.body as Record<string, unknown>)[CSRF_FORM_FIELD];
-    if (!sid || !sessions.has(sid) || token !== sessions.get(sid)) {
-      res.status(403).type('text').send('Bad CSRF token');
-      return;
-    }
+  // The popup: a stand-in for the six-step handshake, finished by one click.
+  host.get('/addons/installations/:id/authorize', (req, res) => {
     const id = JSON.stringify(req.params.id);
     res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>Authorize add-on</title></head><body>
 <button id="approve" type="button">Approve</button>
 <script>
 document.getElementById('approve').addEventListener('click', async () => {
-  await fetch('/addons/installations/' + encodeURIComponent(${id}) + '/authorize/approve', { method: 'POST', credentials: 'same-origin' });
+  await fetch('/addons/installations/' + encodeURIComponent(${id}) + '/authorize', { method: 'POST', credentials: 'same-origin' });
   window.opener.postMessage({ type: 'addon-kit:handshake', installationId: ${id}, outcome: 'authorized', state: 'ready' }, location.origin);
   window.close();
 });
 </script></body></html>`);
   });
-  host.post('/addons/installations/:id/authorize/approve', (req, res) => {
+  host.post('/addons/installations/:id/authorize', (req, res) => {
     states.set(req.params.id, 'ready');
     res.status(204).end();
   });

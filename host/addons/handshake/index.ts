@@ -2,6 +2,7 @@
  * The two-way handshake (the spec's steps 0–6), run in a popup the add-on's Authorize button opens — one
  * file per step, listed here in order (host login on every route):
  *
+ * 0      start.ts                `GET …/installations/{id}/authorize`: the popup's page, posts the next for a same-origin opener
  * 0 → 1  start.ts                `POST …/installations/{id}/authorize` (CSRF): leg one's state, to the host's /oauth/authorize
  * 1      consent.ts              the provider issued a code for that state: the row is marked (step 3 needs it)
  * 2      (the integrator)        the code at its redirect_url; it must send the browser to /advance
@@ -18,7 +19,7 @@ import { advanceHandshake } from './advance.ts';
 import { completeHandshake } from './complete.ts';
 import type { HandshakeDeps } from './deps.ts';
 import { checkIntegratorCallback } from './integrator-callback.ts';
-import { refuseStartByGet, startHandshake } from './start.ts';
+import { showHandshakeStart, startHandshake } from './start.ts';
 import { renderStepFailure } from './step-failure.ts';
 
 export { HANDSHAKE_COOKIE } from './cookie.ts';
@@ -28,7 +29,7 @@ export type { HandshakeDeps } from './deps.ts';
 /** The routes of steps 0, 3 and 5–6 (mounted under `/addons`). */
 export function handshakeRouter(deps: HandshakeDeps): Router {
   const router = Router();
-  router.get('/installations/:id/authorize', refuseStartByGet);
+  router.get('/installations/:id/authorize', requireHostLogin, showHandshakeStart);
   router.post('/installations/:id/authorize', requireHostLogin, requireCsrf, startHandshake(deps));
   router.get('/authorizations/:oauthApplicationId/advance', requireHostLogin, advanceHandshake(deps));
   router.get('/authorizations/:oauthApplicationId', requireHostLogin, checkIntegratorCallback(deps), completeHandshake(deps));

@@ -1,16 +1,17 @@
 /**
- * Step 0 → 1: the popup's start, a form POST with the session's CSRF token (host login required): the
- * Authorize button opens the popup and submits the form into it (addon-sdk/host/authorization.ts), the
- * failure page's restart button posts the same form. A GET is refused with 405 and starts nothing, so no
- * other site can start an authorization for a signed-in person. A person the organization's access_mode leaves out
+ * Step 0 → 1: the popup's start, a form POST with the session's CSRF token (host login required). The
+ * Authorize button (addon-sdk/host/authorization.ts) and the failure page's restart link open step 0's page
+ * (`GET`), which starts nothing itself and posts the form only for an opener of the host's own origin
+ * (handshake-pages.tsx, `sendHandshakeStart`), so no other site can start an authorization for a signed-in
+ * person. A person the organization's access_mode leaves out
  * of the add-on's OAuth application gets the `access_restricted` failure page here (and again at step 3).
  * A new handshake state is kept sealed in the cookie and as a digest with a deadline in the vault row;
  * starting again replaces it, so the flow can restart at any point. Then a redirect to the host's own
  * `/oauth/authorize` for the add-on's application, scopes and the integrator's redirect_url.
  */
 import type { RequestHandler } from 'express';
-import { sendMessagePage } from '../../pages/render.tsx';
-import { hostPersonOf } from '../../auth/session.ts';
+import { ensureCsrfToken, getHostSession, hostPersonOf } from '../../auth/session.ts';
+import { sendHandshakeStart } from '../handshake-pages.tsx';
 import { findOAuthApplication } from '../../oauth/applications.ts';
 import { findInstallation } from '../installations.ts';
 import { openHandshakeCookie } from './cookie.ts';
@@ -18,10 +19,10 @@ import type { HandshakeDeps } from './deps.ts';
 import { beginLeg, requireAccess } from './legs.ts';
 import { StepFailure } from './step-failure.ts';
 
-/** `GET …/installations/{id}/authorize`: 405, nothing started. @see RFC 9110 §15.5.6 */
-export const refuseStartByGet: RequestHandler = (_req, res) => {
-  res.set('Allow', 'POST').set('Cache-Control', 'no-store');
-  sendMessagePage(res, 405, 'Start from the add-on', 'An add-on authorization starts only from the Authorize button of the add-on. Close this window and click Authorize there.');
+/** `GET …/installations/{id}/authorize`: step 0's page; nothing started, nothing written. */
+export const showHandshakeStart: RequestHandler = async (req, res) => {
+  const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
+  sendHandshakeStart(res, { action: `/addons/installations/${encodeURIComponent(String(req.params.id))}/authorize`, csrfToken });
 };
 
 /** `POST …/installations/{id}/authorize`: starts leg one. */

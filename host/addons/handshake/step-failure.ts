@@ -1,6 +1,5 @@
 /** A step that cannot go on, and the popup page that says so (handshake-pages.tsx). */
 import type { ErrorRequestHandler } from 'express';
-import { ensureCsrfToken, getHostSession } from '../../auth/session.ts';
 import type { HandshakeSide } from '@addon-kit/sdk/protocol';
 import type { AuthorizationState } from '../authorizations/index.ts';
 import { sendHandshakeFailure } from '../handshake-pages.tsx';
@@ -27,12 +26,9 @@ export class StepFailure extends Error {
 
 /** The handshake router's error handler: a StepFailure becomes its page; anything else goes on. */
 export function renderStepFailure(hostOrigin: string): ErrorRequestHandler {
-  return async (error, req, res, next) => {
+  return (error, _req, res, next) => {
     if (!(error instanceof StepFailure)) return next(error);
-    // The restart button posts the start's form; every step runs for a signed-in person.
-    const csrfToken = error.installationId && error.restartable ? await ensureCsrfToken(await getHostSession(req, res)) : undefined;
     sendHandshakeFailure(res, {
-      ...(csrfToken ? { csrfToken } : {}),
       status: error.status,
       code: error.code,
       title: error.title,

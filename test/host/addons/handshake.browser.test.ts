@@ -1,7 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PASSWORD } from '../../support/constants.ts';
-import { CSRF_FORM_FIELD } from '@addon-kit/sdk/protocol';
 import { drivePopup, launchBrowser } from '../../support/browser.ts';
 import type { HttpTestHost } from '../../support/oauth-server.ts';
 import { USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
@@ -40,17 +39,7 @@ describe('the two-way handshake in Chromium', () => {
     });
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
-      // As the Authorize button does it: a blank popup, then the start's form POST with the CSRF token into it.
-      page.evaluate(
-        ({ id, token, field }) => {
-          window.open('about:blank', 'addon-authorize', 'popup,width=500,height=600');
-          const form = Object.assign(document.createElement('form'), { method: 'post', action: `/addons/installations/${id}/authorize`, target: 'addon-authorize' });
-          form.append(Object.assign(document.createElement('input'), { type: 'hidden', name: field, value: token }));
-          document.body.append(form);
-          form.submit();
-        },
-        { id: installation, token: installations.csrf_token as string, field: CSRF_FORM_FIELD },
-      ),
+      page.evaluate((id) => void window.open(`/addons/installations/${id}/authorize`, 'addon-authorize', 'popup,width=500,height=600'), installation),
     ]);
     const seen = await drivePopup(popup, {
       origins: { [t.baseUrl]: 'host', [integrator.url]: 'integrator' },

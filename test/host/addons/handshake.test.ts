@@ -158,14 +158,20 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect((await listed.json()).data).toHaveLength(1);
   });
 
-  it('refuses a start by GET with 405 and starts nothing [GET]', async () => {
+  it('starts nothing on a GET: the page only posts the start for an opener of the host origin [GET]', async () => {
     const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
     const res = await browser.request(`/addons/installations/${installation}/authorize`);
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.status).toBe(200);
     expect(res.location).toBeUndefined();
     expect(res.body).toContain('<h1>Start from the add-on</h1>');
     expect(res.body).toContain('An add-on authorization starts only from the Authorize button of the add-on.');
+    expect(res.body).toContain(`<form id="start" method="post" action="/addons/installations/${installation}/authorize" hidden>`);
+    expect(res.body).toContain(`<input type="hidden" name="_csrf" value="${await csrfTokenOf(browser)}"/>`);
+    expect(res.body).toContain("try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}");
+    const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy')!)![1];
+    expect(res.headers.get('content-security-policy')).toBe(`default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'nonce-${nonce}'`);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
     expect(browser.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
     expect(await testVault(t.db).find(installation, await personId(t.db, 'member@demo.test'))).toBeUndefined();
   });
@@ -221,9 +227,7 @@ describe('the two-way handshake (steps 0–6)', () => {
     const missing = await browser.request(`/addons/authorizations/${appId}/advance`);
     expect(missing.status).toBe(400);
     expect(missing.body).toContain('The request carries no state parameter.');
-    // The restart button posts the start's form with the session's CSRF token.
-    expect(missing.body).toContain(`<form method="post" action="/addons/installations/${installation}/authorize" data-error-code="state_missing">`);
-    expect(missing.body).toContain(`<input type="hidden" name="_csrf" value="${await csrfTokenOf(browser)}"/>`);
+    expect(missing.body).toContain(`href="/addons/installations/${installation}/authorize"`);
     const wrong = await browser.request(`/addons/authorizations/${appId}/advance?state=forged`);
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain('The state parameter does not belong to the authorization this browser started.');
