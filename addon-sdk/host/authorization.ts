@@ -3,14 +3,11 @@
  * run the Authorize popup, which reports back with a postMessage from the host's own origin.
  */
 import { parseHandshakeReport, type HandshakeReportMessage, type HandshakeState } from '../protocol/messages.ts';
+import { installationPath } from '../protocol/proxy.ts';
 
 export type { HandshakeState };
 
 const STATES = new Set<HandshakeState>(['uninitialized', 'service_authorized', 'integrator_pending', 'ready', 'reauthorization_required']);
-
-function installationPath(hostBase: string, installationId: string, rest: string): string {
-  return `${hostBase.replace(/\/$/, '')}/addons/installations/${encodeURIComponent(installationId)}/${rest}`;
-}
 
 /** GET …/state; a failure reads as `uninitialized` so the person can (re)start the handshake. */
 export async function fetchHandshakeState(hostBase: string, installationId: string, signal?: AbortSignal): Promise<HandshakeState> {
@@ -29,7 +26,8 @@ export async function fetchHandshakeState(hostBase: string, installationId: stri
 export type PopupResult = HandshakeReportMessage | 'closed' | 'blocked';
 
 /**
- * Opens the Authorize popup and resolves with its final report, or when it is closed without one. A report
+ * Opens the Authorize popup at the host's start page, which posts the start's form with the session's CSRF
+ * token only when its opener is a page of the host's own origin (protocol/README.md §3), and resolves with its final report, or when it is closed without one. A report
  * only counts when it comes from that popup window and the host's origin; a `failed` one does not end the
  * wait (the popup stays open on its failure page, from which the person may start again). The caller
  * re-reads the state from the server anyway.

@@ -2,8 +2,18 @@
  * The host page's side of the proxy contract (see protocol/README.md): one POST per add-on fetch, with the
  * session cookie (same-origin) and the CSRF header; the upstream status line comes back in X-Addon-Upstream.
  */
-import type { FetchFailureCode, FetchTarget, HeaderPairs, ProxySide } from '../protocol/messages.ts';
+import type { FetchFailureCode, FetchTarget, HeaderPairs } from '../protocol/messages.ts';
 import { isHeaderPairs } from '../protocol/messages.ts';
+import {
+  CSRF_HEADER,
+  FETCH_HEADER,
+  REAUTHORIZATION_CODES,
+  UPSTREAM_HEADER,
+  decodeEnvelope,
+  encodeEnvelope,
+  proxyPath,
+  type ProxyErrorSide,
+} from '../protocol/proxy.ts';
 
 /** What the add-on asked for. */
 export interface ProxyRequest {
@@ -41,24 +51,23 @@ export interface ProxyFailure {
   retryable: boolean;
 }
 
-const SIDE_CODES: Record<ProxySide, FetchFailureCode> = {
+const SIDE_CODES: Record<ProxyErrorSide, FetchFailureCode> = {
   policy: 'policy_denied',
   host_auth: 'host_auth_failed',
   integrator_auth: 'integrator_auth_failed',
   upstream: 'upstream_unreachable',
 };
-/** Proxy codes after which the person must go through the Authorize popup again. */
-export const REAUTHORIZE_CODES = new Set(['reauthorization_required', 'handshake_required']);
+const REAUTHORIZE = new Set<string>(REAUTHORIZATION_CODES);
 
 /** Path of the proxy endpoint for one installation and target. */
 export function proxyUrl(endpoint: ProxyEndpoint, target: FetchTarget): string {
-  return `${endpoint.hostBase.replace(/\/$/, '')}/addons/installations/${encodeURIComponent(endpoint.installationId)}/fetch/${target}`;
+  return proxyPath(endpoint.hostBase, endpoint.installationId, target);
 }
 
 /** Calls the proxy; rejects only when `signal` aborts. */
 export async function proxyFetch(endpoint: ProxyEndpoint, request: ProxyRequest, signal: AbortSignal): Promise<ProxyResponse | ProxyFailure> {
-  const describe = encodeURIComponent(JSON.stringify({ method: request.method, url: request.url, headers: request.headers }));
-  const headers: Record<string, string> = { 'X-CSRF-Token': await endpoint.csrfToken(), 'X-Addon-Fetch': describe };
+  const describe = encodeEnvelope({ method: request.method, url: request.url, headers: request.headers });
+  const headers: Record<string, string> = { [CSRF_HEADER]: await endpoint.csrfToken(), [FETCH_HEADER]: describe };
   if (request.body) headers['Content-Type'] = 'application/octet-stream';
   let response: Response;
   try {
@@ -75,19 +84,19 @@ export async function proxyFetch(endpoint: ProxyEndpoint, request: ProxyRequest,
     if (signal.aborted) throw signal.reason;
     return { ok: false, code: 'network_error', message: `Host proxy unreachable: ${(error as Error).message}`, retryable: true };
   }
-  const upstream = response.headers.get('X-Addon-Upstream');
+  const upstream = response.headers.get(UPSTREAM_HEADER);
   if (response.status === 200 && upstream) {
     const head = parseUpstream(upstream);
     if (head) return { ok: true, ...head, body: response.body };
     await response.body?.cancel();
-    return { ok: false, code: 'proxy_error', message: 'Malformed X-Addon-Upstream header', retryable: false };
+    return { ok: false, code: 'proxy_error', message: `Malformed ${UPSTREAM_HEADER} header`, retryable: false };
   }
   return failureFrom(response);
 }
 
 function parseUpstream(header: string): Omit<ProxyResponse, 'ok' | 'body'> | null {
   try {
-    const v = JSON.parse(decodeURIComponent(header)) as Record<string, unknown>;
+    const v = decodeEnvelope(header) as Record<string, unknown>;
     if (!Number.isSafeInteger(v.status) || typeof v.statusText !== 'string' || typeof v.url !== 'string' || !isHeaderPairs(v.headers)) return null;
     return { status: v.status as number, statusText: v.statusText, url: v.url, headers: v.headers };
   } catch {
@@ -106,10 +115,10 @@ async function failureFrom(response: Response): Promise<ProxyFailure> {
     const code: FetchFailureCode = response.status === 401 || response.status === 403 ? 'host_auth_failed' : 'proxy_error';
     return { ok: false, code, message: `Host proxy answered ${response.status}`, retryable: response.status >= 500 };
   }
-  const side = SIDE_CODES[error.side as ProxySide] ?? 'proxy_error';
+  const side = SIDE_CODES[error.side as ProxyErrorSide] ?? 'proxy_error';
   return {
     ok: false,
-    code: REAUTHORIZE_CODES.has(error.code) ? 'reauthorization_required' : side,
+    code: REAUTHORIZE.has(error.code) ? 'reauthorization_required' : side,
     message: typeof error.message === 'string' ? error.message : error.code,
     detail: error.code,
     retryable: error.retryable === true,

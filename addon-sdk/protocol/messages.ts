@@ -42,8 +42,6 @@ export type FetchFailureCode =
   | 'network_error'
   | 'proxy_error';
 
-/** The proxy's failure sides (contract: the `side` of a proxy error body). */
-export type ProxySide = 'host_auth' | 'integrator_auth' | 'upstream' | 'policy';
 
 // ---- worker → host (over the MessagePort) ----
 

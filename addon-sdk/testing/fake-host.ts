@@ -10,7 +10,8 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
-import type { FetchTarget, HeaderPairs, ProxySide } from '../protocol/messages.ts';
+import type { FetchTarget, HeaderPairs } from '../protocol/messages.ts';
+import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type FetchEnvelope, type ProxyErrorSide } from '../protocol/proxy.ts';
 import { createSandboxRouter } from '../server/sandbox-router.ts';
 import { CONFIG_ELEMENT_ID, type TestPageConfig } from './page/test-page-contract.ts';
 import {
@@ -42,7 +43,7 @@ export interface FakeHost {
 
 const INSTALLATION_ID = 'addon-test';
 /** The status the real proxy uses for each failure side (addon-sdk/protocol/README.md §2). */
-const FAILURE_STATUS: Record<ProxySide, number> = { policy: 403, host_auth: 401, integrator_auth: 401, upstream: 502 };
+const FAILURE_STATUS: Record<ProxyErrorSide, number> = { policy: 403, host_auth: 401, integrator_auth: 401, upstream: 502 };
 const CALLER: Record<FetchTarget, string> = { service: 'authenticatedFetch', integrator: 'authenticatedIntegratorFetch' };
 
 async function listen(app: Express): Promise<{ server: Server; url: string }> {
@@ -89,12 +90,12 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
   async function proxy(req: Request, res: Response): Promise<void> {
     const target = req.params.target as FetchTarget;
     if (target !== 'service' && target !== 'integrator') return fail(res, { fail: 'policy', code: 'unknown_target' });
-    if (req.get('x-csrf-token') !== csrfToken) return fail(res, { fail: 'host_auth', code: 'csrf_failed' });
-    let call: { method: string; url: string; headers: HeaderPairs };
+    if (req.get(CSRF_HEADER) !== csrfToken) return fail(res, { fail: 'host_auth', code: 'csrf_failed' });
+    let call: FetchEnvelope;
     try {
-      call = JSON.parse(decodeURIComponent(req.get('x-addon-fetch') ?? '')) as typeof call;
+      call = decodeEnvelope(req.get(FETCH_HEADER) ?? '') as FetchEnvelope;
     } catch {
-      return fail(res, { fail: 'policy', code: 'invalid_request', message: 'The X-Addon-Fetch header is not URI-encoded JSON' });
+      return fail(res, { fail: 'policy', code: 'invalid_request', message: `The ${FETCH_HEADER} header is not URI-encoded JSON` });
     }
     const base = new URL(options.bases[target]);
     const url = parseUrl(call.url, base);
@@ -132,7 +133,7 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
         if (!headers.some(([name]) => name === 'content-type')) headers.push(['content-type', 'application/json; charset=utf-8']);
       }
       const head = { status, statusText: answer.statusText ?? STATUS_CODES[status] ?? '', url: url.href, headers };
-      res.status(200).set({ 'X-Addon-Upstream': encodeURIComponent(JSON.stringify(head)), 'Content-Type': 'application/octet-stream' });
+      res.status(200).set({ [UPSTREAM_HEADER]: encodeEnvelope(head), 'Content-Type': 'application/octet-stream' });
       res.send(body);
     }
     options.onRequest(request);
@@ -165,7 +166,7 @@ function parseUrl(input: string, base: URL): URL | undefined {
   }
 }
 
-/** A proxy failure as the real proxy sends it: non-200, no X-Addon-Upstream, `{error: {side, code, …}}`. */
+/** A proxy failure as the real proxy sends it: non-200, no upstream header, `{error: {side, code, …}}`. */
 function fail(res: Response, failure: ScriptedFailure): void {
   res.status(FAILURE_STATUS[failure.fail]).json({
     error: { side: failure.fail, code: failure.code, message: failure.message ?? failure.code, retryable: failure.retryable ?? false },

@@ -2,7 +2,8 @@
  * Scripted answers for the add-on's calls, keyed by `"METHOD /path"` (optionally `"METHOD /path?query"`),
  * and the default answer for a call nobody scripted.
  */
-import type { FetchTarget, ProxySide } from '../protocol/messages.ts';
+import type { FetchTarget } from '../protocol/messages.ts';
+import type { ProxyErrorSide } from '../protocol/proxy.ts';
 
 /** One call the add-on made through `authenticatedFetch` (`service`) or `authenticatedIntegratorFetch`. */
 export interface RecordedRequest {
@@ -35,7 +36,7 @@ export interface ScriptedResponse {
  * `reauthorization_required` → `reauthorization_required`). See protocol/README.md §2.
  */
 export interface ScriptedFailure {
-  fail: ProxySide;
+  fail: ProxyErrorSide;
   code: string;
   message?: string;
   retryable?: boolean;

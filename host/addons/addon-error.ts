@@ -1,37 +1,17 @@
 /**
- * The fetch proxy's one failure envelope: which side failed, a stable code, and whether a retry can
- * help. Rendered as `{"error": {side, code, message, retryable}}` with a non-200 status and never an
- * `X-Addon-Upstream` header, so the SDK can tell a proxy failure from an upstream HTTP error.
+ * The fetch proxy's one failure envelope, the protocol's ProxyErrorBody (`@addon-kit/sdk/protocol`):
+ * which side failed, a stable code, and whether a retry can help. Rendered as
+ * `{"error": {side, code, message, retryable}}` with a non-200 status and never an UPSTREAM_HEADER, so the
+ * SDK can tell a proxy failure from an upstream HTTP error.
  */
-
-/** Who failed: the person's host session, the integrator's authorization, the upstream call, or the proxy's policy. */
-export type AddonErrorSide = 'host_auth' | 'integrator_auth' | 'upstream' | 'policy';
-
-/** Stable codes; `switch (err.code)` narrows. */
-export type AddonErrorCode =
-  | 'login_required'
-  | 'csrf_failed'
-  | 'installation_not_found'
-  | 'handshake_required'
-  | 'reauthorization_required'
-  | 'not_allowed'
-  | 'invalid_request'
-  | 'body_too_large'
-  | 'upstream_unreachable'
-  | 'upstream_timeout'
-  | 'upstream_refused_address'
-  | 'upstream_redirect'
-  | 'upstream_response_too_large'
-  | 'token_endpoint_unavailable'
-  | 'token_request_refused'
-  | 'internal_error';
+import type { ProxyErrorBody, ProxyErrorCode, ProxyErrorSide } from '@addon-kit/sdk/protocol';
 
 /** A proxy failure: status, side, stable code and whether retrying can help. */
 export class AddonError extends Error {
   constructor(
     readonly status: number,
-    readonly side: AddonErrorSide,
-    readonly code: AddonErrorCode,
+    readonly side: ProxyErrorSide,
+    readonly code: ProxyErrorCode,
     message: string,
     readonly retryable: boolean,
   ) {
@@ -39,7 +19,7 @@ export class AddonError extends Error {
   }
 
   /** The response body. */
-  toJSON(): { error: { side: AddonErrorSide; code: AddonErrorCode; message: string; retryable: boolean } } {
+  toJSON(): ProxyErrorBody {
     return { error: { side: this.side, code: this.code, message: this.message, retryable: this.retryable } };
   }
 }
@@ -67,14 +47,14 @@ export class HandshakeRequiredError extends AddonError {
 
 /** The proxy's allow-list or limits refuse the call. */
 export class PolicyError extends AddonError {
-  constructor(code: Extract<AddonErrorCode, 'not_allowed' | 'invalid_request' | 'body_too_large' | 'upstream_refused_address'>, message: string, status = code === 'body_too_large' ? 413 : code === 'invalid_request' ? 400 : 403) {
+  constructor(code: Extract<ProxyErrorCode, 'not_allowed' | 'invalid_request' | 'body_too_large' | 'upstream_refused_address'>, message: string, status = code === 'body_too_large' ? 413 : code === 'invalid_request' ? 400 : 403) {
     super(status, 'policy', code, message, false);
   }
 }
 
 /** The upstream could not be reached or answered too slowly or too much. */
 export class UpstreamError extends AddonError {
-  constructor(code: Extract<AddonErrorCode, 'upstream_unreachable' | 'upstream_timeout' | 'upstream_redirect' | 'upstream_response_too_large'>, message: string) {
+  constructor(code: Extract<ProxyErrorCode, 'upstream_unreachable' | 'upstream_timeout' | 'upstream_redirect' | 'upstream_response_too_large'>, message: string) {
     const status = code === 'upstream_timeout' ? 504 : 502;
     super(status, 'upstream', code, message, code === 'upstream_unreachable' || code === 'upstream_timeout');
   }

@@ -23,11 +23,10 @@ import type { Logger } from '../logger.ts';
 import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts';
-import { handshakeRouter } from './handshake.ts';
+import { handshakeRouter, recordServiceConsent } from './handshake/index.ts';
 import { installationBundle, listInstallations } from './installations.ts';
 import { createLoopback } from './loopback.ts';
 import { registryRouter } from './registry.ts';
-import { recordServiceConsent } from './service-consent.ts';
 import { addonErrorHandler, addonPersonOf, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
 import { createTokenVault, type TokenVault } from './token-vault.ts';
 import { hostGrant } from './tokens/host-grant.ts';
@@ -102,14 +101,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   router.get('/installations', session, async (req, res) => {
     const person = addonPersonOf(req);
     const installations = await listInstallations(db, person.organization_id);
-    const states = new Map(
-      (
-        await db.query<{ installation_id: string; state: string }>(
-          'SELECT installation_id::text, state FROM addon_authorizations WHERE person_id = $1',
-          [person.id],
-        )
-      ).rows.map((r) => [r.installation_id, r.state]),
-    );
+    const states = await vault.store.statesOfPerson(person.id);
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     res.set('Cache-Control', 'no-store').json({
       data: installations.map((i) => ({
@@ -141,7 +133,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }));
   router.use('/installations', addonErrorHandler(logger));
   // Step 3 of the handshake requires this mark of the provider's consent (step 1).
-  onAuthorizationCodeIssued(deps.provider, recordServiceConsent(db));
+  onAuthorizationCodeIssued(deps.provider, recordServiceConsent(db, vault.store));
   router.use(handshakeRouter({ db, box, vault, config, clock, logger, provider: deps.provider, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds }));
 
   return {

@@ -1,41 +1,35 @@
 /**
- * The wire contract between the browser SDK's broker and the fetch proxy:
- * - request header `X-Addon-Fetch: encodeURIComponent(JSON {method, url, headers: [[name, value], …]})`,
- *   the request body being the upstream body's raw bytes;
- * - on success, HTTP 200 with `X-Addon-Upstream: encodeURIComponent(JSON {status, statusText, url,
- *   headers})` and the upstream body raw. Headers travel as pairs so repeated ones survive.
+ * The proxy's side of the wire contract declared in `@addon-kit/sdk/protocol` (proxy.ts): the
+ * FETCH_HEADER envelope checked strictly, request headers stripped, the UPSTREAM_HEADER envelope
+ * written. Headers travel as pairs so repeated ones survive.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { decodeEnvelope, encodeEnvelope, FETCH_HEADER, type FetchEnvelope } from '@addon-kit/sdk/protocol';
 import { z } from 'zod';
 import { HTTP_METHODS } from './config.ts';
 import { PolicyError } from './addon-error.ts';
-
-/** Request header carrying the call the add-on wants made (lower case, as Node reads it). */
-export const FETCH_HEADER = 'x-addon-fetch';
-/** Response header carrying the upstream's status line and headers. */
-export const UPSTREAM_HEADER = 'X-Addon-Upstream';
 
 const fetchEnvelope = z.strictObject({
   method: z.string().transform((m) => m.toUpperCase()).pipe(z.enum(HTTP_METHODS)),
   url: z.string().min(1).max(8192),
   headers: z.array(z.tuple([z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n\0]*$/)])).max(100).default([]),
 });
-/** The decoded X-Addon-Fetch value. */
-export type FetchEnvelope = z.infer<typeof fetchEnvelope>;
+/** The protocol's FetchEnvelope as the proxy checked it: the method upper-cased and one it relays. */
+export type CheckedFetchEnvelope = z.infer<typeof fetchEnvelope> & FetchEnvelope;
 
-/** Parses the X-Addon-Fetch header; a malformed one is a policy error, never a 500. */
-export function parseFetchEnvelope(header: string | undefined): FetchEnvelope {
-  if (!header) throw new PolicyError('invalid_request', 'The X-Addon-Fetch header is missing');
+/** Parses the FETCH_HEADER value; a malformed one is a policy error, never a 500. */
+export function parseFetchEnvelope(header: string | undefined): CheckedFetchEnvelope {
+  if (!header) throw new PolicyError('invalid_request', `The ${FETCH_HEADER} header is missing`);
   let raw: unknown;
   try {
-    raw = JSON.parse(decodeURIComponent(header));
+    raw = decodeEnvelope(header);
   } catch {
-    throw new PolicyError('invalid_request', 'The X-Addon-Fetch header is not URI-encoded JSON');
+    throw new PolicyError('invalid_request', `The ${FETCH_HEADER} header is not URI-encoded JSON`);
   }
   const parsed = fetchEnvelope.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    throw new PolicyError('invalid_request', `X-Addon-Fetch ${first.path.join('.') || 'value'}: ${first.message}`);
+    throw new PolicyError('invalid_request', `${FETCH_HEADER} ${first.path.join('.') || 'value'}: ${first.message}`);
   }
   return parsed.data;
 }
@@ -54,6 +48,7 @@ export function stripHeaders(headers: readonly [string, string][]): [string, str
   }
   return headers.filter(([name]) => {
     const lower = name.toLowerCase();
+    // The contract's own headers (X-Addon-…) never go upstream.
     return !STRIPPED.has(lower) && !named.has(lower) && !lower.startsWith('x-addon-');
   });
 }
@@ -65,9 +60,9 @@ export function headerPairs(raw: readonly string[]): [string, string][] {
   return pairs;
 }
 
-/** The X-Addon-Upstream value for a response. */
+/** The UPSTREAM_HEADER value for a response. */
 export function encodeUpstream(status: number, statusText: string, url: string, headers: [string, string][]): string {
-  return encodeURIComponent(JSON.stringify({ status, statusText, url, headers }));
+  return encodeEnvelope({ status, statusText, url, headers });
 }
 
 /** Declared request body length, when the browser sent one. */

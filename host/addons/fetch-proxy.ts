@@ -1,8 +1,9 @@
 /**
  * `POST /addons/installations/{id}/fetch/{service|integrator}`: the server half of authenticatedFetch
  * and authenticatedIntegratorFetch. The browser proves the person (session cookie, CSRF header, exact
- * Origin) and says what to call (X-Addon-Fetch); the host checks it against the add-on's policy,
- * attaches the token it keeps, and streams the upstream's answer back (X-Addon-Upstream + raw body).
+ * Origin) and says what to call (FETCH_HEADER); the host checks it against the add-on's policy,
+ * attaches the token it keeps, and streams the upstream's answer back (UPSTREAM_HEADER + raw body); the
+ * contract is `@addon-kit/sdk/protocol` (proxy.ts).
  * Tokens never reach the browser. A 401 from upstream → one refresh and one retry, when the request
  * body was small enough to keep for a replay.
  */
@@ -13,7 +14,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Queryable } from '../db/database.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { AddonError, HandshakeRequiredError, PolicyError, UpstreamError } from './addon-error.ts';
-import { declaredLength, encodeUpstream, headerPairs, parseFetchEnvelope, stripHeaders, UPSTREAM_HEADER, type FetchEnvelope } from './fetch-envelope.ts';
+import { FETCH_HEADER, UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
+import { declaredLength, encodeUpstream, headerPairs, parseFetchEnvelope, stripHeaders, type CheckedFetchEnvelope } from './fetch-envelope.ts';
 import { findInstallation, type Installation } from './installations.ts';
 import { checkIntegratorCall } from './integrator-policy.ts';
 import type { Loopback } from './loopback.ts';
@@ -144,7 +146,7 @@ interface Attempt {
   token(rejected?: string): Promise<string>;
 }
 
-async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attempt: Attempt, limits: FetchProxyLimits): Promise<void> {
+async function proxy(req: Request, res: Response, envelope: CheckedFetchEnvelope, attempt: Attempt, limits: FetchProxyLimits): Promise<void> {
   // The browser may have gone while its person, installation and vault row were read: its 'close' has fired
   // already, so a deadline set now would never be cleared (and would hold a stopping process for its full length).
   if (res.closed) return;
@@ -194,7 +196,7 @@ async function proxy(req: Request, res: Response, envelope: FetchEnvelope, attem
 }
 
 /** Common request headers toward any upstream: no credentials, no hop-by-hop, identity encoding (bytes are relayed raw). */
-function outgoingHeaders(envelope: FetchEnvelope, extra: [string, string][]): [string, string][] {
+function outgoingHeaders(envelope: CheckedFetchEnvelope, extra: [string, string][]): [string, string][] {
   const kept = stripHeaders(envelope.headers).filter(([name]) => !['accept-encoding', 'user-agent', 'origin', 'referer'].includes(name.toLowerCase()));
   return [...kept, ['accept-encoding', 'identity'], ...extra];
 }
@@ -205,6 +207,16 @@ async function recordOf(vault: TokenVault, installation: Installation, person: P
   return record;
 }
 
+/**
+ * The record as it was when `token` went upstream, for the refresh after the upstream's 401: the refresh
+ * engine re-reads the row under its lock anyway (another process may have refreshed), so the proxy reads
+ * and decrypts the row once per call and never again — also when the first attempt had refreshed already.
+ */
+function rejectedIn(record: VaultRecord, side: 'service' | 'integrator', token: string): VaultRecord {
+  const tokens = record[side];
+  return tokens ? { ...record, [side]: { ...tokens, accessToken: token, expiresAt: undefined } } : record;
+}
+
 /** The handler of `POST /installations/:id/fetch/:side`. */
 export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
   return async (req, res) => {
@@ -212,7 +224,7 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
     const side = req.params.side;
     if (side !== 'service' && side !== 'integrator') throw new PolicyError('invalid_request', 'The fetch side is service or integrator', 404);
     const installation = await installationOf(deps.db, String(req.params.id), person);
-    const envelope = parseFetchEnvelope(req.get('x-addon-fetch'));
+    const envelope = parseFetchEnvelope(req.get(FETCH_HEADER));
     const userAgent = `addon-kit-addon/${installation.oauthApplicationId} (installation ${installation.id})`;
     if (side === 'integrator') {
       const url = checkIntegratorCall(installation.integratorApi, envelope.method, envelope.url);
@@ -223,10 +235,9 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
         headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
         // The operator decides, not the tenant: an environment name alone never opens private addresses.
         allowNonPublic: installation.environment === 'development' && deps.allowPrivateAddresses,
-        async token(rejected) {
+        token(rejected) {
           if (rejected === undefined) return deps.tokens.accessToken('integrator', record, installation);
-          const fresh = await recordOf(deps.vault, installation, person, 'integrator_auth');
-          return deps.tokens.accessToken('integrator', fresh, installation, { rejected });
+          return deps.tokens.accessToken('integrator', rejectedIn(record, 'integrator', rejected), installation, { rejected });
         },
       }, deps.limits);
       return;
@@ -239,10 +250,9 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
       target,
       headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
       allowNonPublic: true,
-      async token(rejected) {
+      token(rejected) {
         if (rejected === undefined) return deps.tokens.accessToken('service', record, installation);
-        const fresh = await recordOf(deps.vault, installation, person, 'host_auth');
-        return deps.tokens.accessToken('service', fresh, installation, { rejected });
+        return deps.tokens.accessToken('service', rejectedIn(record, 'service', rejected), installation, { rejected });
       },
     }, deps.limits);
   };

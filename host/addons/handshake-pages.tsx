@@ -6,18 +6,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
-import type { HandshakeReportMessage, HandshakeSide } from '@addon-kit/sdk/protocol';
+import { CSRF_FORM_FIELD, type HandshakeReportMessage, type HandshakeSide } from '@addon-kit/sdk/protocol';
 import { Layout, MessageBody, pageSecurityPolicy, platformNameOf, renderPage, requestViewer } from '../pages/render.tsx';
-import type { AuthorizationState } from './token-vault.ts';
+import type { AuthorizationState } from './authorizations/index.ts';
 
-function send(res: Response, status: number, body: string, nonce?: string): void {
+function send(res: Response, status: number, body: string, nonce?: string, policy = pageSecurityPolicy(["'none'"]), referrer = 'no-referrer'): void {
   res
     .status(status)
     .set('Content-Type', 'text/html; charset=utf-8')
     .set('Cache-Control', 'no-store')
-    .set('Content-Security-Policy', `${pageSecurityPolicy(["'none'"])}${nonce ? `; script-src 'nonce-${nonce}'` : ''}`)
+    .set('Content-Security-Policy', `${policy}${nonce ? `; script-src 'nonce-${nonce}'` : ''}`)
     .set('X-Frame-Options', 'DENY')
-    .set('Referrer-Policy', 'no-referrer')
+    .set('Referrer-Policy', referrer)
     .send(body);
 }
 
@@ -27,6 +27,31 @@ function notifyScript(message: HandshakeReportMessage, hostOrigin: string): stri
   // JSON inside a script element: escape `<` so no `</script>` can end it early.
   const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
   return `if (window.opener) { window.opener.postMessage(${json(message)}, ${json(hostOrigin)}); }${close ? ' window.close();' : ''}`;
+}
+
+/**
+ * Step 0's page (`GET …/installations/{id}/authorize`, where the Authorize button opens the popup): it starts
+ * nothing itself. It holds the start's form with the session's CSRF token and posts it only when the page
+ * that opened the popup is of the host's own origin — reading `opener.location` of another origin throws —
+ * so a link or popup from another site shows this page and no more (the token cannot be read across origins,
+ * and the page cannot be framed). Its CSP has no `form-action`: the POST's redirects go on to the host's
+ * /oauth/authorize and from there to the integrator's redirect_url.
+ */
+export function sendHandshakeStart(res: Response, start: { action: string; csrfToken: string }): void {
+  const nonce = randomBytes(16).toString('base64');
+  const script = "try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}";
+  const html = renderPage(
+    <Layout title="Start from the add-on" viewer={requestViewer(res)} nav={false} width="narrow">
+      <MessageBody status={200} title="Start from the add-on" message="An add-on authorization starts only from the Authorize button of the add-on. If this window stays open, close it and click Authorize there." />
+      <form id="start" method="post" action={start.action} hidden>
+        <input type="hidden" name={CSRF_FORM_FIELD} value={start.csrfToken} />
+      </form>
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: script }} />
+    </Layout>,
+    platformNameOf(res),
+  );
+  // same-origin, not no-referrer: under no-referrer the form's POST would carry `Origin: null`, which the CSRF check refuses.
+  send(res, 200, html, nonce, "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'", 'same-origin');
 }
 
 /** Step 6's last page: the add-on is ready. */
@@ -43,9 +68,9 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
 }
 
 /**
- * A step refused or declined: what happened, and a link that starts the handshake over when the installation
- * is known and starting again can help (`restartable`, default true); the opener is told too, and a declined
- * page closes itself.
+ * A step refused or declined: what happened, and a link that starts the handshake over (step 0's page, which
+ * posts the start's form in this popup) when the installation is known and starting again can help
+ * (`restartable`, default true); the opener is told too, and a declined page closes itself.
  */
 export function sendHandshakeFailure(
   res: Response,

@@ -20,6 +20,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { ForbiddenError, InvalidResourcePayloadError, NotFoundError, ValidationError, type ValidationProblem } from '../errors.ts';
 import { AddonConfigError, ENVIRONMENTS, parseAddonConfig, type AddonConfig, type Environment } from './config.ts';
+import { findOAuthApplication } from '../oauth/applications.ts';
 import { integratorSecretAad } from './installations.ts';
 
 /** What the registry routes need. */
@@ -69,11 +70,10 @@ async function administeredApplication(db: Queryable, req: Request): Promise<{ i
   const { person } = authOf(req);
   const id = String(req.params.oauthApplicationId);
   if (!/^[1-9][0-9]{0,17}$/.test(id)) throw new NotFoundError();
-  const { rows } = await db.query<{ id: string; organization_id: string }>('SELECT id::text, organization_id::text FROM oauth_applications WHERE id = $1', [id]);
-  const app = rows[0];
+  const app = await findOAuthApplication(db, id);
   if (!app || app.organization_id !== person.organization_id) throw new NotFoundError();
   if (!isOrganizationAdministrator(person)) throw new ForbiddenError('Only organization administrators can register add-ons');
-  return app;
+  return { id: app.id, organization_id: app.organization_id };
 }
 
 /** Validates a pushed config for one environment, every problem as one Validation Error entry. */

@@ -5,6 +5,7 @@
  * Failures render as the proxy's typed envelope, never as a page.
  */
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { CSRF_HEADER } from '@addon-kit/sdk/protocol';
 import { tokensEqual } from '../auth/csrf.ts';
 import { getHostSession, hostSessionPerson, hostSessionSettings } from '../auth/session.ts';
 import type { PersonRecord } from '../auth/person.ts';
@@ -37,9 +38,9 @@ export function requireAddonSession(): RequestHandler {
 export const requireAddonCsrf: RequestHandler = async (req, res, next) => {
   const { baseOrigin } = hostSessionSettings(req);
   const session = await getHostSession(req, res);
-  const presented = req.get('x-csrf-token');
+  const presented = req.get(CSRF_HEADER);
   const ok = req.get('origin') === baseOrigin && !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
-  if (!ok) throw new AddonError(403, 'host_auth', 'csrf_failed', 'The X-CSRF-Token header or the Origin does not match this session', false);
+  if (!ok) throw new AddonError(403, 'host_auth', 'csrf_failed', `The ${CSRF_HEADER} header or the Origin does not match this session`, false);
   next();
 };
 

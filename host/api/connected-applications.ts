@@ -6,6 +6,7 @@ import type { Queryable } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import { SqlParams, orderClause, pageClause, queryConditions } from '../jsonapi/sql.ts';
 import { accessModeSql } from '../oauth/application-access.ts';
+import { APPLICATIONS_VIEW } from '../oauth/applications.ts';
 import { connectedApplicationPersonResource } from './connected-application-person-resource.ts';
 import { connectedApplicationResource } from './connected-application-resource.ts';
 import type { Endpoint, EndpointContext } from './endpoint.ts';
@@ -14,7 +15,7 @@ const APPLICATION_ID = { name: 'connected_application_id', description: 'Id of t
 
 // Connected: at least one person of the organization authorized it.
 const APPLICATIONS_FROM = `
-  FROM oauth_applications a
+  FROM ${APPLICATIONS_VIEW} a
   WHERE EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1)`;
 const APPLICATION_COLUMNS = `a.id::text, a.name, a.description, a.url, ${accessModeSql('a.id', '$1')} AS access_mode`;
 

@@ -1,6 +1,7 @@
 /** The organization's OAuth applications and their monthly active users. */
 import type { Queryable } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
+import { APPLICATIONS_VIEW } from '../oauth/applications.ts';
 import { SqlParams, orderClause, pageClause } from '../jsonapi/sql.ts';
 import type { Endpoint, EndpointContext } from './endpoint.ts';
 import { mauWindow } from './mau-window.ts';
@@ -11,7 +12,7 @@ const APPLICATION_ID = { name: 'oauth_application_id', description: 'Integer id 
 const APPLICATION_COLUMNS = 'a.id::text, a.name, a.description, a.url';
 
 async function loadApplication(db: Queryable, organizationId: string, applicationId: string) {
-  const { rows } = await db.query(`SELECT ${APPLICATION_COLUMNS} FROM oauth_applications a WHERE a.organization_id = $1 AND a.id = $2`, [organizationId, applicationId]);
+  const { rows } = await db.query(`SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_VIEW} a WHERE a.organization_id = $1 AND a.id = $2`, [organizationId, applicationId]);
   return rows[0];
 }
 
@@ -41,7 +42,7 @@ export const oauthApplicationEndpoints: readonly Endpoint[] = [
     access: 'organization_administrator',
     async load(ctx, query) {
       const params = new SqlParams([ctx.person.organization_id]);
-      const from = 'FROM oauth_applications a WHERE a.organization_id = $1';
+      const from = `FROM ${APPLICATIONS_VIEW} a WHERE a.organization_id = $1`;
       const total = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n ${from}`, params.values);
       const { rows } = await ctx.db.query(
         `SELECT ${APPLICATION_COLUMNS} ${from} ${orderClause(oauthApplicationResource, query, 'a.id ASC')} ${pageClause(query, params)}`,

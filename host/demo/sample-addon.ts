@@ -13,7 +13,7 @@ import { integratorClientSecret } from '../addons/installations.ts';
 import { registerAddonVersion } from '../addons/registry.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
-import { createOAuthApplication } from '../oauth/applications.ts';
+import { createOAuthApplication, findOrganizationApplicationByName, setRedirectUris } from '../oauth/applications.ts';
 
 /** Name of the sample add-on's OAuth application (how a restart finds it). */
 export const SAMPLE_ADDON_NAME = 'Send Message (sample add-on)';
@@ -55,11 +55,8 @@ export async function ensureSampleAddon(db: Database, box: SecretBox, options: S
   const owner = owners[0];
   if (!owner) throw new Error('the demo organization is missing: seed the demo data first');
 
-  const { rows: apps } = await db.query<{ id: string; redirect_uris: string[] }>(
-    'SELECT id::text, redirect_uris FROM oauth_applications WHERE organization_id = $1 AND name = $2 ORDER BY id LIMIT 1',
-    [owner.organization_id, SAMPLE_ADDON_NAME],
-  );
-  let applicationId = apps[0]?.id;
+  const existing = await findOrganizationApplicationByName(db, owner.organization_id, SAMPLE_ADDON_NAME);
+  let applicationId = existing?.id;
   const created = !applicationId;
   if (!applicationId) {
     applicationId = (
@@ -73,9 +70,9 @@ export async function ensureSampleAddon(db: Database, box: SecretBox, options: S
       })
     ).id;
     log(`addon-kit: created the OAuth application "${SAMPLE_ADDON_NAME}" (id ${applicationId})`);
-  } else if (apps[0]!.redirect_uris.length !== 1 || apps[0]!.redirect_uris[0] !== completeUrl) {
+  } else if (existing!.redirect_uris.length !== 1 || existing!.redirect_uris[0] !== completeUrl) {
     // Step 1 redirects to the integrator's completion URL, which moves when the integrator's port does.
-    await db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [applicationId, [completeUrl]]);
+    await setRedirectUris(db, applicationId, [completeUrl]);
   }
 
   const config = await sampleConfig(applicationId, options.integratorUrl, options.env ?? process.env);

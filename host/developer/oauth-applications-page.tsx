@@ -3,7 +3,6 @@
  * list; only organization administrators (site_administrator) create them, and all of them manage
  * (edit, add-on scopes, new secret, delete) every application of the organization.
  */
-import { randomBytes } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import type { VNode } from 'preact';
 import { requireCsrf } from '../auth/csrf.ts';
@@ -11,7 +10,15 @@ import type { PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
-import { clientSecretAad, createOAuthApplication } from '../oauth/applications.ts';
+import {
+  createOAuthApplication,
+  deleteOAuthApplication,
+  findOAuthApplication,
+  findOrganizationApplication,
+  listOrganizationApplications,
+  rotateClientSecret,
+  updateOAuthApplication,
+} from '../oauth/applications.ts';
 import { Banner, CsrfField, Field, sendMessagePage, sendPage, Table } from '../pages/render.tsx';
 import { readApplicationInput, type ApplicationInput, type ApplicationProblems } from './application-input.ts';
 import { DeveloperLayout } from './layout.tsx';
@@ -26,8 +33,6 @@ interface ApplicationRow {
   redirect_uris: string[];
   add_on_scopes: string;
 }
-
-const COLUMNS = 'id::text, name, description, url, client_id, public, redirect_uris, add_on_scopes';
 
 /** The create/edit form; `creating` adds the client type choice (fixed afterwards). */
 export function ApplicationForm(props: { action: string; csrfToken: string; values?: Partial<ApplicationInput>; problems?: ApplicationProblems; creating: boolean; submit: string }): VNode {
@@ -236,12 +241,12 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
   const { db, box } = deps;
   const router = Router();
 
-  const list = async (orgId: string) => (await db.query<ApplicationRow>(`SELECT ${COLUMNS} FROM oauth_applications WHERE organization_id = $1 ORDER BY name, id`, [orgId])).rows;
+  const list = (orgId: string): Promise<ApplicationRow[]> => listOrganizationApplications(db, orgId);
   // Another organization's application is "not found", never "forbidden".
   const load = async (req: Request) => {
     const id = String(req.params.id ?? '');
     if (!/^\d{1,18}$/.test(id)) return undefined;
-    return (await db.query<ApplicationRow>(`SELECT ${COLUMNS} FROM oauth_applications WHERE id = $1 AND organization_id = $2`, [id, hostPersonOf(req).organization_id])).rows[0];
+    return findOrganizationApplication(db, hostPersonOf(req).organization_id, id);
   };
   const csrf = async (req: Request, res: Response) => ensureCsrfToken(await getHostSession(req, res));
   const notFound = (res: Response) => sendMessagePage(res, 404, 'Not found', 'That OAuth application does not exist in your organization.');
@@ -269,7 +274,7 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
       addOnScopes: input.addOnScopes,
       createdById: person.id,
     });
-    const app = (await db.query<ApplicationRow>(`SELECT ${COLUMNS} FROM oauth_applications WHERE id = $1`, [created.id])).rows[0]!;
+    const app = (await findOAuthApplication(db, created.id))!;
     sendPage(res, 201, <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} created={{ secret: created.client_secret }} />);
   });
 
@@ -288,10 +293,13 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     if (Object.keys(problems).length) {
       return sendPage(res, 422, <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} values={input} problems={problems} />);
     }
-    await db.query(
-      'UPDATE oauth_applications SET name = $3, description = $4, url = $5, redirect_uris = $6, add_on_scopes = $7, updated_at = now() WHERE id = $1 AND organization_id = $2',
-      [app.id, person.organization_id, input.name, input.description, input.url, input.redirectUris, input.addOnScopes],
-    );
+    await updateOAuthApplication(db, person.organization_id, app.id, {
+      name: input.name,
+      description: input.description,
+      url: input.url,
+      redirectUris: input.redirectUris,
+      addOnScopes: input.addOnScopes,
+    });
     res.redirect(303, `/developer/oauth-applications/${app.id}`);
   });
 
@@ -301,8 +309,7 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     const person = hostPersonOf(req);
     if (!person.site_administrator) return adminsOnly(res);
     if (app.public) return sendMessagePage(res, 400, 'Public client', 'A public client has no secret.');
-    const secret = randomBytes(32).toString('base64url');
-    await db.query('UPDATE oauth_applications SET client_secret_encrypted = $2, updated_at = now() WHERE id = $1', [app.id, box.seal(secret, clientSecretAad(app.client_id))]);
+    const secret = await rotateClientSecret(db, box, app);
     sendPage(res, 200, <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} created={{ secret }} />);
   });
 
@@ -310,7 +317,7 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     const app = await load(req);
     if (!app) return notFound(res);
     if (!hostPersonOf(req).site_administrator) return adminsOnly(res);
-    await db.query('DELETE FROM oauth_applications WHERE id = $1 AND organization_id = $2', [app.id, hostPersonOf(req).organization_id]);
+    await deleteOAuthApplication(db, hostPersonOf(req).organization_id, app.id);
     res.redirect(303, '/developer/oauth-applications');
   });
 

@@ -5,6 +5,7 @@
  * person and the setting at the time of the request, so a role or mode change applies at once.
  */
 import type { Queryable } from '../db/database.ts';
+import { APPLICATIONS_VIEW } from './applications.ts';
 
 /** Who in an organization may connect an application; `anyone` when nothing is stored. */
 export const ACCESS_MODES = ['anyone', 'admins_only', 'specific_people'] as const;
@@ -48,7 +49,7 @@ export async function findAccessRefusal(
                     WHERE w.organization_id = p.organization_id AND w.application_id = a.id AND w.person_id = p.id) AS listed
      FROM people p
      JOIN organizations o ON o.id = p.organization_id
-     JOIN oauth_applications a ON a.client_id = $2
+     JOIN ${APPLICATIONS_VIEW} a ON a.client_id = $2
      LEFT JOIN connected_application_settings s ON s.organization_id = p.organization_id AND s.application_id = a.id
      WHERE p.id = $1`,
     [who.personId, who.clientId],
@@ -110,7 +111,7 @@ export interface ApplicationAccess {
 
 // The applications an organization decides about: those its people connected, and its own.
 const ACCESS_FROM = `
-  FROM oauth_applications a
+  FROM ${APPLICATIONS_VIEW} a
   JOIN organizations owner ON owner.id = a.organization_id
   WHERE (a.organization_id = $1
          OR EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1))`;

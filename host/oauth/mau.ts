@@ -3,13 +3,14 @@
  * person, month) and the person's connection to the application with its current scopes.
  */
 import type { Queryable } from '../db/database.ts';
+import { APPLICATIONS_VIEW } from './applications.ts';
 
 /** Records that `clientId` was issued a token for `personId` at `now` (UTC month): one statement, both rows. */
 export async function recordTokenIssued(db: Queryable, issue: { clientId: string; personId: string; scopes: readonly string[]; now?: Date }): Promise<void> {
   const now = issue.now ?? new Date();
   await db.query(
     `WITH target AS (
-       SELECT a.id AS application_id, p.id AS person_id, p.organization_id FROM oauth_applications a, people p WHERE a.client_id = $1 AND p.id = $2
+       SELECT a.id AS application_id, p.id AS person_id, p.organization_id FROM ${APPLICATIONS_VIEW} a, people p WHERE a.client_id = $1 AND p.id = $2
      ), active AS (
        INSERT INTO oauth_monthly_active_users (application_id, person_id, year, month)
        SELECT application_id, person_id, $3, $4 FROM target ON CONFLICT DO NOTHING

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
+import { CSRF_FORM_FIELD, CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope } from '@addon-kit/sdk/protocol';
 import { startCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
@@ -38,7 +39,7 @@ async function readyInstallation(
     csrf_token: string;
   };
   const installation = data[0]!.id;
-  const start = await host.request(`/addons/installations/${installation}/authorize`);
+  const start = await host.request(`/addons/installations/${installation}/authorize`, { form: { [CSRF_FORM_FIELD]: csrf }, headers: { origin: url } });
   const completion = await runAuthorization(host, new URL(start.location!), { password: PASSWORD });
   const integratorBrowser = new Browser();
   const toAdvance = await integratorBrowser.fetch(completion.toString());
@@ -54,11 +55,9 @@ async function readyInstallation(
     proxyUrl: `${url}/addons/installations/${installation}/fetch/integrator`,
     headers: {
       cookie: host.jar.header(`/addons/installations/${installation}/fetch/integrator`),
-      'x-csrf-token': csrf,
+      [CSRF_HEADER]: csrf,
       origin: url,
-      'x-addon-fetch': encodeURIComponent(
-        JSON.stringify({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: [] }),
-      ),
+      [FETCH_HEADER]: encodeEnvelope({ method: 'GET', url: `${integratorUrl}/api/messages`, headers: [] }),
     },
   };
 }
@@ -97,7 +96,7 @@ describe('addon-kit start [SIGTERM]', () => {
         // The proxy works end to end, then twenty calls are abandoned mid-request.
         const served = await fetch(call.proxyUrl, { method: 'POST', headers: call.headers });
         expect(served.status).toBe(200);
-        expect(JSON.parse(decodeURIComponent(served.headers.get('x-addon-upstream')!)).status).toBe(200);
+        expect((decodeEnvelope(served.headers.get(UPSTREAM_HEADER)!) as { status: number }).status).toBe(200);
         await served.arrayBuffer();
         await Promise.all(Array.from({ length: 20 }, () => abandon(call.proxyUrl, call.headers)));
         // Let the host finish the abandoned calls (upstream answered, nobody to relay to).

@@ -159,7 +159,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await visit(page, `${host}/developer/oauth-applications/999999`, shot('error-not-found'), { status: 404, heading: 'Not found' });
       await visit(page, `${host}/oauth/authorize?client_id=no-such-client&response_type=code`, shot('error-provider'), { status: 400, heading: 'Authorization failed' });
       await visit(page, `${host}/oauth/interaction/no-such-interaction`, shot('error-expired'), { status: 400, heading: 'This sign-in has expired' });
-      await visit(page, `${host}/addons/installations/999999/authorize`, shot('error-handshake'), { status: 404, heading: 'Add-on not found' });
+      await visit(page, `${host}/addons/authorizations/999999/advance`, shot('error-handshake'), { status: 400, heading: 'No authorization in progress' });
     });
 
     it("has no serious accessibility violation on the integrator's sign-in, consent and error pages [GET /oauth/authorize]", async () => {

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import express, { type Express, type Request, type Response } from 'express';
+import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type FetchEnvelope, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
 import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
 
 /** One request the proxy forwarded (outcome `forwarded`) or refused (outcome: the error code). */
@@ -16,7 +17,7 @@ export interface ProxyLogEntry { target: string; method: string; url: string; ou
 /** One request an upstream received. */
 export interface UpstreamLogEntry { method: string; path: string; authorization: string | undefined; contentType: string | undefined; body: Buffer }
 
-type ErrorBody = { side: 'host_auth' | 'integrator_auth' | 'upstream' | 'policy'; code: string; message: string; retryable: boolean };
+type ErrorBody = { side: ProxyErrorSide; code: string; message: string; retryable: boolean };
 
 export interface ContractServers {
   hostUrl: string;
@@ -228,13 +229,13 @@ document.getElementById('approve').addEventListener('click', async () => {
     if (target !== 'service' && target !== 'integrator') return refuse(404, { side: 'policy', code: 'unknown_target', message: 'Unknown target', retryable: false });
     const sid = sessionOf(req);
     if (!sid || !sessions.has(sid)) return refuse(401, { side: 'host_auth', code: 'login_required', message: 'Sign in', retryable: false });
-    if (req.get('x-csrf-token') !== sessions.get(sid)) return refuse(403, { side: 'host_auth', code: 'csrf_failed', message: 'Bad CSRF token', retryable: false });
+    if (req.get(CSRF_HEADER) !== sessions.get(sid)) return refuse(403, { side: 'host_auth', code: 'csrf_failed', message: 'Bad CSRF token', retryable: false });
     if (states.get(req.params.id) !== 'ready') return refuse(409, { side: 'host_auth', code: 'handshake_required', message: 'Authorize the add-on', retryable: false });
-    let call: { method: string; url: string; headers: Array<[string, string]> };
+    let call: FetchEnvelope;
     try {
-      call = JSON.parse(decodeURIComponent(req.get('x-addon-fetch') ?? ''));
+      call = decodeEnvelope(req.get(FETCH_HEADER) ?? '') as FetchEnvelope;
     } catch {
-      return refuse(400, { side: 'policy', code: 'invalid_request', message: 'Bad X-Addon-Fetch', retryable: false });
+      return refuse(400, { side: 'policy', code: 'invalid_request', message: `Bad ${FETCH_HEADER}`, retryable: false });
     }
     const failure = failures.get(target);
     if (failure) {
@@ -265,8 +266,8 @@ document.getElementById('approve').addEventListener('click', async () => {
         const name = upstream.rawHeaders[i]!.toLowerCase();
         if (!DROP_RESPONSE.has(name)) pairs.push([name, upstream.rawHeaders[i + 1]!]);
       }
-      const head = { status: upstream.statusCode, statusText: upstream.statusMessage, url: resolved.href, headers: pairs };
-      res.status(200).set({ 'X-Addon-Upstream': encodeURIComponent(JSON.stringify(head)), 'Content-Type': 'application/octet-stream' });
+      const head = { status: upstream.statusCode ?? 502, statusText: upstream.statusMessage ?? '', url: resolved.href, headers: pairs };
+      res.status(200).set({ [UPSTREAM_HEADER]: encodeEnvelope(head), 'Content-Type': 'application/octet-stream' });
       res.flushHeaders();
       upstream.on('error', () => res.destroy());
       upstream.pipe(res);

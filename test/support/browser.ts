@@ -31,12 +31,20 @@ export interface PopupActors {
  * integrator consent: Allow unless `decisions` says Deny) until it closes; returns the pages met as
  * `label/path` (long ids as `:uid`).
  */
+const START_PAGE = /\/addons\/installations\/[^/]+\/authorize(\?|$)/;
+
 export async function drivePopup(popup: Page, actors: PopupActors): Promise<string[]> {
   const seen: string[] = [];
   let closed = false;
   popup.on('close', () => (closed = true));
+
   for (let i = 0; i < 12 && !closed; i++) {
     await popup.waitForLoadState('load').catch(() => undefined);
+    // Step 0's page posts the start's form by itself (its opener is the host's page): not a page the person meets.
+    if (START_PAGE.test(popup.url())) {
+      await popup.waitForURL((u) => !START_PAGE.test(u.href), { timeout: 5000 }).catch(() => undefined);
+      continue;
+    }
     if (closed) break;
     const url = new URL(popup.url());
     const label = actors.origins[url.origin] ?? url.origin;

@@ -7,7 +7,7 @@
 import * as oidc from 'openid-client';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/database.ts';
-import { clientSecretAad, findClientCredentials } from '../../oauth/applications.ts';
+import { clientCredentials } from '../../oauth/applications.ts';
 import { AddonError, HandshakeRequiredError } from '../addon-error.ts';
 import type { Loopback } from '../loopback.ts';
 import type { GrantKind } from './grant-kind.ts';
@@ -33,13 +33,13 @@ export function hostGrant(options: HostGrantOptions): GrantKind {
   const { db, box } = options;
 
   async function client(oauthApplicationId: string): Promise<oidc.Configuration> {
-    const app = await findClientCredentials(db, oauthApplicationId);
-    if (!app?.client_secret_encrypted) throw new AddonError(500, 'host_auth', 'internal_error', "The add-on's OAuth application has no client secret", false);
+    const app = await clientCredentials(db, box, oauthApplicationId);
+    if (!app) throw new AddonError(500, 'host_auth', 'internal_error', "The add-on's OAuth application has no client secret", false);
     const config = new oidc.Configuration(
       { issuer: options.issuer, token_endpoint: `${await options.loopback.origin()}/oauth/token` },
-      app.client_id,
+      app.clientId,
       { token_endpoint_auth_method: 'client_secret_post' },
-      oidc.ClientSecretPost(box.open(app.client_secret_encrypted, clientSecretAad(app.client_id))),
+      oidc.ClientSecretPost(app.clientSecret),
     );
     config.timeout = options.timeoutSeconds;
     // The loopback port is plain HTTP on 127.0.0.1, never the network.

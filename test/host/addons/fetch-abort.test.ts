@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
-import { installationId, loggedIn, proxyFetch, registerAddon, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';
+import { installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';
 
 let t: HttpTestHost;
 let integrator: TestIntegrator;
@@ -21,9 +21,8 @@ describe('POST /addons/installations/{id}/fetch/integrator [abort]', () => {
     const addon = await registerAddon(t.db, { integratorUrl: integrator.url });
     const installation = await installationId(t.db, addon.addonId);
     const vault = testVault(t.db);
-    const record = await vault.ensure(installation, await personId(t.db, 'admin@demo.test'));
     const pair = integrator.issue();
-    await vault.saveIntegratorTokens(record.id, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, installation, await personId(t.db, 'admin@demo.test'), { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: undefined, scope: undefined });
     const session = await loggedIn(t.baseUrl);
     const controller = new AbortController();
     const aborted = proxyFetch(t.baseUrl, session, installation, 'integrator', { url: '/api/slow' }, {}, controller.signal).catch((e: Error) => e.name);

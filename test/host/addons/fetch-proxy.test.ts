@@ -1,3 +1,4 @@
+import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
 import type { TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
@@ -9,6 +10,7 @@ import {
   loggedIn,
   proxyFetch,
   registerAddon,
+  seedReady,
   startTestIntegrator,
   testVault,
   upstreamOf,
@@ -32,11 +34,12 @@ async function freshTokens(ttlSeconds: number | undefined = 3600, hostTtlSeconds
   recordId = record.id;
   // The host's own grant, issued by its OAuth provider as step 3 of the handshake does.
   const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: addon.clientId, personId: adminId, scopes: ['people'] });
-  await vault.saveServiceTokens(record.id, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + hostTtlSeconds * 1000), scope: 'people' }, ['people']);
-  await vault.saveIntegratorTokens(
-    record.id,
+  await seedReady(
+    vault,
+    installation,
+    adminId,
     { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: ttlSeconds === undefined ? undefined : new Date(Date.now() + ttlSeconds * 1000), scope: 'messages' },
-    { state: 'ready' },
+    { tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + hostTtlSeconds * 1000), scope: 'people' }, scopes: ['people'] },
   );
   return { ...pair, host: { access: issued.access_token, refresh: issued.refresh_token } };
 }
@@ -80,8 +83,8 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     expect(integrator.apiRequests).toHaveLength(1);
     expect(integrator.apiRequests[0]!.headers.authorization).toBe(`Bearer ${accessToken}`);
     expect(integrator.apiRequests[0]!.headers.cookie).toBeUndefined();
-    expect(integrator.apiRequests[0]!.headers['x-csrf-token']).toBeUndefined();
-    expect(integrator.apiRequests[0]!.headers['x-addon-fetch']).toBeUndefined();
+    expect(integrator.apiRequests[0]!.headers[CSRF_HEADER.toLowerCase()]).toBeUndefined();
+    expect(integrator.apiRequests[0]!.headers[FETCH_HEADER.toLowerCase()]).toBeUndefined();
   });
 
   it('strips cookie, authorization and hop-by-hop headers the add-on sends [request headers]', async () => {
@@ -127,7 +130,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     for (const [c, message] of cases) {
       const res = await call(c);
       expect(res.status).toBe(403);
-      expect(res.headers.get('x-addon-upstream')).toBeNull();
+      expect(res.headers.get(UPSTREAM_HEADER)).toBeNull();
       expect(await res.json()).toEqual({ error: { side: 'policy', code: 'not_allowed', message, retryable: false } });
     }
     expect(integrator.apiRequests).toHaveLength(0);
@@ -149,7 +152,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     ];
     for (const [c, message] of cases) {
       const res = await call(c);
-      expect([c.url, res.status, res.headers.get('x-addon-upstream')]).toEqual([c.url, 403, null]);
+      expect([c.url, res.status, res.headers.get(UPSTREAM_HEADER)]).toEqual([c.url, 403, null]);
       expect(await res.json()).toEqual({ error: { side: 'policy', code: 'not_allowed', message, retryable: false } });
     }
     expect(integrator.apiRequests).toHaveLength(0);
@@ -160,14 +163,14 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
   });
 
   it('answers 400 for a malformed X-Addon-Fetch header [invalid_request]', async () => {
-    const res = await call({ url: '/api/messages' }, { 'x-addon-fetch': 'not-json' });
+    const res = await call({ url: '/api/messages' }, { [FETCH_HEADER.toLowerCase()]: 'not-json' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: { side: 'policy', code: 'invalid_request', message: 'The X-Addon-Fetch header is not URI-encoded JSON', retryable: false } });
   });
 
   it('refuses a missing CSRF token, a wrong one, a foreign Origin and a missing Origin [csrf_failed]', async () => {
     await freshTokens();
-    for (const overrides of [{ 'x-csrf-token': undefined }, { 'x-csrf-token': 'wrong' }, { origin: 'http://evil.example' }, { origin: undefined }]) {
+    for (const overrides of [{ [CSRF_HEADER.toLowerCase()]: undefined }, { [CSRF_HEADER.toLowerCase()]: 'wrong' }, { origin: 'http://evil.example' }, { origin: undefined }]) {
       const res = await call({ url: '/api/messages' }, overrides);
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({
@@ -352,8 +355,7 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
   it('answers a retryable 502 when the API cannot be reached [upstream_unreachable]', async () => {
     const closed = await registerAddon(t.db, { integratorUrl: 'http://127.0.0.1:9' });
     const inst = await installationId(t.db, closed.addonId);
-    const record = await vault.ensure(inst, adminId);
-    await vault.saveIntegratorTokens(record.id, { accessToken: 'a', refreshToken: undefined, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, inst, adminId, { accessToken: 'a', refreshToken: undefined, expiresAt: undefined, scope: undefined });
     const res = await call({ url: '/api/messages' }, undefined, 'integrator', inst);
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({ error: { side: 'upstream', code: 'upstream_unreachable', message: 'http://127.0.0.1:9 cannot be reached', retryable: true } });
@@ -363,9 +365,8 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     const beta = await registerAddon(t.db, { integratorUrl: 'http://127.0.0.1:1' });
     await addVersion(t.db, beta.addonId, { integratorUrl: `http://localhost:${new URL(integrator.url).port}`, environment: 'beta' });
     const inst = await installationId(t.db, beta.addonId, 'demo', 'beta');
-    const record = await vault.ensure(inst, adminId);
     const pair = integrator.issue();
-    await vault.saveIntegratorTokens(record.id, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, inst, adminId, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined });
     const res = await call({ url: '/api/messages' }, undefined, 'integrator', inst);
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({

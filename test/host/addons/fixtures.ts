@@ -6,12 +6,13 @@ import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { expect } from 'vitest';
 import { integratorSecretAad } from '@addon-kit/host/internal/addons/installations.ts';
-import { createTokenVault, type TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
+import { createTokenVault, type TokenSet, type TokenVault, type VaultRecord } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { createSecretBox, type SecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
-import { TestBrowser } from '../../support/oauth-browser.ts';
+import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
+import { CSRF_FORM_FIELD, CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type UpstreamEnvelope } from '@addon-kit/sdk/protocol';
 
 export const INTEGRATOR_CLIENT = { id: 'sample-client', secret: 'sample-secret' };
 
@@ -21,6 +22,40 @@ export function testBox(): SecretBox {
 
 export function testVault(db: Database): TokenVault {
   return createTokenVault(db, testBox());
+}
+
+/**
+ * A `ready` authorization reached the way the handshake reaches it (the state machine refuses shortcuts):
+ * host grant stored (`service`, or a placeholder when the test makes no service call) → `integrator_pending`
+ * → the integrator tokens stored → `ready`.
+ */
+export async function seedReady(
+  vault: TokenVault,
+  installation: string,
+  personId: string,
+  integrator: TokenSet,
+  service: { tokens: TokenSet; scopes: string[] } = {
+    tokens: { accessToken: 'unused-host-token', refreshToken: undefined, expiresAt: undefined, scope: 'people' },
+    scopes: ['people'],
+  },
+): Promise<VaultRecord> {
+  const record = await vault.ensure(installation, personId);
+  await vault.saveServiceTokens(record.id, service.tokens, service.scopes);
+  await vault.setState(record.id, 'integrator_pending');
+  await vault.saveIntegratorTokens(record.id, integrator, { state: 'ready' });
+  return (await vault.findById(record.id))!;
+}
+
+/** The session's CSRF token, as the host page reads it from the installation listing. */
+export async function csrfTokenOf(browser: TestBrowser): Promise<string> {
+  const list = await browser.request('/addons/installations', { headers: { accept: 'application/json' } });
+  return (JSON.parse(list.body) as { csrf_token: string }).csrf_token;
+}
+
+/** Step 0 as the Authorize button runs it: the start's form POST with the session's CSRF token. */
+export async function startAuthorization(browser: TestBrowser, installation: string, csrf?: string): Promise<PageResponse> {
+  const token = csrf ?? (await csrfTokenOf(browser));
+  return browser.request(`/addons/installations/${installation}/authorize`, { form: { [CSRF_FORM_FIELD]: token }, headers: { origin: new URL(browser.baseUrl).origin } });
 }
 
 export async function organizationId(db: Database, slug: string): Promise<string> {
@@ -135,9 +170,9 @@ export function proxyFetch(
 ): Promise<Response> {
   const headers: Record<string, string> = {
     cookie: session.cookie,
-    'x-csrf-token': session.csrf,
+    [CSRF_HEADER.toLowerCase()]: session.csrf,
     origin: baseUrl,
-    'x-addon-fetch': encodeURIComponent(JSON.stringify({ method: call.method ?? 'GET', url: call.url, headers: call.headers ?? [] })),
+    [FETCH_HEADER.toLowerCase()]: encodeEnvelope({ method: call.method ?? 'GET', url: call.url, headers: call.headers ?? [] }),
   };
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) delete headers[name];
@@ -146,11 +181,11 @@ export function proxyFetch(
   return fetch(`${baseUrl}/addons/installations/${installation}/fetch/${side}`, { method: 'POST', headers, ...(signal ? { signal } : {}), ...(call.body !== undefined ? { body: typeof call.body === 'string' ? call.body : new Uint8Array(call.body) } : {}) });
 }
 
-/** The decoded X-Addon-Upstream header. */
-export function upstreamOf(response: Response): { status: number; statusText: string; url: string; headers: [string, string][] } {
-  const header = response.headers.get('x-addon-upstream');
-  if (!header) throw new Error(`no X-Addon-Upstream (status ${response.status}: )`);
-  return JSON.parse(decodeURIComponent(header));
+/** The decoded UPSTREAM_HEADER of a relayed answer. */
+export function upstreamOf(response: Response): UpstreamEnvelope {
+  const header = response.headers.get(UPSTREAM_HEADER);
+  if (!header) throw new Error(`no ${UPSTREAM_HEADER} (status ${response.status}: )`);
+  return decodeEnvelope(header) as UpstreamEnvelope;
 }
 
 export interface TestIntegrator {

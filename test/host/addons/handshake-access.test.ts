@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake.ts';
+import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake/index.ts';
 import { setAccessMode, type AccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
 import { personId } from '../../support/host.ts';
 import type { TestBrowser } from '../../support/oauth-browser.ts';
 import { runAuthorization, type PageKind } from '../../support/oauth-flow.ts';
 import { Browser } from '@addon-kit/integrator-template/internal/test/support.ts';
-import { loggedIn, organizationId, testVault } from './fixtures.ts';
+import { loggedIn, organizationId, startAuthorization, testVault } from './fixtures.ts';
 import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
 
 let fixture: HandshakeFixture;
@@ -58,7 +58,7 @@ describe('the two-way handshake [access_mode]', () => {
   it('stops at the start with the access_restricted page and never sends the person to /oauth/authorize [admins_only, non-admin]', async () => {
     await setMode('admins_only');
     const { browser } = await loggedIn(fixture.t.baseUrl, 'member@demo.test');
-    const start = await browser.request(`/addons/installations/${installation}/authorize`);
+    const start = await startAuthorization(browser, installation);
     expect(start.location).toBeUndefined();
     expectRestrictedPage(start);
     expect(browser.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
@@ -71,7 +71,7 @@ describe('the two-way handshake [access_mode]', () => {
     let browser: TestBrowser;
     try {
       ({ browser } = await loggedIn(fixture.t.baseUrl, 'editor@demo.test'));
-      const start = await browser.request(`/addons/installations/${installation}/authorize`);
+      const start = await startAuthorization(browser, installation);
       expect(start.status).toBe(303);
       const authorize = new URL(start.location!);
       await setAdministrator('editor@demo.test', false);
@@ -101,7 +101,7 @@ describe('the two-way handshake [access_mode]', () => {
   it('issues no host grant at advance when the mode changed after the consent [specific_people]', async () => {
     await setMode('admins_only');
     const { browser } = await loggedIn(fixture.t.baseUrl, 'admin@demo.test');
-    const start = await browser.request(`/addons/installations/${installation}/authorize`);
+    const start = await startAuthorization(browser, installation);
     const authorize = new URL(start.location!);
     const completion = await runAuthorization(browser, authorize);
     expect(completion.searchParams.get('code')).toMatch(/^[\w-]{43}$/);

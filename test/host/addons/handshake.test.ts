@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake.ts';
+import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake/index.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { personId } from '../../support/host.ts';
@@ -13,7 +13,7 @@ import {
   USER,
   type TestIntegrator,
 } from '@addon-kit/integrator-template/internal/test/support.ts';
-import { loggedIn, organizationId, proxyFetch, testBox, testVault, upstreamOf } from './fixtures.ts';
+import { csrfTokenOf, loggedIn, organizationId, proxyFetch, startAuthorization, testBox, testVault, upstreamOf } from './fixtures.ts';
 import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
 
 let t: HttpTestHost;
@@ -31,7 +31,7 @@ afterAll(() => fixture?.close());
 
 /** Step 0: the logged-in host browser opens the popup at the start endpoint. */
 async function startPopup(host: TestBrowser): Promise<URL> {
-  const start = await host.request(`/addons/installations/${installation}/authorize`);
+  const start = await startAuthorization(host, installation);
   expect(start.status).toBe(303);
   return new URL(start.location!);
 }
@@ -156,6 +156,47 @@ describe('the two-way handshake (steps 0–6)', () => {
     const listed = await proxyFetch(t.baseUrl, session, installation, 'integrator', { url: `${integrator.url}/api/messages` });
     expect(upstreamOf(listed).status).toBe(200);
     expect((await listed.json()).data).toHaveLength(1);
+  });
+
+  it('starts nothing on a GET: the page only posts the start for an opener of the host origin [GET]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const res = await browser.request(`/addons/installations/${installation}/authorize`);
+    expect(res.status).toBe(200);
+    expect(res.location).toBeUndefined();
+    expect(res.body).toContain('<h1>Start from the add-on</h1>');
+    expect(res.body).toContain('An add-on authorization starts only from the Authorize button of the add-on.');
+    expect(res.body).toContain(`<form id="start" method="post" action="/addons/installations/${installation}/authorize" hidden>`);
+    expect(res.body).toContain(`<input type="hidden" name="_csrf" value="${await csrfTokenOf(browser)}"/>`);
+    expect(res.body).toContain("try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}");
+    const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy')!)![1];
+    expect(res.headers.get('content-security-policy')).toBe(`default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'nonce-${nonce}'`);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
+    expect(browser.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
+    expect(await testVault(t.db).find(installation, await personId(t.db, 'member@demo.test'))).toBeUndefined();
+  });
+
+  it('refuses a start without the CSRF token, with a wrong one, or from another origin, and writes nothing [csrf]', async () => {
+    const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
+    const token = await csrfTokenOf(browser);
+    const path = `/addons/installations/${installation}/authorize`;
+    const attempts = [
+      browser.request(path, { method: 'POST', headers: { origin: t.baseUrl } }),
+      browser.request(path, { method: 'POST', form: {}, headers: { origin: t.baseUrl } }),
+      browser.request(path, { form: { _csrf: 'wrong' }, headers: { origin: t.baseUrl } }),
+      browser.request(path, { form: { _csrf: token }, headers: { origin: 'http://evil.example' } }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(403);
+      expect(res.location).toBeUndefined();
+      expect(res.body).toContain('This form has expired');
+    }
+    expect(browser.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
+    expect(await testVault(t.db).find(installation, await personId(t.db, 'member@demo.test'))).toBeUndefined();
+    // The same token from the host's own origin starts it.
+    const started = await startAuthorization(browser, installation, token);
+    expect(started.status).toBe(303);
+    expect(new URL(started.location!).pathname).toBe('/oauth/authorize');
   });
 
   it('revokes the previous host grant when a finished handshake is run again [restart after ready]', async () => {
@@ -334,16 +375,16 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(res.body).toContain('The state parameter does not belong to the authorization this browser started.');
   });
 
-  it('redirects the popup to the login page without a host session [login]', async () => {
+  it('refuses a start without a host session [login]', async () => {
     const anonymous = new TestBrowser(t.baseUrl);
-    const res = await anonymous.request(`/addons/installations/${installation}/authorize`);
-    expect(res.status).toBe(303);
-    expect(res.location).toBe(`${t.baseUrl}/login?return_to=${encodeURIComponent(`/addons/installations/${installation}/authorize`)}`);
+    const res = await anonymous.request(`/addons/installations/${installation}/authorize`, { form: { _csrf: 'x' } });
+    expect(res.status).toBe(401);
+    expect(anonymous.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
   });
 
   it("answers 404 for another organization's installation [tenant isolation]", async () => {
     const { browser } = await loggedIn(t.baseUrl, 'admin@other.test');
-    const res = await browser.request(`/addons/installations/${installation}/authorize`);
+    const res = await startAuthorization(browser, installation);
     expect(res.status).toBe(404);
     expect(res.body).toContain('Add-on not found');
   });

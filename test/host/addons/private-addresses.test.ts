@@ -15,7 +15,7 @@ import { createUpstreamPool } from '@addon-kit/host/internal/addons/upstream-poo
 import type { TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { personId } from '../../support/host.ts';
-import { INTEGRATOR_CLIENT, installationId, loggedIn, proxyFetch, registerAddon, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';
+import { INTEGRATOR_CLIENT, installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';
 
 let t: HttpTestHost;
 let integrator: TestIntegrator;
@@ -52,9 +52,8 @@ describe('allowsPrivateAddresses()', () => {
 
 describe('a development add-on on a host that does not allow private addresses', () => {
   it('cannot reach a loopback integrator API [upstream_refused_address]', async () => {
-    const record = await vault.ensure(installation, adminId);
     const pair = integrator.issue();
-    await vault.saveIntegratorTokens(record.id, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, installation, adminId, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined });
     const res = await proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
@@ -64,9 +63,8 @@ describe('a development add-on on a host that does not allow private addresses',
   });
 
   it('does not send a refresh to a loopback token endpoint [token_url]', async () => {
-    const record = await vault.ensure(installation, adminId);
     const pair = integrator.issue();
-    await vault.saveIntegratorTokens(record.id, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: new Date(Date.now() - 1000), scope: 'messages' }, { state: 'ready' });
+    await seedReady(vault, installation, adminId, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: new Date(Date.now() - 1000), scope: 'messages' });
     const refreshesBefore = integrator.refreshCount;
     const res = await proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
     expect(res.status).toBe(502);

@@ -3,7 +3,7 @@ import { createTokenVault } from '@addon-kit/host/internal/addons/token-vault.ts
 import { createSecretBox, SecretBoxError } from '@addon-kit/host/internal/crypto/secret-box.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';
-import { installationId, registerAddon } from './fixtures.ts';
+import { installationId, registerAddon, seedReady } from './fixtures.ts';
 
 let t: TestHost;
 let installation: string;
@@ -65,8 +65,7 @@ describe('TokenVault', () => {
 
   it('keeps the refresh token when a refresh returns none, and replaces it when one comes back [rotation]', async () => {
     const vault = createTokenVault(t.db, createSecretBox([TEST_ENCRYPTION_KEY]));
-    const { id } = await vault.ensure(installation, people['admin@demo.test']!);
-    await vault.saveIntegratorTokens(id, { accessToken: 'a1', refreshToken: 'r1', expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    const { id } = await seedReady(vault, installation, people['admin@demo.test']!, { accessToken: 'a1', refreshToken: 'r1', expiresAt: undefined, scope: undefined });
     await vault.saveIntegratorTokens(id, { accessToken: 'a2', refreshToken: undefined, expiresAt: undefined, scope: undefined });
     expect((await vault.findById(id))!.integrator).toEqual({ accessToken: 'a2', refreshToken: 'r1', expiresAt: undefined, scope: 'messages' });
     await vault.saveIntegratorTokens(id, { accessToken: 'a3', refreshToken: 'r3', expiresAt: undefined, scope: undefined });
@@ -90,6 +89,7 @@ describe('TokenVault', () => {
     const old = createTokenVault(t.db, createSecretBox([TEST_ENCRYPTION_KEY]));
     const { id } = await old.ensure(installation, people['member@demo.test']!);
     await old.saveServiceTokens(id, { accessToken: 'sa', refreshToken: 'sr', expiresAt: undefined, scope: 'people' }, ['people']);
+    await old.setState(id, 'integrator_pending');
     await old.saveIntegratorTokens(id, { accessToken: 'ia', refreshToken: 'ir', expiresAt: undefined, scope: undefined }, { state: 'ready' });
     const before = await sealedColumns(id);
 

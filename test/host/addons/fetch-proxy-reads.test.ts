@@ -1,0 +1,117 @@
+/**
+ * What one proxied call reads: the installation once, the person's vault row once (decrypted once) — the
+ * loaded rows are passed down. Counted on the database wrapper the host itself queries through.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import { personId } from '../../support/host.ts';
+import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
+import {
+  installationId,
+  loggedIn,
+  proxyFetch,
+  registerAddon,
+  seedReady,
+  startTestIntegrator,
+  testVault,
+  upstreamOf,
+  type AddonFixture,
+  type TestIntegrator,
+} from './fixtures.ts';
+
+let t: HttpTestHost;
+let integrator: TestIntegrator;
+let addon: AddonFixture;
+let installation: string;
+let adminId: string;
+let admin: { csrf: string; cookie: string };
+
+beforeAll(async () => {
+  integrator = await startTestIntegrator();
+  t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0 } });
+  addon = await registerAddon(t.db, { integratorUrl: integrator.url });
+  installation = await installationId(t.db, addon.addonId);
+  adminId = await personId(t.db, 'admin@demo.test');
+  admin = await loggedIn(t.baseUrl);
+});
+afterAll(async () => {
+  await t.close();
+  await integrator.close();
+});
+beforeEach(() => {
+  integrator.mode = 'ok';
+  integrator.ttlSeconds = 3600;
+  integrator.refreshCount = 0;
+});
+
+/** Counts the statements reading each table while `fn` runs (the host queries through `db`). */
+async function countReads(db: Database, fn: () => Promise<void>): Promise<{ authorizations: number; installations: number }> {
+  const original = db.query;
+  const counts = { authorizations: 0, installations: 0 };
+  Object.assign(db, {
+    query(sql: string, params?: readonly unknown[]) {
+      if (/^\s*SELECT\b[\s\S]*\bFROM addon_authorizations\b/.test(sql)) counts.authorizations += 1;
+      if (/^\s*SELECT\b[\s\S]*\bFROM addon_installations\b/.test(sql)) counts.installations += 1;
+      return original.call(db, sql, params);
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    Object.assign(db, { query: original });
+  }
+  return counts;
+}
+
+/** A ready authorization of the admin: a fresh integrator pair and the host's own grant. */
+async function ready(): Promise<{ accessToken: string; host: string }> {
+  const pair = integrator.issue();
+  const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: addon.clientId, personId: adminId, scopes: ['people'] });
+  await seedReady(
+    testVault(t.db),
+    installation,
+    adminId,
+    { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: new Date(Date.now() + 3_600_000), scope: 'messages' },
+    { tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + 3_600_000), scope: 'people' }, scopes: ['people'] },
+  );
+  return { accessToken: pair.accessToken, host: issued.access_token };
+}
+
+describe('POST /addons/installations/{id}/fetch/{side} [reads]', () => {
+  it('reads the installation once and the vault row once for an integrator call [integrator]', async () => {
+    await ready();
+    const counts = await countReads(t.db, async () => {
+      const res = await proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
+      expect(res.status).toBe(200);
+      expect(upstreamOf(res).status).toBe(200);
+      await res.arrayBuffer();
+    });
+    expect(counts).toEqual({ authorizations: 1, installations: 1 });
+  });
+
+  it('reads the installation once and the vault row once for a service call [service]', async () => {
+    await ready();
+    const counts = await countReads(t.db, async () => {
+      const res = await proxyFetch(t.baseUrl, admin, installation, 'service', { url: '/people/v2/lists' });
+      expect(res.status).toBe(200);
+      expect(upstreamOf(res).status).toBe(200);
+      await res.arrayBuffer();
+    });
+    expect(counts).toEqual({ authorizations: 1, installations: 1 });
+  });
+
+  it('reads the vault row once more only under the refresh lock when the integrator answers 401 [401 retry]', async () => {
+    const { accessToken } = await ready();
+    integrator.validAccess.delete(accessToken);
+    const counts = await countReads(t.db, async () => {
+      const res = await proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
+      expect(res.status).toBe(200);
+      expect(upstreamOf(res).status).toBe(200);
+      await res.arrayBuffer();
+    });
+    expect(integrator.refreshCount).toBe(1);
+    // One read by the proxy, one by the refresh engine under its lock (another process may have refreshed).
+    expect(counts).toEqual({ authorizations: 2, installations: 1 });
+  });
+});

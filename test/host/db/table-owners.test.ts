@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const HOST = join(ROOT, 'host');
+
+/** Every .ts/.tsx file of host/, migrations left out (they create the tables). */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'migrations' || name === 'node_modules' || name === 'dist' ? [] : sources(path);
+    return /\.tsx?$/.test(name) ? [relative(ROOT, path)] : [];
+  });
+}
+
+/** The table named after an SQL keyword (the house writes SQL keywords in capitals; prose and URL paths never match). */
+const sqlOn = (table: string) => new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+${table}\\b`);
+
+/**
+ * The one module that issues SQL on each table (a file, or a folder ending in `/`). `pending`: files the
+ * refresh engine's own change moves into the owner (host/addons/authorizations/lease.ts); drop them then.
+ */
+const OWNERS: { table: string; owner: string; pending: string[] }[] = [
+  { table: 'oauth_applications', owner: 'host/oauth/applications.ts', pending: [] },
+  { table: 'addon_authorizations', owner: 'host/addons/authorizations/', pending: ['host/addons/refresher.ts'] },
+];
+
+describe('table owners', () => {
+  const files = sources(HOST);
+  it.each(OWNERS)('keeps the SQL on $table in $owner', ({ table, owner, pending }) => {
+    const issuing = files.filter((file) => sqlOn(table).test(readFileSync(join(ROOT, file), 'utf8')));
+    const inOwner = (file: string) => (owner.endsWith('/') ? file.startsWith(owner) : file === owner);
+    expect(issuing.filter(inOwner).length).toBeGreaterThan(0);
+    expect(issuing.filter((file) => !inOwner(file) && !pending.includes(file))).toEqual([]);
+  });
+
+  it('recognizes SQL on a table and ignores prose and URL paths [pattern]', () => {
+    const pattern = sqlOn('oauth_applications');
+    expect(pattern.test('SELECT id FROM oauth_applications WHERE id = $1')).toBe(true);
+    expect(pattern.test('x JOIN\n  oauth_applications a ON true')).toBe(true);
+    expect(pattern.test('UPDATE oauth_applications SET name = $2')).toBe(true);
+    expect(pattern.test("path: '/oauth_applications/{oauth_application_id}'")).toBe(false);
+    expect(pattern.test('read-only, from `oauth_applications`')).toBe(false);
+  });
+});
