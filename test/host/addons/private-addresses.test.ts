@@ -173,8 +173,7 @@ describe('POST /addons/installations/{id}/fetch/integrator [token_url outside de
     try {
       const beta = await registerAddon(t.db, { integratorUrl: `https://localhost:${witness.port}`, environment: 'beta' });
       const inst = await installationId(t.db, beta.addonId, 'demo', 'beta');
-      const record = await vault.ensure(inst, adminId);
-      await vault.saveIntegratorTokens(record.id, { accessToken: 'a', refreshToken: 'r', expiresAt: new Date(Date.now() - 1000), scope: 'messages' }, { state: 'ready' });
+      await seedReady(vault, inst, adminId, { accessToken: 'a', refreshToken: 'r', expiresAt: new Date(Date.now() - 1000), scope: 'messages' });
       const res = await proxyFetch(t.baseUrl, admin, inst, 'integrator', { url: '/api/messages' });
       expect(res.status).toBe(502);
       expect(await res.json()).toEqual({

@@ -12,7 +12,7 @@ import { createUpstreamPool, type UpstreamPool } from '@addon-kit/host/internal/
 import { sendUpstream } from '@addon-kit/host/internal/addons/upstream-request.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
-import { installationId, loggedIn, proxyFetch, registerAddon, startTestIntegrator, testVault, upstreamOf, type TestIntegrator } from './fixtures.ts';
+import { installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testVault, upstreamOf, type TestIntegrator } from './fixtures.ts';
 
 /** A local HTTP server that counts accepted sockets and requests, per listening address. */
 interface CountingServer {
@@ -201,9 +201,8 @@ describe('POST /addons/installations/{id}/fetch/integrator [keep-alive]', () => 
     const addon = await registerAddon(t.db, { integratorUrl: integrator.url });
     const installation = await installationId(t.db, addon.addonId);
     const vault = testVault(t.db);
-    const record = await vault.ensure(installation, await personId(t.db, 'admin@demo.test'));
     const pair = integrator.issue();
-    await vault.saveIntegratorTokens(record.id, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: undefined, scope: undefined }, { state: 'ready' });
+    await seedReady(vault, installation, await personId(t.db, 'admin@demo.test'), { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: undefined, scope: undefined });
     const session = await loggedIn(t.baseUrl);
     const sockets = new Set<unknown>();
     integrator.server.on('request', (req: IncomingMessage) => sockets.add(req.socket));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { createHost, type Host } from '@addon-kit/host/internal/app.ts';
-import type { TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
+import type { TokenSet, TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { hostGrant } from '@addon-kit/host/internal/addons/tokens/host-grant.ts';
 import { integratorGrant } from '@addon-kit/host/internal/addons/tokens/integrator-grant.ts';
 import { createRefreshEngine } from '@addon-kit/host/internal/addons/tokens/refresh-engine.ts';
@@ -21,7 +21,7 @@ import { withDatabaseName } from '../../../support/global-setup.ts';
 import { personId, testConfig } from '../../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../../support/oauth-server.ts';
 import { adminUrl, withDatabase } from '../../../support/postgres.ts';
-import { installationId, loggedIn, proxyFetch, registerAddon, startTestIntegrator, testBox, testVault, upstreamOf, type AddonFixture, type TestIntegrator } from '../fixtures.ts';
+import { installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testBox, testVault, upstreamOf, type AddonFixture, type TestIntegrator } from '../fixtures.ts';
 
 const template = inject('dbTemplate');
 const ONLY_POSTGRES = 'several host processes share one database only on PostgreSQL (PGlite is embedded in one process)';
@@ -41,24 +41,26 @@ beforeEach(() => {
 });
 
 /** Stores a ready authorization whose integrator token expires `ttlSeconds` from `now` (undefined: no expiry). */
-async function readyRecord(vault: TokenVault, installation: string, person: string, now: number, ttlSeconds: number | undefined) {
+async function readyRecord(
+  vault: TokenVault,
+  installation: string,
+  person: string,
+  now: number,
+  ttlSeconds: number | undefined,
+  service?: { tokens: TokenSet; scopes: string[] },
+) {
   const pair = integrator.issue();
-  const record = await vault.ensure(installation, person);
-  await vault.saveIntegratorTokens(
-    record.id,
-    { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: ttlSeconds === undefined ? undefined : new Date(now + ttlSeconds * 1000), scope: undefined },
-    { state: 'ready' },
-  );
-  return { record: (await vault.findById(record.id))!, pair };
+  const expiresAt = ttlSeconds === undefined ? undefined : new Date(now + ttlSeconds * 1000);
+  const record = await seedReady(vault, installation, person, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt, scope: undefined }, service);
+  return { record, pair };
 }
 
 /** Gives the person a host grant (as step 3 does) stored as expired in the vault, and ready integrator tokens. */
 async function hostGrantDue(host: Host, db: Database, addon: AddonFixture, installation: string, person: string) {
   const vault = testVault(db);
-  const { record } = await readyRecord(vault, installation, person, Date.now(), 3600);
   const issued = await issueTokensForPerson(host.oauthProvider, db, { clientId: addon.clientId, personId: person, scopes: ['people'] });
-  await vault.saveServiceTokens(record.id, { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() - 60_000), scope: 'people' }, ['people']);
-  await vault.setState(record.id, 'ready');
+  const service = { tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() - 60_000), scope: 'people' }, scopes: ['people'] };
+  const { record } = await readyRecord(vault, installation, person, Date.now(), 3600, service);
   return { recordId: record.id, issued };
 }
 
