@@ -101,7 +101,7 @@ describe('POST /addons/installations/{id}/fetch/{side} [reads]', () => {
     expect(counts).toEqual({ authorizations: 1, installations: 1 });
   });
 
-  it('reads the vault row once even when the integrator answers 401: the refresh lease's claim returns the row [401 retry]', async () => {
+  it('reads the vault row once even when the integrator answers 401: the refresh lease claim returns the row [401 retry]', async () => {
     const { accessToken } = await ready();
     integrator.validAccess.delete(accessToken);
     const counts = await countReads(t.db, async () => {
