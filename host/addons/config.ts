@@ -121,7 +121,7 @@ export function parseAddonConfig(raw: unknown, options: LoadAddonConfigOptions =
   const filled = fill(options.only ? onlyEnvironment(raw, options.only) : raw, []);
   const parsed = addonConfigSchema.safeParse(filled);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path as (string | number)[])}: ${issue.message}`);
+    for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path)}: ${issue.message}`);
   }
   // Checked on the raw value so they are reported together with the schema's problems.
   problems.push(...crossFieldProblems(filled));

@@ -41,6 +41,7 @@ export function matchesTemplate(template: string, path: string): boolean {
  */
 export function canonicalPathOf(rawUrl: string): string {
   // Before anything else: WHATWG parsing would silently drop or rewrite these.
+  // eslint-disable-next-line no-control-regex -- refusing control characters is this check's purpose
   if (/[\\\x00-\x1f\x7f]/.test(rawUrl)) throw new PolicyError('not_allowed', 'Integrator URLs may not contain a backslash or a control character');
   const authority = AUTHORITY.exec(rawUrl);
   if (!authority && !rawUrl.startsWith('/')) throw new PolicyError('not_allowed', 'Integrator URLs must be absolute or start with /');

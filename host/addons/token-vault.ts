@@ -91,11 +91,11 @@ export function createTokenVault(db: Queryable, box: SecretBox, store: Authoriza
       const sealed = row[column];
       if (sealed === null) continue;
       plain[column] = box.open(sealed, aad(row.id, column));
-      if (box.isStale(sealed)) stale.push({ column, sealed: box.seal(plain[column]!, aad(row.id, column)), previous: sealed });
+      if (box.isStale(sealed)) stale.push({ column, sealed: box.seal(plain[column], aad(row.id, column)), previous: sealed });
     }
     if (stale.length > 0) await store.reseal(row.id, keyIdOf(stale[0]!.sealed), stale, q);
     const tokens = (access: SealedColumn, refresh: SealedColumn, expires: Date | null, scope: string | undefined): TokenSet | undefined =>
-      plain[access] === undefined ? undefined : { accessToken: plain[access]!, refreshToken: plain[refresh], expiresAt: expires ?? undefined, scope };
+      plain[access] === undefined ? undefined : { accessToken: plain[access], refreshToken: plain[refresh], expiresAt: expires ?? undefined, scope };
     return {
       id: row.id,
       installationId: row.installation_id,

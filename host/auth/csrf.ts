@@ -4,7 +4,8 @@
  * `Origin`, when sent, must be the host's own.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler } from 'express';
+import { runMiddleware } from '../run-middleware.ts';
 import { ForbiddenError } from '../errors.ts';
 import { getHostSession, hostSessionSettings, wantsPage } from './session.ts';
 
@@ -28,9 +29,6 @@ export const CSRF_FIELD = '_csrf';
 
 const parseForm = express.urlencoded({ extended: false, limit: '64kb' });
 
-function runParser(parser: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
-}
 
 /** Constant-time equality of two tokens of any length. */
 export function tokensEqual(presented: string, expected: string): boolean {
@@ -48,7 +46,7 @@ export const requireCsrf: RequestHandler = async (req, res, next) => {
   const origin = req.get('origin');
   let ok = origin === undefined || origin === baseOrigin;
   if (ok) {
-    if (req.body === undefined && req.is('application/x-www-form-urlencoded')) await runParser(parseForm, req, res);
+    if (req.body === undefined && req.is('application/x-www-form-urlencoded')) await runMiddleware(parseForm, req, res);
     const session = await getHostSession(req, res);
     const header = req.get(CSRF_HEADER);
     const field = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];

@@ -115,7 +115,7 @@ export function serializeValue(type: AttributeType, value: unknown): unknown {
     case 'date_time':
       return toIsoTimestamp(value);
     case 'primary_key':
-      return String(value);
+      return (value as string | number | bigint).toString();
     case 'integer':
       return Number(value);
     default:

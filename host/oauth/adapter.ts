@@ -113,7 +113,7 @@ export class DatabaseAdapter implements Adapter {
     );
     // The id itself is not stored, so a session found by uid cannot be re-saved under its id: only
     // oidc-provider's logout flows use this, and they are disabled.
-    return rows[0] && (rows[0].payload as AdapterPayload);
+    return rows[0] && (rows[0].payload);
   }
 
   async findByUserCode(): Promise<AdapterPayload | undefined> {

@@ -213,7 +213,7 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
         case 'consent': {
           const person = details.session?.accountId ? await loadPerson(db, details.session.accountId) : undefined;
           if (!person) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
-          const scopes = String(details.params.scope ?? '').split(' ').filter(Boolean);
+          const scopes = String((details.params.scope as string | undefined) ?? '').split(' ').filter(Boolean);
           return sendPage(
             res,
             200,

@@ -66,7 +66,7 @@ export interface OAuthProviderDeps {
  * @see RFC 6749 §4.1.2.1
  */
 async function rejectUnknownScopes(ctx: KoaContextWithOIDC): Promise<void> {
-  const sent = ctx.method === 'POST' ? (ctx.oidc.body as Record<string, unknown> | undefined)?.scope : ctx.query.scope;
+  const sent = ctx.method === 'POST' ? (ctx.oidc.body)?.scope : ctx.query.scope;
   const unknown = (typeof sent === 'string' ? sent : '').split(' ').filter((s) => s && !isKnownScope(s));
   if (unknown.length) throw new errors.InvalidScope(`unknown scope: ${unknown.join(' ')}`, unknown.join(' '));
 }
@@ -168,7 +168,7 @@ function safeOrigin(uri: string): string | undefined {
 /** Builds the provider: loads (or creates) the signing keys, configures it, adds the refresh replay, the response shaping, late-replay and late-reuse revocation and the code-issued hook. */
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
-  const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks as Configuration['jwks']));
+  const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks));
   if (deps.clientAuth) provider.use(countClientAuthFailures(deps.clientAuth));
   // Outside the shaping: the answer kept for a concurrent duplicate is the one the client received.
   provider.use(replayConcurrentRefresh(deps.db));

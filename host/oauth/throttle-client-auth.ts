@@ -10,6 +10,7 @@ import type { Middleware } from 'koa';
 import { parseBasic } from '../auth/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
 import type { ClientAuthThrottle } from '../limits/client-auth-throttle.ts';
+import { runMiddleware } from '../run-middleware.ts';
 
 const readForm = express.text({ type: 'application/x-www-form-urlencoded', limit: '56kb' });
 
@@ -32,7 +33,7 @@ function clientIdOf(req: Request): string | undefined {
 export function throttleClientAuth(throttle: ClientAuthThrottle): RequestHandler {
   return async (req, res, next) => {
     // Read a form body as the string oidc-provider accepts in place of the stream (as acceptJsonBody does).
-    if (req.body === undefined) await new Promise<void>((resolve, reject) => readForm(req, res, (e?: unknown) => (e ? reject(e) : resolve())));
+    if (req.body === undefined) await runMiddleware(readForm, req, res);
     const clientId = clientIdOf(req);
     const address = clientAddress(req);
     const wait = await throttle.retryAfter(clientId, address);

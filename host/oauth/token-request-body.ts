@@ -3,14 +3,12 @@
  * reads forms only, so a JSON body is turned into the form it stands for before the provider sees it.
  * `POST /oauth/refresh` is the refresh URL of the spec's OAuth scheme: a refresh_token grant at /oauth/token.
  */
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import express, { type RequestHandler, type Response } from 'express';
+import { runMiddleware } from '../run-middleware.ts';
 
 const parseJson = express.json({ limit: '56kb', type: () => true });
 const parseForm = express.urlencoded({ extended: false, limit: '56kb' });
 
-function run(parser: RequestHandler, req: Request, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => parser(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
-}
 
 function oauthError(res: Response, description: string): void {
   res.status(400).set('Cache-Control', 'no-store').json({ error: 'invalid_request', error_description: description });
@@ -32,7 +30,7 @@ export function jsonToForm(body: unknown): string | undefined {
 export const acceptJsonBody: RequestHandler = async (req, res, next) => {
   if (req.method !== 'POST' || !req.is('application/json')) return next();
   try {
-    await run(parseJson, req, res);
+    await runMiddleware(parseJson, req, res);
   } catch {
     return oauthError(res, 'the request body is not valid JSON');
   }
@@ -47,7 +45,7 @@ export const acceptJsonBody: RequestHandler = async (req, res, next) => {
 export const refreshAlias: RequestHandler = async (req, res, next) => {
   if (req.body === undefined) {
     try {
-      await run(parseForm, req, res);
+      await runMiddleware(parseForm, req, res);
     } catch {
       return oauthError(res, 'the request body could not be read');
     }

@@ -25,8 +25,8 @@ const attr = (tag: string, name: string): string | undefined => {
 export function parseForm(html: string, pageUrl: string): HtmlForm | undefined {
   const open = html.match(/<form\b[^>]*>/i);
   if (!open) return undefined;
-  const end = html.indexOf('</form>', open.index!);
-  const inner = html.slice(open.index!, end < 0 ? undefined : end);
+  const end = html.indexOf('</form>', open.index);
+  const inner = html.slice(open.index, end < 0 ? undefined : end);
   const form: HtmlForm = {
     action: new URL(attr(open[0], 'action') ?? pageUrl, pageUrl).toString(),
     method: (attr(open[0], 'method') ?? 'get').toLowerCase(),

@@ -282,8 +282,8 @@ describe('POST /addons/installations/{id}/fetch/integrator', () => {
     const record = await vault.findById(recordId);
     expect(record!.state).toBe('reauthorization_required');
     expect(record!.integrator!.refreshToken).toBe(old.refreshToken);
-    const state = await admin.cookie && (await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, { headers: { cookie: admin.cookie } }));
-    expect(await (state as Response).json()).toEqual({ state: 'reauthorization_required' });
+    const state = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, { headers: { cookie: admin.cookie } });
+    expect(await state.json()).toEqual({ state: 'reauthorization_required' });
     // Later calls fail fast without another token request.
     expect((await call({ url: '/api/messages' })).status).toBe(401);
     expect(integrator.refreshCount).toBe(1);

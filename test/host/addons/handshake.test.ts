@@ -18,14 +18,13 @@ import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixtur
 
 let t: HttpTestHost;
 let integrator: TestIntegrator;
-let integratorDb: { db: Database; drop(): Promise<void> };
 let appId: string;
 let fixture: HandshakeFixture;
 let installation: string;
 
 beforeAll(async () => {
   fixture = await startHandshakeFixture();
-  ({ t, integrator, integratorDb, appId } = fixture);
+  ({ t, integrator, appId } = fixture);
 });
 afterAll(() => fixture?.close());
 

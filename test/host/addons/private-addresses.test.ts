@@ -3,7 +3,7 @@
  * tenant's: a development add-on on a host that does not allow them is refused like any other.
  */
 import type { LookupAddress } from 'node:dns';
-import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowsPrivateAddresses } from '@addon-kit/host/internal/config.ts';
@@ -82,7 +82,7 @@ async function tcpWitness(): Promise<{ port: number; connections: number; close(
     server: createTcpServer((socket) => {
       witness.connections += 1;
       socket.destroy();
-    }) as TcpServer,
+    }),
     port: 0,
     connections: 0,
     close: () => new Promise<void>((resolve) => witness.server.close(() => resolve())),

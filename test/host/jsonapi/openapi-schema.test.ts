@@ -25,8 +25,8 @@ const widget: ResourceDefinition = {
     kind: { type: 'string', enum: ['a', 'b'] },
   },
   fields: ['name', 'size', 'owner'],
-  relationships: { owner: { type: 'Person', id: (row) => row.owner_id as string, related: (row, base) => `${base}/people/${row.owner_id}` } },
-  links: (row, base) => ({ self: `${base}/widgets/${row.id}`, parts: `${base}/widgets/${row.id}/parts` }),
+  relationships: { owner: { type: 'Person', id: (row) => row.owner_id as string, related: (row, base) => `${base}/people/${row.owner_id as string}` } },
+  links: (row, base) => ({ self: `${base}/widgets/${row.id as string}`, parts: `${base}/widgets/${row.id as string}/parts` }),
   where: { kind: { type: 'string', column: 'w.kind' } },
   canQueryBy: ['kind'],
 };
@@ -81,7 +81,7 @@ const person: ResourceDefinition = {
   type: 'Person',
   attributes: { name: { type: 'string' } },
   fields: ['name'],
-  links: (r, base) => ({ self: `${base}/people/${r.id}` }),
+  links: (r, base) => ({ self: `${base}/people/${r.id as string}` }),
 };
 
 describe('includedSchema() / singleEnvelopeSchema() / collectionEnvelopeSchema()', () => {

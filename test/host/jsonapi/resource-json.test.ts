@@ -17,7 +17,7 @@ const thing: ResourceDefinition = {
     owner_id: { type: 'primary_key', nullable: true },
     tags: { type: 'array', items: 'string' },
     extra: { type: 'object', nullable: true },
-    shout: { type: 'string', read: (row) => String(row.name ?? '').toUpperCase() },
+    shout: { type: 'string', read: (row) => String((row.name as string | null) ?? '').toUpperCase() },
   },
   fields: ['name', 'count', 'active', 'seen_at', 'owner_id', 'tags', 'extra', 'shout', 'owner', 'parent'],
   relationships: {
@@ -46,7 +46,7 @@ describe('resourceJson()', () => {
   it('writes exactly JSON.stringify(renderResource(…)) [any row, any fields]', () => {
     fc.assert(
       fc.property(row, fieldSets, (r, fields) => {
-        const expected = JSON.stringify(renderResource(thing, r as Row, 'https://host.test', fields ?? undefined));
+        const expected = JSON.stringify(renderResource(thing, r, 'https://host.test', fields ?? undefined));
         expect(resourceJson(thing, r as Row, 'https://host.test', fields ?? undefined)).toBe(expected);
       }),
       { numRuns: 300 },
@@ -61,13 +61,13 @@ describe('collectionDocumentJson()', () => {
         const search = `per_page=5&offset=${offset}${limitFields ? '&fields[Thing]=name,owner' : ''}&include=parent`;
         const input: CollectionInput = {
           definition: thing,
-          rows: rows as Row[],
+          rows: rows,
           total: offset + rows.length + extra,
           parent: { id: '1', type: 'Organization' },
           query: parseCollectionQuery(new URLSearchParams(search), { ...thing, includes: ['parent'] }),
           baseUrl: 'https://host.test',
           requestUrl: `/things?${search}`,
-          included: [{ definition: thing, rows: rows.slice(0, 2) as Row[] }],
+          included: [{ definition: thing, rows: rows.slice(0, 2) }],
         };
         expect(collectionDocumentJson(input)).toBe(JSON.stringify(collectionDocument(input)));
       }),

@@ -62,7 +62,7 @@ describe('refreshDueLists() [several passes]', () => {
     ];
     const notDue = await list('daily, an hour ago', { frequency: 'daily', refreshedAt: '2026-06-15T11:00:00Z' });
     const [first, second] = await Promise.all([refreshDueLists(db, now), refreshDueLists(db, now)]);
-    expect([...first!, ...second!].map((r) => r.listId).sort()).toEqual([...due].sort());
+    expect([...first, ...second].map((r) => r.listId).sort()).toEqual([...due].sort());
     expect(await runsOf([...due, notDue])).toEqual({ ...counts(due, 1), [notDue]: 0 });
     const { rows } = await db.query<{ refreshed_at: Date; run_lease_until: Date | null }>('SELECT refreshed_at, run_lease_until FROM lists WHERE id = ANY($1::bigint[])', [due]);
     expect(rows.map((r) => [r.refreshed_at.toISOString(), r.run_lease_until])).toEqual(due.map(() => [now.toISOString(), null]));

@@ -190,7 +190,7 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
     const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', HOST_PROCESS, dbUrl, publicUrl, String(tokenTimeoutSeconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
     let out = '';
-    for await (const chunk of child.stdout!) {
+    for await (const chunk of child.stdout) {
       out += String(chunk);
       const port = /listening (\d+)/.exec(out)?.[1];
       if (port) return { child, url: `http://127.0.0.1:${port}` };
