@@ -3,8 +3,8 @@
  * Authorize button (addon-sdk/host/authorization.ts) and the failure page's restart link open step 0's page
  * (`GET`), which starts nothing itself and posts the form only for an opener of the host's own origin
  * (handshake-pages.tsx, `sendHandshakeStart`), so no other site can start an authorization for a signed-in
- * person. A person the organization's access_mode leaves out
- * of the add-on's OAuth application gets the `access_restricted` failure page here (and again at step 3).
+ * person. A person the organization's access_mode leaves out of the add-on's OAuth application gets the
+ * `access_restricted` failure page here (and again at step 3).
  * A new handshake state is kept sealed in the cookie and as a digest with a deadline in the vault row;
  * starting again replaces it, so the flow can restart at any point. Then a redirect to the host's own
  * `/oauth/authorize` for the add-on's application, scopes and the integrator's redirect_url.

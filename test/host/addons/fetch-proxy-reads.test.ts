@@ -3,7 +3,7 @@
  * loaded rows are passed down. Counted on the database wrapper the host itself queries through.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import type { Database, Queryable } from '@addon-kit/host/internal/db/database.ts';
 import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
@@ -45,21 +45,34 @@ beforeEach(() => {
   integrator.refreshCount = 0;
 });
 
-/** Counts the statements reading each table while `fn` runs (the host queries through `db`). */
+/** Counts the statements reading each table while `fn` runs, in and out of transactions (the host queries through `db`). */
 async function countReads(db: Database, fn: () => Promise<void>): Promise<{ authorizations: number; installations: number }> {
-  const original = db.query;
+  const { query, transaction } = db;
   const counts = { authorizations: 0, installations: 0 };
+  const count = (sql: string) => {
+    if (/^\s*SELECT\b[\s\S]*\bFROM addon_authorizations\b/.test(sql)) counts.authorizations += 1;
+    if (/^\s*SELECT\b[\s\S]*\bFROM addon_installations\b/.test(sql)) counts.installations += 1;
+  };
+  const counting = (q: Queryable): Queryable => ({
+    query(sql, params) {
+      count(sql);
+      return q.query(sql, params);
+    },
+    exec: (sql) => q.exec(sql),
+  });
   Object.assign(db, {
     query(sql: string, params?: readonly unknown[]) {
-      if (/^\s*SELECT\b[\s\S]*\bFROM addon_authorizations\b/.test(sql)) counts.authorizations += 1;
-      if (/^\s*SELECT\b[\s\S]*\bFROM addon_installations\b/.test(sql)) counts.installations += 1;
-      return original.call(db, sql, params);
+      count(sql);
+      return query.call(db, sql, params);
+    },
+    transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+      return transaction.call(db, (tx) => work(counting(tx))) as Promise<T>;
     },
   });
   try {
     await fn();
   } finally {
-    Object.assign(db, { query: original });
+    Object.assign(db, { query, transaction });
   }
   return counts;
 }
