@@ -6,7 +6,7 @@
  * owns the lease, which the same statement releases.
  */
 import type { Queryable } from '../../db/database.ts';
-import type { AuthorizationState } from '../token-vault.ts';
+import { sourcesOf, type AuthorizationState } from './states.ts';
 
 /** Which token set of an authorization: the host's own grant or the integrator's. */
 export type RefreshSide = 'service' | 'integrator';
@@ -85,8 +85,8 @@ export async function requireReauthorization(q: Queryable, id: string, side: Ref
   const c = COLUMNS[side];
   await q.query(
     `UPDATE addon_authorizations SET state = 'reauthorization_required', ${c.until} = NULL, ${c.owner} = NULL, updated_at = now()
-     WHERE id = $1 AND ${c.owner} = $2`,
-    [id, owner],
+     WHERE id = $1 AND ${c.owner} = $2 AND state = ANY($3::text[])`,
+    [id, owner, sourcesOf('reauthorization_required')],
   );
 }
 

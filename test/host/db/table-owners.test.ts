@@ -18,21 +18,20 @@ function sources(dir: string): string[] {
 const sqlOn = (table: string) => new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s+${table}\\b`);
 
 /**
- * The one module that issues SQL on each table (a file, or a folder ending in `/`). `pending`: files the
- * refresh engine's own change moves into the owner (host/addons/authorizations/lease.ts); drop them then.
+ * The one module that issues SQL on each table (a file, or a folder ending in `/`).
  */
-const OWNERS: { table: string; owner: string; pending: string[] }[] = [
-  { table: 'oauth_applications', owner: 'host/oauth/applications.ts', pending: [] },
-  { table: 'addon_authorizations', owner: 'host/addons/authorizations/', pending: ['host/addons/refresher.ts'] },
+const OWNERS: { table: string; owner: string }[] = [
+  { table: 'oauth_applications', owner: 'host/oauth/applications.ts' },
+  { table: 'addon_authorizations', owner: 'host/addons/authorizations/' },
 ];
 
 describe('table owners', () => {
   const files = sources(HOST);
-  it.each(OWNERS)('keeps the SQL on $table in $owner', ({ table, owner, pending }) => {
+  it.each(OWNERS)('keeps the SQL on $table in $owner', ({ table, owner }) => {
     const issuing = files.filter((file) => sqlOn(table).test(readFileSync(join(ROOT, file), 'utf8')));
     const inOwner = (file: string) => (owner.endsWith('/') ? file.startsWith(owner) : file === owner);
     expect(issuing.filter(inOwner).length).toBeGreaterThan(0);
-    expect(issuing.filter((file) => !inOwner(file) && !pending.includes(file))).toEqual([]);
+    expect(issuing.filter((file) => !inOwner(file))).toEqual([]);
   });
 
   it('recognizes SQL on a table and ignores prose and URL paths [pattern]', () => {
