@@ -4,7 +4,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', '.addon-kit/**', 'host/cli/create/addon-template/**', '**/*.d.ts', '**/*.js'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'coverage/**',
+      '.addon-kit/**',
+      'host/cli/create/addon-template/**',
+      '**/*.d.ts',
+      '**/*.js',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -12,13 +20,19 @@ export default tseslint.config(
     languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Passing on a value of unknown type (an abort signal's reason, as fetch does) is allowed, as only-throw-error allows it.
       // Interfaces we implement (oidc-provider's adapter and policy hooks, express handlers) want async functions
       // that need not await; the promise rules that catch real faults (no-floating-promises, no-misused-promises,
       // await-thenable) stay on.
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
     },
   },
   {

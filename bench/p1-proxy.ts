@@ -51,7 +51,11 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
     // The proxy relays an upstream 401 as a 200: check once that the upstream itself answers 200.
     const check = await fetch(proxyUrl, { method: 'POST', headers: proxyHeaders });
     const upstream = check.headers.get('x-addon-upstream');
-    if (check.status !== 200 || !upstream || (JSON.parse(decodeURIComponent(upstream)) as { status?: unknown }).status !== 200) {
+    if (
+      check.status !== 200 ||
+      !upstream ||
+      (JSON.parse(decodeURIComponent(upstream)) as { status?: unknown }).status !== 200
+    ) {
       throw new Error(`the proxied call answered ${check.status} ${upstream ?? (await check.text())}`);
     }
     await check.arrayBuffer();

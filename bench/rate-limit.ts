@@ -48,7 +48,10 @@ async function startHost(label: string, rateLimit: string) {
     ADDON_KIT_LOG_LEVEL: 'warn',
   };
   await run([CLI, 'seed', '--data-dir', dir], env);
-  const created = await run([CLI, 'pat', 'create', '--data-dir', dir, '--email', 'admin@demo.test', '--name', 'bench', '--json'], env);
+  const created = await run(
+    [CLI, 'pat', 'create', '--data-dir', dir, '--email', 'admin@demo.test', '--name', 'bench', '--json'],
+    env,
+  );
   const pat = JSON.parse(created) as { client_id: string; secret: string };
   const child = spawn(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', dir], {
     env: { ...process.env, ...env, ADDON_KIT_RATE_LIMIT: rateLimit },

@@ -98,12 +98,34 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 
   app.use(loginRouter({ db, throttle: limits.signIn }));
-  const oauthDeps = { provider: oauthProvider, db, baseUrl: config.baseUrl, throttle: limits.signIn, clientAuth: limits.clientAuth };
+  const oauthDeps = {
+    provider: oauthProvider,
+    db,
+    baseUrl: config.baseUrl,
+    throttle: limits.signIn,
+    clientAuth: limits.clientAuth,
+  };
   app.use(oauthRouter(oauthDeps));
   const housekeeping = startOAuthHousekeeping(db, logger);
-  const lists = config.listRefreshIntervalSeconds > 0 ? startListScheduler({ db, logger, intervalMs: config.listRefreshIntervalSeconds * 1000, ...(deps.now ? { now: deps.now } : {}) }) : undefined;
+  const lists =
+    config.listRefreshIntervalSeconds > 0
+      ? startListScheduler({
+          db,
+          logger,
+          intervalMs: config.listRefreshIntervalSeconds * 1000,
+          ...(deps.now ? { now: deps.now } : {}),
+        })
+      : undefined;
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys), throttle: limits.signIn }));
-  const addons = createAddonRuntime({ app, config, db, logger, bearer, provider: oauthProvider, ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}) });
+  const addons = createAddonRuntime({
+    app,
+    config,
+    db,
+    logger,
+    bearer,
+    provider: oauthProvider,
+    ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
+  });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
   // The embedder bundle that pages mounting add-ons import.

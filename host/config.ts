@@ -24,9 +24,15 @@ export const hostConfigSchema = z.object({
   /** PGlite data directory (`memory://` for none). Also holds generated development secrets. */
   dataDir: z.string().min(1),
   /** `postgres://…` to use PostgreSQL instead of the embedded PGlite. */
-  databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   /** PostgreSQL schema to use (isolates several hosts or test runs on one server). */
-  databaseSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
+  databaseSchema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+    .optional(),
   /** pino log level. */
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   /** Secret sealing the session cookies (iron-session); at least 32 characters. */
@@ -66,7 +72,10 @@ export const hostConfigSchema = z.object({
    * Public origin of the add-on sandbox (a second origin serving the sandbox frame and add-on scripts, so add-on
    * code never runs on the host's origin); default `http://localhost:<sandbox port>`. No trailing slash.
    */
-  sandboxUrl: z.url().transform((u) => u.replace(/\/+$/, '')).optional(),
+  sandboxUrl: z
+    .url()
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   /**
    * The API rate limit per authenticated user and application (and per client address for requests
    * without credentials): `<requests>/<seconds>`, or `off` (benchmarks, load tests; sign-in and client
@@ -84,7 +93,10 @@ export const hostConfigSchema = z.object({
     z.object({ points: z.number().int().positive(), seconds: z.number().int().positive() }),
   ]),
   /** `redis://…`: rate-limit counters in Redis instead of the database (shared by every host process using it). */
-  redisUrl: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /**
    * Express `trust proxy`: which proxies' X-Forwarded-For names the client address (rate limits, sign-in
    * throttling). `false` (default): the TCP peer is the client. E.g. `loopback`, `1` (hops), a list of addresses.
@@ -134,7 +146,10 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
   ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
   ADDON_KIT_LIST_REFRESH_INTERVAL_SECONDS: { key: 'listRefreshIntervalSeconds', parse: Number },
-  ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: { key: 'addonAllowPrivateAddresses', parse: (v) => (v === 'true' ? true : v === 'false' ? false : v) },
+  ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: {
+    key: 'addonAllowPrivateAddresses',
+    parse: (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  },
   ADDON_KIT_SANDBOX_PORT: { key: 'sandboxPort', parse: Number },
   ADDON_KIT_SANDBOX_URL: { key: 'sandboxUrl' },
   ADDON_KIT_RATE_LIMIT: { key: 'rateLimit' },

@@ -77,7 +77,13 @@ export class HostError extends Error {
 /** 400 missing_parameter; `meta.param` names it. */
 export class MissingParameterError extends HostError {
   constructor(param: string) {
-    super({ status: 400, code: 'missing_parameter', title: "A required parameter wasn't supplied", detail: `The parameter ${param} is required`, meta: { param } });
+    super({
+      status: 400,
+      code: 'missing_parameter',
+      title: "A required parameter wasn't supplied",
+      detail: `The parameter ${param} is required`,
+      meta: { param },
+    });
   }
 }
 
@@ -105,14 +111,24 @@ export class InvalidParameterError extends HostError {
 /** 400 invalid_parameter: the URL's path or query string is not correctly percent-encoded. @see RFC 3986 §2.1 */
 export class MalformedUrlError extends HostError {
   constructor() {
-    super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail: 'The request URL is not correctly percent-encoded' });
+    super({
+      status: 400,
+      code: 'invalid_parameter',
+      title: 'Bad Request',
+      detail: 'The request URL is not correctly percent-encoded',
+    });
   }
 }
 
 /** 400 invalid_parameter: a text value holds a NUL character, which no stored text may hold. */
 export class NulCharacterError extends HostError {
   constructor() {
-    super({ status: 400, code: 'invalid_parameter', title: 'Bad Request', detail: 'Text values may not contain NUL characters' });
+    super({
+      status: 400,
+      code: 'invalid_parameter',
+      title: 'Bad Request',
+      detail: 'Text values may not contain NUL characters',
+    });
   }
 }
 
@@ -178,7 +194,12 @@ const REALM = 'addon-kit';
 /** 403 with `meta.description` saying why (missing scope, role, User-Agent). */
 export class ForbiddenError extends HostError {
   constructor(description: string) {
-    super({ status: 403, title: 'Forbidden', detail: 'You do not have access to this resource', meta: { description } });
+    super({
+      status: 403,
+      title: 'Forbidden',
+      detail: 'You do not have access to this resource',
+      meta: { description },
+    });
   }
 }
 
@@ -192,21 +213,37 @@ export class NotFoundError extends HostError {
 /** 409 Duplicate Record. */
 export class DuplicateRecordError extends HostError {
   constructor() {
-    super({ status: 409, title: 'Duplicate Record', detail: 'The record you are trying to create/update already exists' });
+    super({
+      status: 409,
+      title: 'Duplicate Record',
+      detail: 'The record you are trying to create/update already exists',
+    });
   }
 }
 
 /** 422 attribute_resource_not_found: an id attribute naming nothing this organization has. */
 export class AttributeResourceNotFoundError extends HostError {
   constructor(parameter: string) {
-    super({ status: 422, code: 'attribute_resource_not_found', title: 'Attribute Resource Not Found', detail: `${parameter} does not name a record of this organization`, parameter });
+    super({
+      status: 422,
+      code: 'attribute_resource_not_found',
+      title: 'Attribute Resource Not Found',
+      detail: `${parameter} does not name a record of this organization`,
+      parameter,
+    });
   }
 }
 
 /** 422 invalid_enum_value. */
 export class InvalidEnumValueError extends HostError {
   constructor(parameter: string, allowed: readonly string[]) {
-    super({ status: 422, code: 'invalid_enum_value', title: 'Invalid Enum Value', detail: `${parameter} must be one of: ${allowed.join(', ')}`, parameter });
+    super({
+      status: 422,
+      code: 'invalid_enum_value',
+      title: 'Invalid Enum Value',
+      detail: `${parameter} must be one of: ${allowed.join(', ')}`,
+      parameter,
+    });
   }
 }
 
@@ -241,14 +278,26 @@ export class ValidationError extends HostError {
       meta: { resource, associated_resources: [] },
     });
     const [first, ...rest] = problems;
-    super({ status: 422, title: 'Validation Error', detail: first.detail, parameter: first.parameter, meta: { resource, associated_resources: [] }, more: rest.map(entry) });
+    super({
+      status: 422,
+      title: 'Validation Error',
+      detail: first.detail,
+      parameter: first.parameter,
+      meta: { resource, associated_resources: [] },
+      more: rest.map(entry),
+    });
   }
 }
 
 /** 503 starting: the listener is open but the service is not attached yet (answered with `Retry-After`). */
 export class ServiceStartingError extends HostError {
   constructor() {
-    super({ status: 503, code: 'starting', title: 'Service Unavailable', detail: 'The service is starting; retry in a moment' });
+    super({
+      status: 503,
+      code: 'starting',
+      title: 'Service Unavailable',
+      detail: 'The service is starting; retry in a moment',
+    });
   }
 }
 
@@ -265,6 +314,10 @@ export class TooManyRequestsError extends HostError {
 /** 500: what a client sees of an unexpected failure — nothing internal. */
 export class InternalServerError extends HostError {
   constructor() {
-    super({ status: 500, title: 'Internal Server Error', detail: 'An internal error occurred. Please contact support if the problem persists.' });
+    super({
+      status: 500,
+      title: 'Internal Server Error',
+      detail: 'An internal error occurred. Please contact support if the problem persists.',
+    });
   }
 }

@@ -2,6 +2,12 @@
 export { createHost, type Host, type HostDeps } from './app.ts';
 export { startHost, type RunningHost, type StartOptions } from './main.ts';
 export { resolveHostConfig, ConfigError, type HostConfig, type HostConfigInput } from './config.ts';
-export { openDatabase, DataDirInUseError, type Database, type Queryable, type OpenDatabaseOptions } from './db/database.ts';
+export {
+  openDatabase,
+  DataDirInUseError,
+  type Database,
+  type Queryable,
+  type OpenDatabaseOptions,
+} from './db/database.ts';
 export { migrate } from './db/migrate.ts';
 export { createLogger, type Logger } from './logger.ts';

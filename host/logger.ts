@@ -40,7 +40,12 @@ function serializeError(error: Error): Record<string, unknown> {
   const out = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
   const e = error as { code?: unknown; severity?: unknown };
   // A PostgreSQL error (SQLSTATE + severity) quotes values in its message: `invalid input syntax for type bigint: "…"`.
-  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && e.severity !== undefined && typeof out.message === 'string') {
+  if (
+    typeof e.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(e.code) &&
+    e.severity !== undefined &&
+    typeof out.message === 'string'
+  ) {
     out.message = out.message.replace(/"[^"]*"|'[^']*'/g, '"…"');
     if (typeof out.stack === 'string') out.stack = out.stack.replace(/"[^"]*"|'[^']*'/g, '"…"');
   }
@@ -48,5 +53,8 @@ function serializeError(error: Error): Record<string, unknown> {
 }
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor }, serializers: { err: serializeError }, base: undefined }, destination as never);
+  return pino(
+    { level, redact: { paths: REDACT_PATHS, censor }, serializers: { err: serializeError }, base: undefined },
+    destination as never,
+  );
 }

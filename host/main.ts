@@ -87,7 +87,8 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
     const hostListener = await listen(requested.port, hostStartingListener(options.db.kind));
     const sandboxPort = requested.sandboxPort ?? (requested.port === 0 ? 0 : requested.port + 1);
     const sandboxListener = await listen(sandboxPort, sandboxStartingListener);
-    const integratorPort = (options.demo ? options.demo.integratorPort : undefined) ?? (requested.port === 0 ? 0 : 4100);
+    const integratorPort =
+      (options.demo ? options.demo.integratorPort : undefined) ?? (requested.port === 0 ? 0 : 4100);
     const integratorListener = withDemo ? await listen(integratorPort, integratorStartingListener) : undefined;
     const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
     const config = resolveHostConfig({
@@ -112,7 +113,9 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
     const host = await createHost({ config, db: options.db, routers: demo ? [demo.router] : [] });
     hostListener.attach(host.app);
     const bundleDir = addonSdkDir(config);
-    sandboxListener.attach(createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir }));
+    sandboxListener.attach(
+      createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir }),
+    );
     await demo?.serve(host.logger);
     const running = demo;
     const db = integratorDb;

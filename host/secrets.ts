@@ -30,8 +30,10 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<GeneratedSec
   }
   const secrets = generate();
   await mkdir(dataDir, { recursive: true });
-  await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
+  await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    },
+  );
   return JSON.parse(await readFile(file, 'utf8')) as GeneratedSecrets;
 }

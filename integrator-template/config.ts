@@ -56,7 +56,10 @@ export const integratorConfigSchema = z
     /** PGlite data directory parent (`memory://` for none); the database lives in `<dataDir>/integrator`. */
     dataDir: z.string().min(1),
     /** `postgres://…` to use PostgreSQL instead of PGlite. */
-    databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+    databaseUrl: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
     /** PostgreSQL schema holding the integrator's tables (created when missing). */
     databaseSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier'),
     /** Seals the login cookie and keys refresh-token rotation; at least 32 characters. */
@@ -66,7 +69,10 @@ export const integratorConfigSchema = z
     /** OAuth clients allowed to use the authorization server; the host is one. */
     clients: z.array(registeredClient).min(1),
     /** Scopes this server knows, with the text the consent page shows. */
-    scopes: z.record(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be an RFC 6749 §3.3 scope token'), z.string()),
+    scopes: z.record(
+      z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'must be an RFC 6749 §3.3 scope token'),
+      z.string(),
+    ),
     /** Users created at start when missing (existing passwords are never overwritten). */
     users: z.array(seededUser),
     /** Access token lifetime, seconds. */
@@ -93,22 +99,32 @@ export const integratorConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['hostClient'], message: 'is required when exchangeHostCode is true' });
     }
     if (c.environment === 'production') {
-      if (c.secret === DEVELOPMENT_DEFAULTS.secret) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'the development default is refused in production' });
+      if (c.secret === DEVELOPMENT_DEFAULTS.secret)
+        ctx.addIssue({ code: 'custom', path: ['secret'], message: 'the development default is refused in production' });
       c.clients.forEach((client, i) => {
         if (client.client_secret === DEVELOPMENT_DEFAULTS.clientSecret) {
-          ctx.addIssue({ code: 'custom', path: ['clients', i, 'client_secret'], message: 'the development default is refused in production' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['clients', i, 'client_secret'],
+            message: 'the development default is refused in production',
+          });
         }
       });
       c.users.forEach((user, i) => {
         if (user.password === DEVELOPMENT_DEFAULTS.user.password) {
-          ctx.addIssue({ code: 'custom', path: ['users', i, 'password'], message: 'the development default is refused in production' });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['users', i, 'password'],
+            message: 'the development default is refused in production',
+          });
         }
       });
     }
     const known = new Set(Object.keys(c.scopes));
     c.clients.forEach((client, i) =>
       client.scopes.forEach((s, j) => {
-        if (!known.has(s)) ctx.addIssue({ code: 'custom', path: ['clients', i, 'scopes', j], message: `unknown scope ${s}` });
+        if (!known.has(s))
+          ctx.addIssue({ code: 'custom', path: ['clients', i, 'scopes', j], message: `unknown scope ${s}` });
       }),
     );
   });
@@ -179,7 +195,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): IntegratorConfigI
   }
   const hostClientId = env.INTEGRATOR_HOST_CLIENT_ID;
   const hostClientSecret = env.INTEGRATOR_HOST_CLIENT_SECRET;
-  if (hostClientId || hostClientSecret) out.hostClient = { clientId: hostClientId ?? '', clientSecret: hostClientSecret ?? '' };
+  if (hostClientId || hostClientSecret)
+    out.hostClient = { clientId: hostClientId ?? '', clientSecret: hostClientSecret ?? '' };
   return out;
 }
 
@@ -189,7 +206,11 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): IntegratorConfigI
  * host's step-5 callback `{hostBaseUrl}/addons/authorizations/{oauthApplicationId}`, and named on the consent page
  * by INTEGRATOR_ADDON_NAME (the add-on) and INTEGRATOR_HOST_NAME (the platform).
  */
-export function defaultClients(hostBaseUrl: string, oauthApplicationId: number | undefined, env: NodeJS.ProcessEnv): z.input<typeof registeredClient>[] {
+export function defaultClients(
+  hostBaseUrl: string,
+  oauthApplicationId: number | undefined,
+  env: NodeJS.ProcessEnv,
+): z.input<typeof registeredClient>[] {
   const base = hostBaseUrl.replace(/\/+$/, '');
   return [
     {
@@ -203,8 +224,13 @@ export function defaultClients(hostBaseUrl: string, oauthApplicationId: number |
 }
 
 /** Defaults ← environment ← overrides, validated; throws IntegratorConfigError listing every problem. */
-export function resolveIntegratorConfig(overrides: IntegratorConfigInput = {}, env: NodeJS.ProcessEnv = process.env): IntegratorConfig {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) as IntegratorConfigInput;
+export function resolveIntegratorConfig(
+  overrides: IntegratorConfigInput = {},
+  env: NodeJS.ProcessEnv = process.env,
+): IntegratorConfig {
+  const defined = Object.fromEntries(
+    Object.entries(overrides).filter(([, v]) => v !== undefined),
+  ) as IntegratorConfigInput;
   const merged: Record<string, unknown> = { ...integratorConfigDefaults, ...configFromEnvironment(env), ...defined };
   const development = merged.environment !== 'production';
   merged.secret ??= development ? DEVELOPMENT_DEFAULTS.secret : undefined;

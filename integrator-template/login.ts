@@ -18,14 +18,26 @@ export function loginRouter(ctx: IntegratorContext): Router {
 
   router.get('/login', async (req: Request, res: Response) => {
     const session = await openSession(req, res, ctx.session);
-    res.set('Cache-Control', 'no-store').type('html').send(loginPage(ctx.site, { csrf: await csrfToken(session), returnTo: safeReturnTo(req.query.return_to) }));
+    res
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(loginPage(ctx.site, { csrf: await csrfToken(session), returnTo: safeReturnTo(req.query.return_to) }));
   });
 
   router.post('/login', form, async (req: Request, res: Response) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const session = await openSession(req, res, ctx.session);
     if (!csrfMatches(session, body.csrf_token)) {
-      return res.status(403).type('html').send(messagePage(ctx.site, 'Request expired', 'The form was not recognised (CSRF check failed). Reload the page and sign in again.'));
+      return res
+        .status(403)
+        .type('html')
+        .send(
+          messagePage(
+            ctx.site,
+            'Request expired',
+            'The form was not recognised (CSRF check failed). Reload the page and sign in again.',
+          ),
+        );
     }
     const returnTo = safeReturnTo(body.return_to);
     const username = typeof body.username === 'string' ? body.username : '';
@@ -35,7 +47,14 @@ export function loginRouter(ctx: IntegratorContext): Router {
       return res
         .status(401)
         .type('html')
-        .send(loginPage(ctx.site, { csrf: await csrfToken(session), returnTo, username, error: 'Wrong username or password.' }));
+        .send(
+          loginPage(ctx.site, {
+            csrf: await csrfToken(session),
+            returnTo,
+            username,
+            error: 'Wrong username or password.',
+          }),
+        );
     }
     session.userId = user.id;
     // A new CSRF token at the privilege change.
@@ -47,7 +66,10 @@ export function loginRouter(ctx: IntegratorContext): Router {
   router.post('/logout', form, async (req: Request, res: Response) => {
     const session = await openSession(req, res, ctx.session);
     if (!csrfMatches(session, (req.body as Record<string, unknown> | undefined)?.csrf_token)) {
-      return res.status(403).type('html').send(messagePage(ctx.site, 'Request expired', 'The form was not recognised (CSRF check failed).'));
+      return res
+        .status(403)
+        .type('html')
+        .send(messagePage(ctx.site, 'Request expired', 'The form was not recognised (CSRF check failed).'));
     }
     session.destroy();
     res.redirect(303, '/login');

@@ -4,7 +4,9 @@ import { startIntegrator } from './server.ts';
 
 try {
   const integrator = await startIntegrator();
-  process.stdout.write(`template integrator listening on ${integrator.url} (public URL ${integrator.config.baseUrl})\n`);
+  process.stdout.write(
+    `template integrator listening on ${integrator.url} (public URL ${integrator.config.baseUrl})\n`,
+  );
   const stop = () => void integrator.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

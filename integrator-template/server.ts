@@ -57,7 +57,11 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
     db,
     logger,
     now,
-    session: { cookieName: config.sessionCookieName, secret: config.secret, secure: config.baseUrl.startsWith('https:') },
+    session: {
+      cookieName: config.sessionCookieName,
+      secret: config.secret,
+      secure: config.baseUrl.startsWith('https:'),
+    },
     site: createPageSite(config.serviceName),
     derive: createTokenDeriver(config.secret),
   };
@@ -71,14 +75,23 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
     res.set({
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
-      'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
       'Referrer-Policy': 'no-referrer',
     });
     next();
   });
   app.use(pageSiteRouter(ctx.site));
   app.get('/', (_req, res) => {
-    res.type('html').send(messagePage(ctx.site, config.serviceName, 'This server is the integrator side of an add-on. Sign in at /login.'));
+    res
+      .type('html')
+      .send(
+        messagePage(
+          ctx.site,
+          config.serviceName,
+          'This server is the integrator side of an add-on. Sign in at /login.',
+        ),
+      );
   });
   app.use(loginRouter(ctx));
   app.use(authorizeRouter(ctx));
@@ -90,8 +103,14 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   });
   // Last resort: log the failure, never show internals.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number' ? error.status : 500;
-    if (status < 500) return res.status(status).json({ error: 'invalid_request', error_description: 'the request could not be processed' });
+    const status =
+      typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
+        ? error.status
+        : 500;
+    if (status < 500)
+      return res
+        .status(status)
+        .json({ error: 'invalid_request', error_description: 'the request could not be processed' });
     logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
     res.status(500).json({ error: 'server_error', error_description: 'an internal error occurred' });
   });
@@ -134,16 +153,28 @@ export interface RunningIntegrator extends Integrator {
 export async function startIntegrator(options: StartIntegratorOptions = {}): Promise<RunningIntegrator> {
   const { env, now, logger, onHostTokens, ...input } = options;
   const config = resolveIntegratorConfig(input, env ?? process.env);
-  const db = await openIntegratorDatabase({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, dataDir: config.dataDir });
+  const db = await openIntegratorDatabase({
+    databaseUrl: config.databaseUrl,
+    schema: config.databaseSchema,
+    dataDir: config.dataDir,
+  });
   let integrator: Integrator;
   try {
-    integrator = await createIntegrator({ config, db, ...(now ? { now } : {}), ...(logger ? { logger } : {}), ...(onHostTokens ? { onHostTokens } : {}) });
+    integrator = await createIntegrator({
+      config,
+      db,
+      ...(now ? { now } : {}),
+      ...(logger ? { logger } : {}),
+      ...(onHostTokens ? { onHostTokens } : {}),
+    });
   } catch (error) {
     await db.close();
     throw error;
   }
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = integrator.app.listen(config.port, config.bindAddress, (error?: Error) => (error ? reject(error) : resolve(s)));
+    const s = integrator.app.listen(config.port, config.bindAddress, (error?: Error) =>
+      error ? reject(error) : resolve(s),
+    );
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -16,22 +16,30 @@ import { runCli } from './support/cli.ts';
 import { testConfig } from './support/host.ts';
 
 const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string>; workspaces: string[] };
-const hostPkg = JSON.parse(await readFile(new URL('../host/package.json', import.meta.url), 'utf8')) as { bin: Record<string, string> };
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+  scripts: Record<string, string>;
+  workspaces: string[];
+};
+const hostPkg = JSON.parse(await readFile(new URL('../host/package.json', import.meta.url), 'utf8')) as {
+  bin: Record<string, string>;
+};
 
 /** The shell lines of the README section under `heading`. */
 function shellLines(heading: string): string[] {
   const section = readme.split(/^#+ /m).find((s) => s.startsWith(heading));
   if (!section) throw new Error(`no README section ${heading}`);
   const block = /```sh\n([\s\S]*?)```/.exec(section);
-  return (block?.[1] ?? '').split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, '').trim());
+  return (block?.[1] ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.replace(/\s+#.*$/, '').trim());
 }
 
 describe('README', () => {
   it('quick start has exactly two set-up commands: one starts the host, one runs the tests', () => {
     expect(shellLines('Quick start')).toEqual(['npm install && npm start', 'npm install && npm test']);
     expect(pkg.scripts.start).toBe('addon-kit start');
-    expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && vitest run');
+    expect(pkg.scripts.test).toBe('npm run typecheck && npm run lint && npm run format:check && vitest run');
     expect(pkg.scripts.lint).toBe('eslint --cache --cache-location node_modules/.cache/eslint/ .');
     expect(pkg.workspaces).toEqual(['addon-sdk', 'integrator-template', 'host']);
     expect(hostPkg.bin['addon-kit']).toBe('bin/addon-kit.js');
@@ -57,7 +65,10 @@ describe('README', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-readme-'));
     expect((await runCli(['seed', '--people', '0', '--data-dir', dataDir])).code).toBe(0);
     // The README line exactly, with the data directory of this test appended.
-    const args = patLine!.replace(/^npx addon-kit /, '').match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+    const args = patLine!
+      .replace(/^npx addon-kit /, '')
+      .match(/"[^"]*"|\S+/g)!
+      .map((a) => a.replace(/^"|"$/g, ''));
     const created = await runCli([...args, '--data-dir', dataDir]);
     expect(created.code).toBe(0);
     const clientId = /client_id: (\S+)/.exec(created.stdout)![1]!;
@@ -69,8 +80,13 @@ describe('README', () => {
     await once(server, 'listening');
     try {
       const port = (server.address() as { port: number }).port;
-      const curl = curlLine!.replace('CLIENT_ID:SECRET', `${clientId}:${secret}`).replace('http://localhost:4000', `http://127.0.0.1:${port}`);
-      const curlArgs = curl.replace(/^curl /, '').match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, ''));
+      const curl = curlLine!
+        .replace('CLIENT_ID:SECRET', `${clientId}:${secret}`)
+        .replace('http://localhost:4000', `http://127.0.0.1:${port}`);
+      const curlArgs = curl
+        .replace(/^curl /, '')
+        .match(/"[^"]*"|\S+/g)!
+        .map((a) => a.replace(/^"|"$/g, ''));
       const { stdout } = await promisify(execFile)('curl', ['-s', ...curlArgs]);
       const body = JSON.parse(stdout) as { data: { type: string; attributes: unknown }; included: { type: string }[] };
       expect(body.data.type).toBe('Person');

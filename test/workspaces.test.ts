@@ -17,12 +17,21 @@ async function sources(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile() && /\.(ts|tsx|js|mjs)$/.test(e.name))
     .map((e) => join(e.parentPath, e.name))
-    .filter((f) => !relative(ROOT, f).split(sep).some((part) => part === 'node_modules' || part === 'dist'));
+    .filter(
+      (f) =>
+        !relative(ROOT, f)
+          .split(sep)
+          .some((part) => part === 'node_modules' || part === 'dist'),
+    );
 }
 
 /** Every module specifier a file imports or re-exports (static and dynamic). */
 function specifiers(text: string): string[] {
-  const found = [...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]/gm), ...text.matchAll(/(?:^|[\s;(])import\s*\(\s*['"]([^'"]+)['"]\s*\)/gm), ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)];
+  const found = [
+    ...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]/gm),
+    ...text.matchAll(/(?:^|[\s;(])import\s*\(\s*['"]([^'"]+)['"]\s*\)/gm),
+    ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
+  ];
   return found.map((m) => m[1]!);
 }
 
@@ -49,19 +58,24 @@ describe('workspace boundaries', () => {
     const offending: string[] = [];
     for (const file of await sources('integrator-template')) {
       for (const spec of specifiers(await readFile(file, 'utf8'))) {
-        if (spec.includes('../host') || spec.startsWith('@addon-kit/')) offending.push(`${relative(ROOT, file)} → ${spec}`);
+        if (spec.includes('../host') || spec.startsWith('@addon-kit/'))
+          offending.push(`${relative(ROOT, file)} → ${spec}`);
       }
     }
     expect(offending).toEqual([]);
   });
 
-  it.each(['test', 'bench'])('%s/ reaches the packages by their names, never into a workspace folder by path', async (dir) => {
-    const intoWorkspace = (target: string) => WORKSPACES.some((w) => target.startsWith(join(ROOT, w) + sep));
-    expect(await crossings(dir, (target) => !intoWorkspace(target))).toEqual([]);
-  });
+  it.each(['test', 'bench'])(
+    '%s/ reaches the packages by their names, never into a workspace folder by path',
+    async (dir) => {
+      const intoWorkspace = (target: string) => WORKSPACES.some((w) => target.startsWith(join(ROOT, w) + sep));
+      expect(await crossings(dir, (target) => !intoWorkspace(target))).toEqual([]);
+    },
+  );
 
   it('finds the imports it checks [self-check]', () => {
-    const text = "import a from '../x.ts';\nexport { b } from './y.ts';\nconst c = await import('../../z.ts');\nimport './side.ts';\nimport type { D } from '@addon-kit/sdk';";
+    const text =
+      "import a from '../x.ts';\nexport { b } from './y.ts';\nconst c = await import('../../z.ts');\nimport './side.ts';\nimport type { D } from '@addon-kit/sdk';";
     expect(specifiers(text)).toEqual(['../x.ts', './y.ts', '@addon-kit/sdk', '../../z.ts', './side.ts']);
   });
 
@@ -69,7 +83,10 @@ describe('workspace boundaries', () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.typecheck).toBe('tsc --noEmit && tsc -p addon-sdk && tsc -p integrator-template && tsc -p host');
     for (const workspace of WORKSPACES) {
-      const tsconfig = JSON.parse(await readFile(join(ROOT, workspace, 'tsconfig.json'), 'utf8')) as { extends?: string; compilerOptions: { strict: boolean } };
+      const tsconfig = JSON.parse(await readFile(join(ROOT, workspace, 'tsconfig.json'), 'utf8')) as {
+        extends?: string;
+        compilerOptions: { strict: boolean };
+      };
       // Standalone: a copy of the workspace (a scaffolded integrator) has no parent config to extend.
       expect(tsconfig.extends).toBeUndefined();
       expect(tsconfig.compilerOptions.strict).toBe(true);

@@ -5,7 +5,8 @@ import { ADDON_BUDGET_BYTES } from '../vite/size-report.ts';
 /** True when running from the TypeScript sources (the repository), false from the built `dist/`. */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 /** An entry of the SDK: its source file, or the compiled `.js` beside this module in `dist/`. */
-const sdk = (path: string) => fileURLToPath(new URL(`../${FROM_SOURCE ? path : path.replace(/\.tsx?$/, '.js')}`, import.meta.url));
+const sdk = (path: string) =>
+  fileURLToPath(new URL(`../${FROM_SOURCE ? path : path.replace(/\.tsx?$/, '.js')}`, import.meta.url));
 
 /** One bundle vite builds. */
 export interface BundleSpec {
@@ -22,11 +23,25 @@ export interface BundleSpec {
 }
 
 /** The host embedder (with preact and the remote-dom receiver), imported by the host page. */
-export const HOST_BUNDLE: BundleSpec = { file: 'host.js', entry: sdk('host/index.ts'), format: 'es', budget: 20 * 1024 };
+export const HOST_BUNDLE: BundleSpec = {
+  file: 'host.js',
+  entry: sdk('host/index.ts'),
+  format: 'es',
+  budget: 20 * 1024,
+};
 /** The sandbox frame's bootstrap. */
-export const SANDBOX_BUNDLE: BundleSpec = { file: 'sandbox-bootstrap.js', entry: sdk('sandbox/bootstrap.ts'), format: 'iife' };
+export const SANDBOX_BUNDLE: BundleSpec = {
+  file: 'sandbox-bootstrap.js',
+  entry: sdk('sandbox/bootstrap.ts'),
+  format: 'iife',
+};
 /** The worker SDK with the UI runtime (preact + remote-dom), as an add-on bundle includes it. */
-export const WORKER_BUNDLE: BundleSpec = { file: 'worker-sdk.js', entry: sdk('worker/index.ts'), format: 'es', budget: ADDON_BUDGET_BYTES };
+export const WORKER_BUNDLE: BundleSpec = {
+  file: 'worker-sdk.js',
+  entry: sdk('worker/index.ts'),
+  format: 'es',
+  budget: ADDON_BUDGET_BYTES,
+};
 /** The sample add-on for `people.list.send_message`. */
 export const SAMPLE_ADDON_BUNDLE: BundleSpec = {
   file: 'addons/send-message.js',
@@ -42,4 +57,6 @@ export const SDK_BUNDLES: BundleSpec[] = [HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BU
  * Where the built bundles go by default (the sandbox and embedder routers serve from here): the repository's
  * `dist/addon-sdk/`, or `bundles/` inside the installed package.
  */
-export const DEFAULT_BUNDLE_DIR = fileURLToPath(new URL(FROM_SOURCE ? '../../dist/addon-sdk/' : '../../bundles/', import.meta.url));
+export const DEFAULT_BUNDLE_DIR = fileURLToPath(
+  new URL(FROM_SOURCE ? '../../dist/addon-sdk/' : '../../bundles/', import.meta.url),
+);

@@ -6,8 +6,13 @@ import { formatSizeReport, measureSize, type SizeReport } from '../vite/size-rep
 import { DEFAULT_BUNDLE_DIR, SDK_BUNDLES, type BundleSpec } from './bundles.ts';
 
 /** Measures the SDK bundles (default: every one) in `dir`. */
-export async function measureBundles(dir: string = DEFAULT_BUNDLE_DIR, bundles: readonly BundleSpec[] = SDK_BUNDLES): Promise<SizeReport[]> {
-  return Promise.all(bundles.map(async ({ file, budget }) => measureSize(file, await readFile(join(dir, file)), budget)));
+export async function measureBundles(
+  dir: string = DEFAULT_BUNDLE_DIR,
+  bundles: readonly BundleSpec[] = SDK_BUNDLES,
+): Promise<SizeReport[]> {
+  return Promise.all(
+    bundles.map(async ({ file, budget }) => measureSize(file, await readFile(join(dir, file)), budget)),
+  );
 }
 
 /** Prints a size table; false when a bundle is over budget. */

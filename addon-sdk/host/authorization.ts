@@ -7,10 +7,20 @@ import { installationPath } from '../protocol/proxy.ts';
 
 export type { HandshakeState };
 
-const STATES = new Set<HandshakeState>(['uninitialized', 'service_authorized', 'integrator_pending', 'ready', 'reauthorization_required']);
+const STATES = new Set<HandshakeState>([
+  'uninitialized',
+  'service_authorized',
+  'integrator_pending',
+  'ready',
+  'reauthorization_required',
+]);
 
 /** GET …/state; a failure reads as `uninitialized` so the person can (re)start the handshake. */
-export async function fetchHandshakeState(hostBase: string, installationId: string, signal?: AbortSignal): Promise<HandshakeState> {
+export async function fetchHandshakeState(
+  hostBase: string,
+  installationId: string,
+  signal?: AbortSignal,
+): Promise<HandshakeState> {
   const response = await fetch(installationPath(hostBase, installationId, 'state'), {
     credentials: 'same-origin',
     headers: { Accept: 'application/json' },
@@ -33,7 +43,11 @@ export type PopupResult = HandshakeReportMessage | 'closed' | 'blocked';
  * re-reads the state from the server anyway.
  */
 export function runAuthorizePopup(hostBase: string, installationId: string, signal: AbortSignal): Promise<PopupResult> {
-  const popup = window.open(installationPath(hostBase, installationId, 'authorize'), `addon-kit-authorize-${installationId}`, 'popup,width=600,height=720');
+  const popup = window.open(
+    installationPath(hostBase, installationId, 'authorize'),
+    `addon-kit-authorize-${installationId}`,
+    'popup,width=600,height=720',
+  );
   if (!popup) return Promise.resolve('blocked');
   const hostOrigin = new URL(hostBase, location.href).origin;
   return new Promise((resolve) => {
@@ -55,9 +69,13 @@ export function runAuthorizePopup(hostBase: string, installationId: string, sign
       clearInterval(closedPoll);
       setTimeout(() => finish('closed'), 300);
     }, 500);
-    signal.addEventListener('abort', () => {
-      popup.close();
-      finish('closed');
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        popup.close();
+        finish('closed');
+      },
+      { once: true },
+    );
   });
 }

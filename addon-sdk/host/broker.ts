@@ -3,12 +3,25 @@
  * size and concurrency caps, turns fetch requests into proxy calls, streams bodies back, and forwards UI
  * batches to the renderer. Unknown or malformed messages are dropped.
  */
-import { LIMITS, parseWorkerMessage, type FetchErrorMessage, type FetchRequestMessage, type HostMessage, type WorkerMessage } from '../protocol/messages.ts';
+import {
+  LIMITS,
+  parseWorkerMessage,
+  type FetchErrorMessage,
+  type FetchRequestMessage,
+  type HostMessage,
+  type WorkerMessage,
+} from '../protocol/messages.ts';
 import { proxyFetch, type ProxyEndpoint } from './proxy-fetch.ts';
 
 /** Something a host may want to log or test: each settled fetch, dropped messages, UI rejections. */
 export type BrokerEvent =
-  | { type: 'fetch'; id: number; target: string; outcome: 'response' | 'aborted' | FetchErrorMessage['code']; status?: number }
+  | {
+      type: 'fetch';
+      id: number;
+      target: string;
+      outcome: 'response' | 'aborted' | FetchErrorMessage['code'];
+      status?: number;
+    }
   | { type: 'dropped'; reason: string };
 
 export interface BrokerOptions {
@@ -36,7 +49,13 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
     if (!closed) port.postMessage(message, transfer);
   };
 
-  const fail = (request: Pick<FetchRequestMessage, 'id' | 'target'>, code: FetchErrorMessage['code'], message: string, detail?: string, retryable = false) => {
+  const fail = (
+    request: Pick<FetchRequestMessage, 'id' | 'target'>,
+    code: FetchErrorMessage['code'],
+    message: string,
+    detail?: string,
+    retryable = false,
+  ) => {
     post({ v: 1, type: 'fetch.error', id: request.id, code, message, ...(detail ? { detail } : {}), retryable });
     options.onEvent({ type: 'fetch', id: request.id, target: request.target, outcome: code });
   };
@@ -46,7 +65,8 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
     if (request.body && request.body.byteLength > LIMITS.requestBodyBytes) {
       return fail(request, 'request_too_large', `Request body exceeds ${LIMITS.requestBodyBytes} bytes`);
     }
-    if (inflight.size >= LIMITS.concurrentFetches) return fail(request, 'too_many_requests', 'Too many add-on requests in flight', undefined, true);
+    if (inflight.size >= LIMITS.concurrentFetches)
+      return fail(request, 'too_many_requests', 'Too many add-on requests in flight', undefined, true);
     const controller = new AbortController();
     inflight.set(request.id, { controller, target: request.target });
     const timer = setTimeout(() => controller.abort(new DOMException('Timed out', 'TimeoutError')), options.timeoutMs);
@@ -58,8 +78,22 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
         if (result.code === 'reauthorization_required') options.onReauthorizationRequired();
         return fail(request, result.code, result.message, result.detail, result.retryable);
       }
-      post({ v: 1, type: 'fetch.head', id: request.id, status: result.status, statusText: result.statusText, url: result.url, headers: result.headers });
-      options.onEvent({ type: 'fetch', id: request.id, target: request.target, outcome: 'response', status: result.status });
+      post({
+        v: 1,
+        type: 'fetch.head',
+        id: request.id,
+        status: result.status,
+        statusText: result.statusText,
+        url: result.url,
+        headers: result.headers,
+      });
+      options.onEvent({
+        type: 'fetch',
+        id: request.id,
+        target: request.target,
+        outcome: 'response',
+        status: result.status,
+      });
       if (result.body) {
         const reader = result.body.getReader();
         for (;;) {
@@ -75,8 +109,15 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
       clearTimeout(timer);
       // Aborted by the add-on or by close(): both already answered; a timeout still needs an answer.
       if (!inflight.delete(request.id)) return;
-      const timedOut = controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
-      fail(request, timedOut ? 'timeout' : 'network_error', timedOut ? 'The upstream did not answer in time' : `Proxy stream failed: ${(error as Error).message}`, undefined, true);
+      const timedOut =
+        controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
+      fail(
+        request,
+        timedOut ? 'timeout' : 'network_error',
+        timedOut ? 'The upstream did not answer in time' : `Proxy stream failed: ${(error as Error).message}`,
+        undefined,
+        true,
+      );
     }
   }
 
@@ -97,7 +138,8 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
         return;
       }
       case 'ui.mutate':
-        if (JSON.stringify(message.records).length > LIMITS.uiMessageBytes) return options.onEvent({ type: 'dropped', reason: 'ui batch too large' });
+        if (JSON.stringify(message.records).length > LIMITS.uiMessageBytes)
+          return options.onEvent({ type: 'dropped', reason: 'ui batch too large' });
         return options.onUiRecords(message.records);
       case 'hello':
         return options.onEvent({ type: 'dropped', reason: 'repeated hello' });
@@ -109,7 +151,14 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
     handle,
     close() {
       for (const [id, entry] of inflight) {
-        post({ v: 1, type: 'fetch.error', id, code: 'unmounted', message: 'The add-on was unmounted', retryable: false });
+        post({
+          v: 1,
+          type: 'fetch.error',
+          id,
+          code: 'unmounted',
+          message: 'The add-on was unmounted',
+          retryable: false,
+        });
         options.onEvent({ type: 'fetch', id, target: entry.target, outcome: 'unmounted' });
         entry.controller.abort(new DOMException('Unmounted', 'AbortError'));
       }

@@ -97,7 +97,9 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
   element.append(shell, frames);
 
   const needsAuthorization = (state: HandshakeState): MountStatus =>
-    declined.value ? { kind: 'needs_authorization', state, declined: declined.value } : { kind: 'needs_authorization', state };
+    declined.value
+      ? { kind: 'needs_authorization', state, declined: declined.value }
+      : { kind: 'needs_authorization', state };
 
   /** Reads the state; with `restart`, a running add-on whose state is ready starts over in a fresh worker. */
   async function checkState(restart = false): Promise<void> {
@@ -141,7 +143,11 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
       sandbox = await startSandbox(frames, {
         sandboxUrl: options.sandboxUrl,
         addonUrl: options.addonUrl,
-        boot: { environment: options.environment ?? 'production', extension: options.extension, props: options.props ?? {} },
+        boot: {
+          environment: options.environment ?? 'production',
+          extension: options.extension,
+          props: options.props ?? {},
+        },
         timeoutMs: options.bootTimeoutMs ?? 10_000,
         signal: lifetime.signal,
         onWorkerError: (message) => emit({ type: 'worker-error', message }),
@@ -152,7 +158,10 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
       settleReady?.reject(boot);
       return;
     }
-    const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }), options.uiOrigins);
+    const validate = createRecordValidator(
+      (fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }),
+      options.uiOrigins,
+    );
     broker = createBroker(sandbox.port, {
       endpoint: { hostBase, installationId: options.installationId, csrfToken },
       timeoutMs: options.fetchTimeoutMs ?? 30_000,
@@ -160,7 +169,10 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
         try {
           receiver.connection.mutate(validate(records));
         } catch (error) {
-          emit({ type: 'ui-rejected', reason: error instanceof RejectedRecord ? error.message : 'receiver refused the update' });
+          emit({
+            type: 'ui-rejected',
+            reason: error instanceof RejectedRecord ? error.message : 'receiver refused the update',
+          });
         }
       },
       onReauthorizationRequired() {
@@ -176,25 +188,46 @@ export function mountAddon(element: HTMLElement, options: MountOptions): Mounted
   function Shell() {
     const current = status.value;
     const authorizeButton = (label: string) => (
-      <button type="button" class="addon-kit-authorize" onClick={() => void authorize()}>{label}</button>
+      <button type="button" class="addon-kit-authorize" onClick={() => void authorize()}>
+        {label}
+      </button>
     );
     const side = declined.value;
-    const declinedText = side && `You declined the authorization on ${side === 'host' ? 'this platform’s' : 'the add-on service’s'} consent page.`;
+    const declinedText =
+      side &&
+      `You declined the authorization on ${side === 'host' ? 'this platform’s' : 'the add-on service’s'} consent page.`;
     switch (current.kind) {
       case 'checking':
       case 'starting':
-        return <p class="addon-kit-status addon-kit-status-loading" role="status">Loading add-on…</p>;
+        return (
+          <p class="addon-kit-status addon-kit-status-loading" role="status">
+            Loading add-on…
+          </p>
+        );
       case 'authorizing':
-        return <p class="addon-kit-status addon-kit-status-loading" role="status">Waiting for authorization…</p>;
+        return (
+          <p class="addon-kit-status addon-kit-status-loading" role="status">
+            Waiting for authorization…
+          </p>
+        );
       case 'needs_authorization':
         return (
           <div class="addon-kit-status">
-            <p>{declinedText || (current.state === 'reauthorization_required' ? 'This add-on needs to be authorized again.' : 'This add-on needs your authorization before it can run.')}</p>
+            <p>
+              {declinedText ||
+                (current.state === 'reauthorization_required'
+                  ? 'This add-on needs to be authorized again.'
+                  : 'This add-on needs your authorization before it can run.')}
+            </p>
             {authorizeButton('Authorize')}
           </div>
         );
       case 'failed':
-        return <p class="addon-kit-status" role="alert">The add-on could not start ({current.code}).</p>;
+        return (
+          <p class="addon-kit-status" role="alert">
+            The add-on could not start ({current.code}).
+          </p>
+        );
       case 'unmounted':
         return null;
       case 'running':

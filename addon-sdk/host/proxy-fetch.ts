@@ -65,7 +65,11 @@ export function proxyUrl(endpoint: ProxyEndpoint, target: FetchTarget): string {
 }
 
 /** Calls the proxy; rejects only when `signal` aborts. */
-export async function proxyFetch(endpoint: ProxyEndpoint, request: ProxyRequest, signal: AbortSignal): Promise<ProxyResponse | ProxyFailure> {
+export async function proxyFetch(
+  endpoint: ProxyEndpoint,
+  request: ProxyRequest,
+  signal: AbortSignal,
+): Promise<ProxyResponse | ProxyFailure> {
   const describe = encodeEnvelope({ method: request.method, url: request.url, headers: request.headers });
   const headers: Record<string, string> = { [CSRF_HEADER]: await endpoint.csrfToken(), [FETCH_HEADER]: describe };
   if (request.body) headers['Content-Type'] = 'application/octet-stream';
@@ -82,7 +86,12 @@ export async function proxyFetch(endpoint: ProxyEndpoint, request: ProxyRequest,
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    return { ok: false, code: 'network_error', message: `Host proxy unreachable: ${(error as Error).message}`, retryable: true };
+    return {
+      ok: false,
+      code: 'network_error',
+      message: `Host proxy unreachable: ${(error as Error).message}`,
+      retryable: true,
+    };
   }
   const upstream = response.headers.get(UPSTREAM_HEADER);
   if (response.status === 200 && upstream) {
@@ -97,7 +106,13 @@ export async function proxyFetch(endpoint: ProxyEndpoint, request: ProxyRequest,
 function parseUpstream(header: string): Omit<ProxyResponse, 'ok' | 'body'> | null {
   try {
     const v = decodeEnvelope(header) as Record<string, unknown>;
-    if (!Number.isSafeInteger(v.status) || typeof v.statusText !== 'string' || typeof v.url !== 'string' || !isHeaderPairs(v.headers)) return null;
+    if (
+      !Number.isSafeInteger(v.status) ||
+      typeof v.statusText !== 'string' ||
+      typeof v.url !== 'string' ||
+      !isHeaderPairs(v.headers)
+    )
+      return null;
     return { status: v.status as number, statusText: v.statusText, url: v.url, headers: v.headers };
   } catch {
     return null;
@@ -112,7 +127,8 @@ async function failureFrom(response: Response): Promise<ProxyFailure> {
     error = undefined;
   }
   if (!error || typeof error.code !== 'string') {
-    const code: FetchFailureCode = response.status === 401 || response.status === 403 ? 'host_auth_failed' : 'proxy_error';
+    const code: FetchFailureCode =
+      response.status === 401 || response.status === 403 ? 'host_auth_failed' : 'proxy_error';
     return { ok: false, code, message: `Host proxy answered ${response.status}`, retryable: response.status >= 500 };
   }
   const side = SIDE_CODES[error.side as ProxyErrorSide] ?? 'proxy_error';

@@ -2,7 +2,13 @@
  * Creates the sandboxed frame and runs the boot handshake: wait for the frame's ready message, send it the
  * add-on URL and a MessagePort, and wait for the worker's hello with a matching protocol version.
  */
-import { PROTOCOL_VERSION, parseSandboxMessage, parseWorkerMessage, type BootData, type SandboxBootMessage } from '../protocol/messages.ts';
+import {
+  PROTOCOL_VERSION,
+  parseSandboxMessage,
+  parseWorkerMessage,
+  type BootData,
+  type SandboxBootMessage,
+} from '../protocol/messages.ts';
 
 /** Why an add-on did not start. */
 export type BootFailure = 'boot_timeout' | 'protocol_mismatch' | 'worker_failed' | 'unmounted';
@@ -28,7 +34,10 @@ export interface SandboxOptions {
 
 /** Thrown when the add-on did not start. */
 export class BootError extends Error {
-  constructor(readonly code: BootFailure, message: string) {
+  constructor(
+    readonly code: BootFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -62,7 +71,10 @@ export function startSandbox(container: HTMLElement, options: SandboxOptions): P
       destroy();
       reject(new BootError(code, message));
     };
-    const timer = setTimeout(() => failBoot('boot_timeout', `The add-on did not start within ${options.timeoutMs} ms`), options.timeoutMs);
+    const timer = setTimeout(
+      () => failBoot('boot_timeout', `The add-on did not start within ${options.timeoutMs} ms`),
+      options.timeoutMs,
+    );
     options.signal.addEventListener('abort', () => failBoot('unmounted', 'Unmounted while starting'), { once: true });
 
     // The frame's origin is opaque ("null"), so identity is the frame's window object, never the origin.
@@ -76,9 +88,15 @@ export function startSandbox(container: HTMLElement, options: SandboxOptions): P
         return;
       }
       if (booted) return;
-      if (message.protocol !== PROTOCOL_VERSION) return failBoot('protocol_mismatch', `Sandbox speaks protocol ${message.protocol}, host ${PROTOCOL_VERSION}`);
+      if (message.protocol !== PROTOCOL_VERSION)
+        return failBoot('protocol_mismatch', `Sandbox speaks protocol ${message.protocol}, host ${PROTOCOL_VERSION}`);
       booted = true;
-      const boot: SandboxBootMessage = { type: 'addon-kit:boot', protocol: PROTOCOL_VERSION, addonUrl: new URL(options.addonUrl, frameUrl).href, boot: options.boot };
+      const boot: SandboxBootMessage = {
+        type: 'addon-kit:boot',
+        protocol: PROTOCOL_VERSION,
+        addonUrl: new URL(options.addonUrl, frameUrl).href,
+        boot: options.boot,
+      };
       // '*' is the only target an opaque origin matches; the message holds no secret and goes to this window only.
       iframe.contentWindow!.postMessage(boot, '*', [channel.port2]);
     }
@@ -87,7 +105,8 @@ export function startSandbox(container: HTMLElement, options: SandboxOptions): P
       if (settled) return;
       const hello = parseWorkerMessage(event.data);
       if (!hello || hello.type !== 'hello') return;
-      if (hello.protocol !== PROTOCOL_VERSION) return failBoot('protocol_mismatch', `Add-on speaks protocol ${hello.protocol}, host ${PROTOCOL_VERSION}`);
+      if (hello.protocol !== PROTOCOL_VERSION)
+        return failBoot('protocol_mismatch', `Add-on speaks protocol ${hello.protocol}, host ${PROTOCOL_VERSION}`);
       settled = true;
       clearTimeout(timer);
       channel.port1.onmessage = null;

@@ -4,11 +4,24 @@
  * host callbacks. One bad record drops the batch.
  */
 import type { RemoteMutationRecord } from '@remote-dom/core';
-import { COMPONENTS, isDeclaredUrl, isPropertyValue, type ComponentSpec, type PropertyKind } from '../protocol/components.ts';
+import {
+  COMPONENTS,
+  isDeclaredUrl,
+  isPropertyValue,
+  type ComponentSpec,
+  type PropertyKind,
+} from '../protocol/components.ts';
 
-const INSERT = 0, REMOVE = 1, UPDATE_TEXT = 2, UPDATE_PROPERTY = 3;
-const ELEMENT = 1, TEXT = 3, COMMENT = 8;
-const PROPERTY = 1, ATTRIBUTE = 2, EVENT_LISTENER = 3;
+const INSERT = 0,
+  REMOVE = 1,
+  UPDATE_TEXT = 2,
+  UPDATE_PROPERTY = 3;
+const ELEMENT = 1,
+  TEXT = 3,
+  COMMENT = 8;
+const PROPERTY = 1,
+  ATTRIBUTE = 2,
+  EVENT_LISTENER = 3;
 const MAX_DEPTH = 64;
 const MAX_TEXT = 16 * 1024;
 
@@ -29,7 +42,8 @@ export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly 
   const callback = (value: unknown) => {
     if (value === null || value === undefined) return undefined;
     const fn = (value as { $fn?: unknown }).$fn;
-    if (typeof value !== 'object' || !Number.isSafeInteger(fn)) throw new RejectedRecord('event listener is not a function reference');
+    if (typeof value !== 'object' || !Number.isSafeInteger(fn))
+      throw new RejectedRecord('event listener is not a function reference');
     let cb = callbacks.get(fn as number);
     if (!cb) {
       cb = (...args: unknown[]) => invoke(fn as number, args.filter(isPlain));
@@ -57,19 +71,30 @@ export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly 
     }
     const spec: ComponentSpec = COMPONENTS[n.element as keyof typeof COMPONENTS];
     const properties: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries((n.properties as object | undefined) ?? {})) properties[name] = property(spec, name, v);
+    for (const [name, v] of Object.entries((n.properties as object | undefined) ?? {}))
+      properties[name] = property(spec, name, v);
     const eventListeners: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries((n.eventListeners as object | undefined) ?? {})) eventListeners[name] = listener(spec, name, v);
+    for (const [name, v] of Object.entries((n.eventListeners as object | undefined) ?? {}))
+      eventListeners[name] = listener(spec, name, v);
     if (!Array.isArray(n.children)) throw new RejectedRecord('bad children');
     elementOf.set(nodeId, spec);
     // Attributes are never rendered, so none are passed on.
-    return { id: nodeId, type: ELEMENT, element: n.element, properties, attributes: {}, eventListeners, children: n.children.map((c) => node(c, depth + 1)) };
+    return {
+      id: nodeId,
+      type: ELEMENT,
+      element: n.element,
+      properties,
+      attributes: {},
+      eventListeners,
+      children: n.children.map((c) => node(c, depth + 1)),
+    };
   };
 
   const property = (spec: ComponentSpec, name: string, value: unknown) => {
     const kind = Object.hasOwn(spec.properties, name) ? (spec.properties[name] as PropertyKind) : undefined;
     if (!kind || !isPropertyValue(kind, value)) throw new RejectedRecord(`property not allowed: ${name.slice(0, 40)}`);
-    if (kind === 'url' && value != null && !isDeclaredUrl(value, uiOrigins)) throw new RejectedRecord(`origin not declared: ${name}`);
+    if (kind === 'url' && value != null && !isDeclaredUrl(value, uiOrigins))
+      throw new RejectedRecord(`origin not declared: ${name}`);
     return value;
   };
 
@@ -99,7 +124,8 @@ export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly 
           const [, , name, value, updateType = PROPERTY] = record;
           if (!spec || typeof name !== 'string') throw new RejectedRecord('update of an unknown element');
           if (updateType === PROPERTY) return [UPDATE_PROPERTY, targetId, name, property(spec, name, value), PROPERTY];
-          if (updateType === EVENT_LISTENER) return [UPDATE_PROPERTY, targetId, name, listener(spec, name, value), EVENT_LISTENER];
+          if (updateType === EVENT_LISTENER)
+            return [UPDATE_PROPERTY, targetId, name, listener(spec, name, value), EVENT_LISTENER];
           if (updateType === ATTRIBUTE) throw new RejectedRecord('attributes are not allowed');
           throw new RejectedRecord('bad update type');
         }
@@ -111,7 +137,13 @@ export function createRecordValidator(invoke: InvokeRemote, uiOrigins: readonly 
 }
 
 function isPlain(value: unknown): boolean {
-  return value === undefined || value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number';
+  return (
+    value === undefined ||
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    typeof value === 'number'
+  );
 }
 
 /** `Array.isArray` without its `any[]`: the items stay unknown until checked. */

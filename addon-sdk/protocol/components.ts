@@ -26,14 +26,23 @@ export const COMPONENTS = {
   },
   'ui-text-field': {
     properties: {
-      label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', error: 'string',
+      label: 'string',
+      value: 'string',
+      placeholder: 'string',
+      disabled: 'boolean',
+      error: 'string',
       type: 'enum:text|email|number|search',
     },
     events: ['input', 'change'],
   },
   'ui-text-area': {
     properties: {
-      label: 'string', value: 'string', placeholder: 'string', disabled: 'boolean', error: 'string', rows: 'number',
+      label: 'string',
+      value: 'string',
+      placeholder: 'string',
+      disabled: 'boolean',
+      error: 'string',
+      rows: 'number',
     },
     events: ['input', 'change'],
   },
@@ -46,7 +55,10 @@ export const COMPONENTS = {
   'ui-list-item': { properties: {}, events: [] },
   'ui-link': { properties: { href: 'url' }, events: [] },
   'ui-image': { properties: { src: 'url', alt: 'string', width: 'number', height: 'number' }, events: [] },
-  'ui-stack': { properties: { direction: 'enum:vertical|horizontal', gap: 'enum:none|small|medium|large' }, events: [] },
+  'ui-stack': {
+    properties: { direction: 'enum:vertical|horizontal', gap: 'enum:none|small|medium|large' },
+    events: [],
+  },
   'ui-banner': { properties: { tone: 'enum:info|success|warning|critical', title: 'string' }, events: [] },
   'ui-spinner': { properties: { label: 'string' }, events: [] },
 } as const satisfies Record<string, ComponentSpec>;
@@ -55,7 +67,10 @@ export const COMPONENTS = {
 export type ComponentName = keyof typeof COMPONENTS;
 
 /** One choice of a Select. */
-export interface SelectOption { value: string; label: string }
+export interface SelectOption {
+  value: string;
+  label: string;
+}
 
 /** True when `value` is acceptable for a property of kind `kind` (null/undefined clear a property). */
 export function isPropertyValue(kind: PropertyKind, value: unknown): boolean {
@@ -65,8 +80,19 @@ export function isPropertyValue(kind: PropertyKind, value: unknown): boolean {
   if (kind === 'boolean') return typeof value === 'boolean';
   if (kind === 'url') return isWebUrl(value);
   if (kind === 'options') {
-    return Array.isArray(value) && value.length <= 500 &&
-      value.every((o: unknown) => typeof o === 'object' && o !== null && 'value' in o && typeof o.value === 'string' && 'label' in o && typeof o.label === 'string');
+    return (
+      Array.isArray(value) &&
+      value.length <= 500 &&
+      value.every(
+        (o: unknown) =>
+          typeof o === 'object' &&
+          o !== null &&
+          'value' in o &&
+          typeof o.value === 'string' &&
+          'label' in o &&
+          typeof o.label === 'string',
+      )
+    );
   }
   return typeof value === 'string' && kind.slice(5).split('|').includes(value);
 }

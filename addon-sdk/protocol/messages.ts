@@ -42,11 +42,14 @@ export type FetchFailureCode =
   | 'network_error'
   | 'proxy_error';
 
-
 // ---- worker → host (over the MessagePort) ----
 
 /** First message of the worker: its protocol version. */
-export interface HelloMessage { v: 1; type: 'hello'; protocol: number }
+export interface HelloMessage {
+  v: 1;
+  type: 'hello';
+  protocol: number;
+}
 /** A bridged fetch; the body is transferred, not copied. */
 export interface FetchRequestMessage {
   v: 1;
@@ -59,9 +62,17 @@ export interface FetchRequestMessage {
   body: ArrayBuffer | null;
 }
 /** The add-on aborted (signal) or cancelled the body of request `id`. */
-export interface FetchAbortMessage { v: 1; type: 'fetch.abort'; id: number }
+export interface FetchAbortMessage {
+  v: 1;
+  type: 'fetch.abort';
+  id: number;
+}
 /** A batch of remote-dom mutation records; functions were replaced by `{"$fn": id}` references. */
-export interface UiMutateMessage { v: 1; type: 'ui.mutate'; records: unknown[] }
+export interface UiMutateMessage {
+  v: 1;
+  type: 'ui.mutate';
+  records: unknown[];
+}
 
 export type WorkerMessage = HelloMessage | FetchRequestMessage | FetchAbortMessage | UiMutateMessage;
 
@@ -78,9 +89,18 @@ export interface FetchHeadMessage {
   headers: HeaderPairs;
 }
 /** One piece of the upstream body (transferred). */
-export interface FetchChunkMessage { v: 1; type: 'fetch.chunk'; id: number; chunk: ArrayBuffer }
+export interface FetchChunkMessage {
+  v: 1;
+  type: 'fetch.chunk';
+  id: number;
+  chunk: ArrayBuffer;
+}
 /** The upstream body is complete. */
-export interface FetchEndMessage { v: 1; type: 'fetch.end'; id: number }
+export interface FetchEndMessage {
+  v: 1;
+  type: 'fetch.end';
+  id: number;
+}
 /** The fetch failed before or while the body was streaming. */
 export interface FetchErrorMessage {
   v: 1;
@@ -93,14 +113,22 @@ export interface FetchErrorMessage {
   retryable: boolean;
 }
 /** The person used a control: calls the add-on's function `fn` with plain-data args. */
-export interface UiEventMessage { v: 1; type: 'ui.event'; fn: number; args: unknown[] }
+export interface UiEventMessage {
+  v: 1;
+  type: 'ui.event';
+  fn: number;
+  args: unknown[];
+}
 
 export type HostMessage = FetchHeadMessage | FetchChunkMessage | FetchEndMessage | FetchErrorMessage | UiEventMessage;
 
 // ---- host page ⇄ sandbox frame (window.postMessage; checked by event.source) ----
 
 /** The sandbox frame's bootstrap is listening. */
-export interface SandboxReadyMessage { type: 'addon-kit:sandbox-ready'; protocol: number }
+export interface SandboxReadyMessage {
+  type: 'addon-kit:sandbox-ready';
+  protocol: number;
+}
 /** The host asks the frame to start the add-on's worker and hand it port[0]. */
 export interface SandboxBootMessage {
   type: 'addon-kit:boot';
@@ -109,7 +137,10 @@ export interface SandboxBootMessage {
   boot: BootData;
 }
 /** The worker failed to load or threw (before or after hello). */
-export interface SandboxWorkerErrorMessage { type: 'addon-kit:worker-error'; message: string }
+export interface SandboxWorkerErrorMessage {
+  type: 'addon-kit:worker-error';
+  message: string;
+}
 
 /** Data the add-on can read synchronously at start. */
 export interface BootData {
@@ -124,7 +155,8 @@ export type AddOnEnvironment = 'development' | 'beta' | 'production';
 // ---- Authorize popup → the page that opened it (window.postMessage from the host's origin) ----
 
 /** Handshake states of an installation (the host's `addon_authorizations.state`); only `ready` lets the add-on run. */
-export type HandshakeState = 'uninitialized' | 'service_authorized' | 'integrator_pending' | 'ready' | 'reauthorization_required';
+export type HandshakeState =
+  'uninitialized' | 'service_authorized' | 'integrator_pending' | 'ready' | 'reauthorization_required';
 /**
  * How the popup's handshake ended: `authorized` (step 6 done; the popup closes), `declined` (the person
  * chose Deny; the popup closes) or `failed` (a step was refused; the popup stays open on its failure page).
@@ -150,7 +182,8 @@ export interface HandshakeReportMessage {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
-const isShortString = (v: unknown, max: number = LIMITS.stringBytes): v is string => typeof v === 'string' && v.length <= max;
+const isShortString = (v: unknown, max: number = LIMITS.stringBytes): v is string =>
+  typeof v === 'string' && v.length <= max;
 
 /** True for a header list within the limits (names are checked by the host's Headers later). */
 export function isHeaderPairs(v: unknown): v is HeaderPairs {
@@ -167,7 +200,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | null {
     case 'fetch.request': {
       const { id, target, method, url, headers, body } = data;
       if (!isId(id) || (target !== 'service' && target !== 'integrator')) return null;
-      if (!isShortString(method, 32) || !/^[A-Za-z]+$/.test(method) || !isShortString(url) || url.length === 0) return null;
+      if (!isShortString(method, 32) || !/^[A-Za-z]+$/.test(method) || !isShortString(url) || url.length === 0)
+        return null;
       if (!isHeaderPairs(headers)) return null;
       if (body !== null && !(body instanceof ArrayBuffer)) return null;
       return { v: 1, type: 'fetch.request', id, target, method, url, headers, body };
@@ -186,14 +220,17 @@ export function parseHostMessage(data: unknown): HostMessage | null {
   if (!isObject(data) || data.v !== 1 || !isId(data.id ?? data.fn)) return null;
   switch (data.type) {
     case 'fetch.head':
-      if (!Number.isSafeInteger(data.status) || typeof data.statusText !== 'string' || typeof data.url !== 'string') return null;
+      if (!Number.isSafeInteger(data.status) || typeof data.statusText !== 'string' || typeof data.url !== 'string')
+        return null;
       return isHeaderPairs(data.headers) ? (data as unknown as FetchHeadMessage) : null;
     case 'fetch.chunk':
       return data.chunk instanceof ArrayBuffer ? (data as unknown as FetchChunkMessage) : null;
     case 'fetch.end':
       return data as unknown as FetchEndMessage;
     case 'fetch.error':
-      return typeof data.code === 'string' && typeof data.message === 'string' ? (data as unknown as FetchErrorMessage) : null;
+      return typeof data.code === 'string' && typeof data.message === 'string'
+        ? (data as unknown as FetchErrorMessage)
+        : null;
     case 'ui.event':
       return Array.isArray(data.args) ? (data as unknown as UiEventMessage) : null;
     default:
@@ -213,7 +250,8 @@ export function parseBootMessage(data: unknown): SandboxBootMessage | null {
 /** Parses what the sandbox frame tells the host page. */
 export function parseSandboxMessage(data: unknown): SandboxReadyMessage | SandboxWorkerErrorMessage | null {
   if (!isObject(data)) return null;
-  if (data.type === 'addon-kit:sandbox-ready' && Number.isSafeInteger(data.protocol)) return data as unknown as SandboxReadyMessage;
+  if (data.type === 'addon-kit:sandbox-ready' && Number.isSafeInteger(data.protocol))
+    return data as unknown as SandboxReadyMessage;
   if (data.type === 'addon-kit:worker-error' && typeof data.message === 'string') {
     return { type: 'addon-kit:worker-error', message: data.message.slice(0, 1000) };
   }

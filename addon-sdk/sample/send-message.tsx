@@ -4,11 +4,26 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
-  Banner, Button, Checkbox, Heading, List, ListItem, Spinner, Stack, Text, TextArea,
-  addOnContext, authenticatedFetch, authenticatedIntegratorFetch, render,
+  Banner,
+  Button,
+  Checkbox,
+  Heading,
+  List,
+  ListItem,
+  Spinner,
+  Stack,
+  Text,
+  TextArea,
+  addOnContext,
+  authenticatedFetch,
+  authenticatedIntegratorFetch,
+  render,
 } from '../worker/index.ts';
 
-interface Person { id: string; name: string }
+interface Person {
+  id: string;
+  name: string;
+}
 /**
  * People rendered per UI update: every person of the List is listed, in steps, so no single update comes
  * near the protocol's 256 KiB limit on one UI batch (a dropped batch would leave the list empty).
@@ -23,8 +38,16 @@ async function loadPeople(listId: string): Promise<Person[]> {
   while (next) {
     const response = await authenticatedFetch(next);
     if (!response.ok) throw new Error(`Could not read the list's people (HTTP ${response.status})`);
-    const document = (await response.json()) as { data: Array<{ id: string; attributes: { first_name?: string; last_name?: string } }>; links?: { next?: string } };
-    people.push(...document.data.map((p) => ({ id: p.id, name: `${p.attributes.first_name ?? ''} ${p.attributes.last_name ?? ''}`.trim() })));
+    const document = (await response.json()) as {
+      data: Array<{ id: string; attributes: { first_name?: string; last_name?: string } }>;
+      links?: { next?: string };
+    };
+    people.push(
+      ...document.data.map((p) => ({
+        id: p.id,
+        name: `${p.attributes.first_name ?? ''} ${p.attributes.last_name ?? ''}`.trim(),
+      })),
+    );
     next = document.links?.next;
   }
   return people;
@@ -38,9 +61,15 @@ async function sendMessage(listId: string, personIds: string[], message: string)
     body: JSON.stringify({ list_id: listId, person_ids: personIds, message }),
   });
   // The template integrator answers `{data: {id, …}}`; a bare `{id}` is accepted too.
-  const body = (await response.json().catch(() => null)) as { id?: string | number; data?: { id?: string | number } } | null;
+  const body = (await response.json().catch(() => null)) as {
+    id?: string | number;
+    data?: { id?: string | number };
+  } | null;
   if (!response.ok) return { kind: 'error', text: `The integrator refused the message (HTTP ${response.status})` };
-  return { kind: 'sent', text: `Message ${String(body?.data?.id ?? body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.` };
+  return {
+    kind: 'sent',
+    text: `Message ${String(body?.data?.id ?? body?.id ?? '')} sent to ${personIds.length} ${personIds.length === 1 ? 'person' : 'people'}.`,
+  };
 }
 
 function SendMessage() {
@@ -83,7 +112,13 @@ function SendMessage() {
     setSending(true);
     setResult(null);
     try {
-      setResult(await sendMessage(listId, recipients.map((p) => p.id), message));
+      setResult(
+        await sendMessage(
+          listId,
+          recipients.map((p) => p.id),
+          message,
+        ),
+      );
     } catch (error) {
       setResult({ kind: 'error', text: `Sending failed: ${(error as Error).message}` });
     } finally {
@@ -99,7 +134,11 @@ function SendMessage() {
       {people !== null ? (
         <>
           <TextArea label="Message" value={message} onInput={setMessage} placeholder="Write your message" />
-          <Button variant="primary" disabled={sending || message.trim() === '' || recipients.length === 0} onPress={() => void send()}>
+          <Button
+            variant="primary"
+            disabled={sending || message.trim() === '' || recipients.length === 0}
+            onPress={() => void send()}
+          >
             {sending ? 'Sending…' : 'Send message'}
           </Button>
         </>

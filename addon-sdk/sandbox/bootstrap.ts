@@ -3,7 +3,12 @@
  * add-on's worker once, hands it the host's MessagePort and then stays out of the data path; it only
  * reports worker failures to the host page.
  */
-import { PROTOCOL_VERSION, parseBootMessage, type SandboxReadyMessage, type SandboxWorkerErrorMessage } from '../protocol/messages.ts';
+import {
+  PROTOCOL_VERSION,
+  parseBootMessage,
+  type SandboxReadyMessage,
+  type SandboxWorkerErrorMessage,
+} from '../protocol/messages.ts';
 
 /** The host page's origin, given in the frame URL, so our messages go to nobody else. */
 const hostOrigin = new URL(location.href).searchParams.get('host') ?? '';
@@ -26,7 +31,8 @@ window.addEventListener('message', (event) => {
     return tellHost({ type: 'addon-kit:worker-error', message: 'Invalid add-on URL' });
   }
   // Which origins may serve add-on code is the frame's CSP script-src (the sandbox router's scriptOrigins).
-  if (addonUrl.protocol !== 'https:' && addonUrl.protocol !== 'http:') return tellHost({ type: 'addon-kit:worker-error', message: 'Add-on script URL must be http(s)' });
+  if (addonUrl.protocol !== 'https:' && addonUrl.protocol !== 'http:')
+    return tellHost({ type: 'addon-kit:worker-error', message: 'Add-on script URL must be http(s)' });
   started = true;
   // A blob worker inherits this document's CSP (connect-src 'none'), and a blob URL is the only worker URL an
   // opaque origin may start; the add-on script is loaded with importScripts (script-src: the sandbox origin).

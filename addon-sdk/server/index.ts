@@ -3,7 +3,20 @@
  * components' stylesheet, and the specs of
  * the bundles they serve. Building them (vite) is `@addon-kit/sdk/build`, kept apart so serving never loads vite.
  */
-export { createSandboxRouter, sandboxFramePolicy, type AddonScript, type SandboxRouterOptions } from './sandbox-router.ts';
+export {
+  createSandboxRouter,
+  sandboxFramePolicy,
+  type AddonScript,
+  type SandboxRouterOptions,
+} from './sandbox-router.ts';
 export { createEmbedderRouter } from './embedder-router.ts';
 export { COMPONENT_STYLESHEET_PATH, readComponentStylesheet } from './component-stylesheet.ts';
-export { DEFAULT_BUNDLE_DIR, HOST_BUNDLE, SANDBOX_BUNDLE, WORKER_BUNDLE, SDK_BUNDLES, SAMPLE_ADDON_BUNDLE, type BundleSpec } from '../build/bundles.ts';
+export {
+  DEFAULT_BUNDLE_DIR,
+  HOST_BUNDLE,
+  SANDBOX_BUNDLE,
+  WORKER_BUNDLE,
+  SDK_BUNDLES,
+  SAMPLE_ADDON_BUNDLE,
+  type BundleSpec,
+} from '../build/bundles.ts';

@@ -47,7 +47,8 @@ export function sandboxFramePolicy(sandboxOrigin: string, hostOrigins: string[],
   ].join('; ');
 }
 
-const FRAME_HTML = '<!doctype html><html><head><meta charset="utf-8"><title>add-on sandbox</title></head><body><script src="sandbox-bootstrap.js"></script></body></html>';
+const FRAME_HTML =
+  '<!doctype html><html><head><meta charset="utf-8"><title>add-on sandbox</title></head><body><script src="sandbox-bootstrap.js"></script></body></html>';
 
 /** Creates the sandbox origin's router. */
 export function createSandboxRouter(options: SandboxRouterOptions): Router {
@@ -75,7 +76,9 @@ export function createSandboxRouter(options: SandboxRouterOptions): Router {
     res.set('Content-Security-Policy', sandboxFramePolicy(originOf(req), options.hostOrigins, options.scriptOrigins));
     res.type('html').send(FRAME_HTML);
   });
-  router.get('/sandbox-bootstrap.js', (_req, res) => sendScript(res, { file: join(bundleDir, 'sandbox-bootstrap.js') }));
+  router.get('/sandbox-bootstrap.js', (_req, res) =>
+    sendScript(res, { file: join(bundleDir, 'sandbox-bootstrap.js') }),
+  );
   router.get('/addons/:file', async (req, res) => {
     const match = /^([a-z0-9][a-z0-9_-]{0,63})\.js$/.exec(String(req.params.file));
     const addons = options.addons ?? {};

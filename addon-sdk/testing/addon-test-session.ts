@@ -65,14 +65,26 @@ export class ObservedState {
   /** For failure messages: the UI now, worker errors, rejected UI updates and calls nobody scripted. */
   describe(): string {
     const problems = this.events.flatMap((e) =>
-      e.type === 'worker-error' ? [`worker error: ${e.message}`] : e.type === 'ui-rejected' ? [`UI update rejected: ${e.reason}`] : []);
-    const unscripted = this.requests.filter((r) => r.outcome !== 'scripted').map((r) => `${r.outcome}: ${r.method} ${r.url}`);
+      e.type === 'worker-error'
+        ? [`worker error: ${e.message}`]
+        : e.type === 'ui-rejected'
+          ? [`UI update rejected: ${e.reason}`]
+          : [],
+    );
+    const unscripted = this.requests
+      .filter((r) => r.outcome !== 'scripted')
+      .map((r) => `${r.outcome}: ${r.method} ${r.url}`);
     return [`UI now:\n${formatTree(this.tree)}`, ...problems, ...unscripted].join('\n');
   }
 }
 
 /** The {@link AddonTest} over a booted page; `timeout` is the default wait of every helper. */
-export function createAddonTestSession(options: { page: Page; state: ObservedState; timeout: number; close(): Promise<void> }): AddonTest {
+export function createAddonTestSession(options: {
+  page: Page;
+  state: ObservedState;
+  timeout: number;
+  close(): Promise<void>;
+}): AddonTest {
   const { page, state, timeout } = options;
 
   async function waitFor<T>(check: () => T | Promise<T>, waitOptions: { timeout?: number } = {}): Promise<T> {
@@ -111,25 +123,35 @@ export function createAddonTestSession(options: { page: Page; state: ObservedSta
     queryByText: (text) => queryByText(state.tree, text),
     findByText(text, findOptions = {}) {
       const limit = findOptions.timeout ?? timeout;
-      return waitFor(() => {
-        const node = queryByText(state.tree, text);
-        if (!node) throw new Error(`findByText(${String(text)}): not rendered within ${limit} ms\n${state.describe()}`);
-        return node;
-      }, { timeout: limit });
+      return waitFor(
+        () => {
+          const node = queryByText(state.tree, text);
+          if (!node)
+            throw new Error(`findByText(${String(text)}): not rendered within ${limit} ms\n${state.describe()}`);
+          return node;
+        },
+        { timeout: limit },
+      );
     },
     waitFor,
-    press: (text, o = {}) => act(`press(${JSON.stringify(text)})`, () =>
-      page.getByRole('button', { name: text, exact: true }).click({ timeout: o.timeout ?? timeout })),
-    type: (label, value, o = {}) => act(`type(${JSON.stringify(label)})`, async () => {
-      const field = page.getByLabel(label, { exact: true });
-      await field.fill(value, { timeout: o.timeout ?? timeout });
-      await field.blur({ timeout: o.timeout ?? timeout });
-    }),
-    check: (label, checked = true, o = {}) => act(`check(${JSON.stringify(label)})`, () =>
-      page.getByRole('checkbox', { name: label, exact: true }).setChecked(checked, { timeout: o.timeout ?? timeout })),
-    select: (label, value, o = {}) => act(`select(${JSON.stringify(label)})`, async () => {
-      await page.getByLabel(label, { exact: true }).selectOption(value, { timeout: o.timeout ?? timeout });
-    }),
+    press: (text, o = {}) =>
+      act(`press(${JSON.stringify(text)})`, () =>
+        page.getByRole('button', { name: text, exact: true }).click({ timeout: o.timeout ?? timeout }),
+      ),
+    type: (label, value, o = {}) =>
+      act(`type(${JSON.stringify(label)})`, async () => {
+        const field = page.getByLabel(label, { exact: true });
+        await field.fill(value, { timeout: o.timeout ?? timeout });
+        await field.blur({ timeout: o.timeout ?? timeout });
+      }),
+    check: (label, checked = true, o = {}) =>
+      act(`check(${JSON.stringify(label)})`, () =>
+        page.getByRole('checkbox', { name: label, exact: true }).setChecked(checked, { timeout: o.timeout ?? timeout }),
+      ),
+    select: (label, value, o = {}) =>
+      act(`select(${JSON.stringify(label)})`, async () => {
+        await page.getByLabel(label, { exact: true }).selectOption(value, { timeout: o.timeout ?? timeout });
+      }),
     close: () => options.close(),
   };
 }

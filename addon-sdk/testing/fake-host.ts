@@ -11,11 +11,24 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import type { FetchTarget, HeaderPairs } from '../protocol/messages.ts';
-import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type FetchEnvelope, type ProxyErrorSide } from '../protocol/proxy.ts';
+import {
+  CSRF_HEADER,
+  FETCH_HEADER,
+  UPSTREAM_HEADER,
+  decodeEnvelope,
+  encodeEnvelope,
+  type FetchEnvelope,
+  type ProxyErrorSide,
+} from '../protocol/proxy.ts';
 import { createSandboxRouter } from '../server/sandbox-router.ts';
 import { CONFIG_ELEMENT_ID, type TestPageConfig } from './page/test-page-contract.ts';
 import {
-  isFailure, notScripted, type RecordedRequest, type Responder, type ScriptedFailure, type ScriptedResponse,
+  isFailure,
+  notScripted,
+  type RecordedRequest,
+  type Responder,
+  type ScriptedFailure,
+  type ScriptedResponse,
 } from './scripted-responses.ts';
 
 /** What the fake host needs to know. */
@@ -43,8 +56,16 @@ export interface FakeHost {
 
 const INSTALLATION_ID = 'addon-test';
 /** The status the real proxy uses for each failure side (addon-sdk/protocol/README.md §2). */
-const FAILURE_STATUS: Record<ProxyErrorSide, number> = { policy: 403, host_auth: 401, integrator_auth: 401, upstream: 502 };
-const CALLER: Record<FetchTarget, string> = { service: 'authenticatedFetch', integrator: 'authenticatedIntegratorFetch' };
+const FAILURE_STATUS: Record<ProxyErrorSide, number> = {
+  policy: 403,
+  host_auth: 401,
+  integrator_auth: 401,
+  upstream: 502,
+};
+const CALLER: Record<FetchTarget, string> = {
+  service: 'authenticatedFetch',
+  integrator: 'authenticatedIntegratorFetch',
+};
 
 async function listen(app: Express): Promise<{ server: Server; url: string }> {
   const server = app.listen(0, '127.0.0.1');
@@ -72,20 +93,30 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
   host.get('/', (_req, res) => {
     // `<` escaped so no value can close the script element.
     const json = JSON.stringify(config).replace(/</g, '\\u003c');
-    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>addon-kit test host</title></head>
+    res.type('html')
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>addon-kit test host</title></head>
 <body><div id="addon"></div><script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>
 <script type="module" src="/test-host.js"></script></body></html>`);
   });
   host.get('/test-host.js', async (_req, res) => {
     res.type('text/javascript').send(await readFile(join(options.supportDir, 'test-host.js')));
   });
-  host.post(`/addons/installations/${INSTALLATION_ID}/fetch/:target`, express.raw({ type: () => true, limit: '8mb' }), (req, res) => {
-    proxy(req, res).catch(() => {
-      // A bug of the kit (or a header the worker should not have let through) must not hang the add-on's call.
-      if (res.headersSent) res.destroy();
-      else fail(res, { fail: 'upstream', code: 'internal_error', message: 'The testing kit failed to answer this call' });
-    });
-  });
+  host.post(
+    `/addons/installations/${INSTALLATION_ID}/fetch/:target`,
+    express.raw({ type: () => true, limit: '8mb' }),
+    (req, res) => {
+      proxy(req, res).catch(() => {
+        // A bug of the kit (or a header the worker should not have let through) must not hang the add-on's call.
+        if (res.headersSent) res.destroy();
+        else
+          fail(res, {
+            fail: 'upstream',
+            code: 'internal_error',
+            message: 'The testing kit failed to answer this call',
+          });
+      });
+    },
+  );
 
   async function proxy(req: Request, res: Response): Promise<void> {
     const target = req.params.target as FetchTarget;
@@ -95,7 +126,11 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
     try {
       call = decodeEnvelope(req.get(FETCH_HEADER) ?? '') as FetchEnvelope;
     } catch {
-      return fail(res, { fail: 'policy', code: 'invalid_request', message: `The ${FETCH_HEADER} header is not URI-encoded JSON` });
+      return fail(res, {
+        fail: 'policy',
+        code: 'invalid_request',
+        message: `The ${FETCH_HEADER} header is not URI-encoded JSON`,
+      });
     }
     const base = new URL(options.bases[target]);
     const url = parseUrl(call.url, base);
@@ -119,18 +154,29 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
     const request = record(responder ? 'scripted' : 'not_scripted');
     let answer: ScriptedResponse | ScriptedFailure;
     try {
-      answer = typeof responder === 'function' ? await responder(request) : responder ?? notScripted(call.method, request.path);
+      answer =
+        typeof responder === 'function'
+          ? await responder(request)
+          : (responder ?? notScripted(call.method, request.path));
     } catch (error) {
-      answer = { fail: 'upstream', code: 'script_failed', message: `The scripted responder threw: ${(error as Error).message}` };
+      answer = {
+        fail: 'upstream',
+        code: 'script_failed',
+        message: `The scripted responder threw: ${(error as Error).message}`,
+      };
     }
     if (isFailure(answer)) fail(res, answer);
     else {
       const status = answer.status ?? 200;
-      const headers: HeaderPairs = Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]);
+      const headers: HeaderPairs = Object.entries(answer.headers ?? {}).map(([name, value]) => [
+        name.toLowerCase(),
+        value,
+      ]);
       let body = Buffer.from(answer.body ?? '');
       if (answer.json !== undefined) {
         body = Buffer.from(JSON.stringify(answer.json));
-        if (!headers.some(([name]) => name === 'content-type')) headers.push(['content-type', 'application/json; charset=utf-8']);
+        if (!headers.some(([name]) => name === 'content-type'))
+          headers.push(['content-type', 'application/json; charset=utf-8']);
       }
       const head = { status, statusText: answer.statusText ?? STATUS_CODES[status] ?? '', url: url.href, headers };
       res.status(200).set({ [UPSTREAM_HEADER]: encodeEnvelope(head), 'Content-Type': 'application/octet-stream' });
@@ -139,12 +185,14 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
     options.onRequest(request);
   }
 
-  sandbox.use(createSandboxRouter({
-    hostOrigins: [hostListener.url],
-    sandboxOrigin: sandboxListener.url,
-    bundleDir: options.supportDir,
-    addons: { addon: options.addonScript },
-  }));
+  sandbox.use(
+    createSandboxRouter({
+      hostOrigins: [hostListener.url],
+      sandboxOrigin: sandboxListener.url,
+      bundleDir: options.supportDir,
+      addons: { addon: options.addonScript },
+    }),
+  );
 
   return {
     pageUrl: `${hostListener.url}/`,
@@ -169,6 +217,11 @@ function parseUrl(input: string, base: URL): URL | undefined {
 /** A proxy failure as the real proxy sends it: non-200, no upstream header, `{error: {side, code, …}}`. */
 function fail(res: Response, failure: ScriptedFailure): void {
   res.status(FAILURE_STATUS[failure.fail]).json({
-    error: { side: failure.fail, code: failure.code, message: failure.message ?? failure.code, retryable: failure.retryable ?? false },
+    error: {
+      side: failure.fail,
+      code: failure.code,
+      message: failure.message ?? failure.code,
+      retryable: failure.retryable ?? false,
+    },
   });
 }

@@ -26,12 +26,20 @@ export function defaultChromiumPath(): string {
  */
 export async function launchChromium(executablePath: string = defaultChromiumPath()): Promise<Browser> {
   if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: install it (Debian: apt-get install -y chromium) ` +
-      'or set CHROMIUM_PATH (or the chromiumPath option) to its executable');
+    throw new Error(
+      `Chromium not found at ${executablePath}: install it (Debian: apt-get install -y chromium) ` +
+        'or set CHROMIUM_PATH (or the chromiumPath option) to its executable',
+    );
   }
   return chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }

@@ -59,7 +59,11 @@ interface Script {
   responder: Responder;
 }
 
-const sortedQuery = (params: URLSearchParams) => [...params].map(([k, v]) => `${k}=${v}`).sort().join('&');
+const sortedQuery = (params: URLSearchParams) =>
+  [...params]
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join('&');
 
 /** Parses the keys once; a malformed key is the test's mistake and throws at start. */
 export function compileScripts(scripts: ResponseScripts = {}): (method: string, url: URL) => Responder | undefined {
@@ -77,7 +81,9 @@ export function compileScripts(scripts: ResponseScripts = {}): (method: string, 
   return (method, url) => {
     const candidates = compiled.filter((s) => s.method === method && s.path === url.pathname);
     // A key with the request's exact query wins over a key without one.
-    return (candidates.find((s) => s.query === sortedQuery(url.searchParams)) ?? candidates.find((s) => s.query === undefined))?.responder;
+    return (
+      candidates.find((s) => s.query === sortedQuery(url.searchParams)) ?? candidates.find((s) => s.query === undefined)
+    )?.responder;
   };
 }
 
@@ -86,7 +92,16 @@ export function notScripted(method: string, path: string): ScriptedResponse {
   return {
     status: 404,
     statusText: 'Not Found',
-    json: { errors: [{ status: '404', code: 'not_scripted', title: 'Not scripted', detail: `No scripted response for ${method} ${path}` }] },
+    json: {
+      errors: [
+        {
+          status: '404',
+          code: 'not_scripted',
+          title: 'Not scripted',
+          detail: `No scripted response for ${method} ${path}`,
+        },
+      ],
+    },
   };
 }
 

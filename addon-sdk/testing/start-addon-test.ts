@@ -76,7 +76,8 @@ export interface AddonTestOptions {
  * ```
  */
 export async function startAddonTest(options: AddonTestOptions): Promise<AddonTest> {
-  if (!options.entry === !options.script) throw new TypeError('startAddonTest: give exactly one of `entry` and `script`');
+  if (!options.entry === !options.script)
+    throw new TypeError('startAddonTest: give exactly one of `entry` and `script`');
   const root = resolve(options.root ?? process.cwd());
   const timeout = options.timeout ?? 5000;
   const bootTimeoutMs = options.bootTimeoutMs ?? 10_000;
@@ -102,12 +103,19 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
       supportDir,
       addonScript,
       page: {
-        boot: { environment: options.environment ?? 'development', extension: options.extension ?? '', props: options.props ?? {} },
+        boot: {
+          environment: options.environment ?? 'development',
+          extension: options.extension ?? '',
+          props: options.props ?? {},
+        },
         bootTimeoutMs,
         fetchTimeoutMs: 30_000,
         uiOrigins: options.uiOrigins ?? [],
       },
-      bases: { service: options.hostApiBase ?? 'https://host.example', integrator: options.integratorApiBase ?? 'https://integrator.example' },
+      bases: {
+        service: options.hostApiBase ?? 'https://host.example',
+        integrator: options.integratorApiBase ?? 'https://integrator.example',
+      },
       scripts,
       onRequest(request) {
         state.requests.push(request);
@@ -133,7 +141,9 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
       if (report.type === 'ready') settleBoot();
       else if (report.type === 'boot-failed') {
         // The worker imports the add-on across origins, so the browser mutes an error thrown at its top level.
-        const hint = /failed to load/.test(report.message) ? ' (the script is missing, or it threw while it first ran)' : '';
+        const hint = /failed to load/.test(report.message)
+          ? ' (the script is missing, or it threw while it first ran)'
+          : '';
         settleBoot(new Error(`startAddonTest: the add-on did not start (${report.code}): ${report.message}${hint}`));
       } else if (report.type === 'ui') state.tree = report.tree;
       else state.events.push(report.event);
@@ -141,8 +151,16 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
     });
     await page.goto(host.pageUrl);
     const pageTimeout = bootTimeoutMs + 5000;
-    const timer = setTimeout(() => settleBoot(new Error(`startAddonTest: the test page did not start the add-on within ${pageTimeout} ms` +
-      (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''))), pageTimeout);
+    const timer = setTimeout(
+      () =>
+        settleBoot(
+          new Error(
+            `startAddonTest: the test page did not start the add-on within ${pageTimeout} ms` +
+              (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''),
+          ),
+        ),
+      pageTimeout,
+    );
     await booted.finally(() => clearTimeout(timer));
 
     return createAddonTestSession({ page, state, timeout, close: cleanUp });

@@ -14,7 +14,9 @@ import { SANDBOX_BUNDLE, type BundleSpec } from '../build/bundles.ts';
 export const TEST_PAGE_BUNDLE: BundleSpec = {
   file: 'test-host.js',
   // The TypeScript source in the repository, the compiled module beside this one in an installed package's dist/.
-  entry: fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './page/test-host.ts' : './page/test-host.js', import.meta.url)),
+  entry: fileURLToPath(
+    new URL(import.meta.url.endsWith('.ts') ? './page/test-host.ts' : './page/test-host.js', import.meta.url),
+  ),
   format: 'es',
 };
 

@@ -8,7 +8,9 @@ import type { ComponentName } from '../protocol/components.ts';
 export type UiComponent = {
   [K in ComponentName]: K extends `ui-${infer Rest}` ? PascalCase<Rest> : never;
 }[ComponentName];
-type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Capitalize<Head>}${PascalCase<Tail>}` : Capitalize<S>;
+type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${PascalCase<Tail>}`
+  : Capitalize<S>;
 
 /** One rendered component: its props as the host received them (event handlers left out) and its children. */
 export interface UiNode {
@@ -66,7 +68,9 @@ export function formatTree(tree: ReadonlyArray<UiNode | string>, indent = ''): s
   return tree
     .map((node) => {
       if (typeof node === 'string') return `${indent}${JSON.stringify(node)}`;
-      const props = Object.entries(node.props).map(([k, v]) => ` ${k}=${JSON.stringify(v)}`).join('');
+      const props = Object.entries(node.props)
+        .map(([k, v]) => ` ${k}=${JSON.stringify(v)}`)
+        .join('');
       const children = node.children.length ? `\n${formatTree(node.children, `${indent}  `)}` : '';
       return `${indent}<${node.type}${props}>${children}`;
     })

@@ -73,7 +73,10 @@ export function addonKit(options: AddonKitOptions): Plugin[] {
         // The add-on's own `preact/hooks` must be the copy the SDK renders with, or hooks break.
         // In the addon-kit repository (this module running from source) the SDK's package name resolves to its
         // TypeScript sources, as everywhere there; installed, to its built dist/.
-        resolve: { dedupe: ['preact'], ...(import.meta.url.endsWith('.ts') ? { conditions: ['source', ...defaultClientConditions] } : {}) },
+        resolve: {
+          dedupe: ['preact'],
+          ...(import.meta.url.endsWith('.ts') ? { conditions: ['source', ...defaultClientConditions] } : {}),
+        },
         build: {
           outDir: dirname(outFile),
           emptyOutDir: false,

@@ -35,7 +35,10 @@ export interface AddonWatcher {
 
 /** Minimal shape of the watcher vite returns in watch mode (rolldown's). */
 interface RolldownLikeWatcher {
-  on(event: 'event', listener: (event: { code: string; error?: Error; result?: { close(): unknown } }) => void): unknown;
+  on(
+    event: 'event',
+    listener: (event: { code: string; error?: Error; result?: { close(): unknown } }) => void,
+  ): unknown;
   close(): Promise<void>;
 }
 
@@ -69,7 +72,9 @@ interface RolldownLikeWatcher {
  */
 export function buildAddon(options: AddonBuildOptions & { watch?: undefined }): Promise<AddonBuildResult>;
 export function buildAddon(options: AddonBuildOptions & { watch: AddonWatchOptions }): Promise<AddonWatcher>;
-export async function buildAddon(options: AddonBuildOptions & { watch?: AddonWatchOptions }): Promise<AddonBuildResult | AddonWatcher> {
+export async function buildAddon(
+  options: AddonBuildOptions & { watch?: AddonWatchOptions },
+): Promise<AddonBuildResult | AddonWatcher> {
   const root = resolve(options.root ?? process.cwd());
   let last: AddonBuildResult | undefined;
   const config: InlineConfig = {
@@ -78,12 +83,14 @@ export async function buildAddon(options: AddonBuildOptions & { watch?: AddonWat
     mode: options.mode ?? 'production',
     logLevel: 'warn',
     customLogger: quietLogger(),
-    plugins: [addonKit({
-      entry: resolve(root, options.entry),
-      outFile: resolve(root, options.outFile ?? DEFAULT_ADDON_OUT_FILE),
-      ...(options.budget === undefined ? {} : { budget: options.budget }),
-      onReport: (report) => (last = report),
-    })],
+    plugins: [
+      addonKit({
+        entry: resolve(root, options.entry),
+        outFile: resolve(root, options.outFile ?? DEFAULT_ADDON_OUT_FILE),
+        ...(options.budget === undefined ? {} : { budget: options.budget }),
+        onReport: (report) => (last = report),
+      }),
+    ],
   };
   if (!options.watch) {
     await build(config);

@@ -17,14 +17,19 @@ const cleanUrl = (id: string) => id.replace(/[?#].*$/, '');
 /** Why `id` cannot be part of an add-on, or undefined when it can. */
 function refusal(id: string, config: ResolvedConfig): string | undefined {
   if (isCSSRequest(id)) {
-    return 'add-ons cannot ship CSS: the host page renders the add-on\'s UI with its own allow-listed components ' +
-      '(style them with their props, e.g. tone, variant, gap)';
+    return (
+      "add-ons cannot ship CSS: the host page renders the add-on's UI with its own allow-listed components " +
+      '(style them with their props, e.g. tone, variant, gap)'
+    );
   }
-  if (WORKER_QUERY.test(id)) return 'an add-on already runs in a worker and is one script: it cannot start workers of its own';
+  if (WORKER_QUERY.test(id))
+    return 'an add-on already runs in a worker and is one script: it cannot start workers of its own';
   if (RAW.test(id)) return undefined;
   if (URL_QUERY.test(id) || config.assetsInclude(cleanUrl(id))) {
-    return 'an add-on is one script and cannot ship asset files: the host shows images only from https URLs ' +
-      '(host the file and pass its https URL to <Image src>), and `?raw` imports a text file as a string';
+    return (
+      'an add-on is one script and cannot ship asset files: the host shows images only from https URLs ' +
+      '(host the file and pass its https URL to <Image src>), and `?raw` imports a text file as a string'
+    );
   }
   return undefined;
 }
@@ -54,8 +59,10 @@ export function refuseExtraFiles(entryFile: string): Plugin {
       handler(_output, bundle) {
         const extra = Object.keys(bundle).filter((name) => name !== entryFile);
         if (extra.length > 0) {
-          this.error(`an add-on must build into the single script ${entryFile}, but this build also emits ${extra.join(', ')}: ` +
-            'remove what needs them (workers, CSS, assets, or a plugin that emits files).');
+          this.error(
+            `an add-on must build into the single script ${entryFile}, but this build also emits ${extra.join(', ')}: ` +
+              'remove what needs them (workers, CSS, assets, or a plugin that emits files).',
+          );
         }
       },
     },

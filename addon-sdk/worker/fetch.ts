@@ -33,7 +33,11 @@ export function authenticatedIntegratorFetch(input: RequestInfo | URL, init?: Re
   return bridgedFetch('integrator', input, init);
 }
 
-async function bridgedFetch(target: FetchTarget, input: RequestInfo | URL, init: RequestInit | undefined): Promise<Response> {
+async function bridgedFetch(
+  target: FetchTarget,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+): Promise<Response> {
   // Relative URLs stay relative: the proxy resolves them against the right base, not the worker's blob: URL.
   const url = input instanceof Request ? input.url : input instanceof URL ? input.href : String(input);
   const signal = init?.signal ?? (input instanceof Request ? input.signal : null);
@@ -43,7 +47,8 @@ async function bridgedFetch(target: FetchTarget, input: RequestInfo | URL, init:
   const headers: HeaderPairs = [...request.headers];
   const body = request.body ? await readCapped(request.body) : null;
   if (signal?.aborted) throw signal.reason;
-  if (pending.size >= LIMITS.concurrentFetches) throw new SdkFetchError('too_many_requests', 'Too many add-on requests in flight', undefined, true);
+  if (pending.size >= LIMITS.concurrentFetches)
+    throw new SdkFetchError('too_many_requests', 'Too many add-on requests in flight', undefined, true);
 
   const id = nextId++;
   return new Promise<Response>((resolve, reject) => {
@@ -65,7 +70,10 @@ async function bridgedFetch(target: FetchTarget, input: RequestInfo | URL, init:
         signal?.removeEventListener('abort', onAbort);
       },
     });
-    sendToHost({ v: 1, type: 'fetch.request', id, target, method: request.method, url, headers, body }, body ? [body] : []);
+    sendToHost(
+      { v: 1, type: 'fetch.request', id, target, method: request.method, url, headers, body },
+      body ? [body] : [],
+    );
   });
 }
 
@@ -117,7 +125,11 @@ function onHead(entry: Pending, id: number, message: Extract<HostMessage, { type
   entry.body ??= null;
   let response: Response;
   try {
-    response = new Response(body, { status: message.status, statusText: sanitizeStatusText(message.statusText), headers });
+    response = new Response(body, {
+      status: message.status,
+      statusText: sanitizeStatusText(message.statusText),
+      headers,
+    });
   } catch {
     entry.done();
     sendToHost({ v: 1, type: 'fetch.abort', id });

@@ -3,7 +3,12 @@
  * changes into mutation records that go to the host, which renders its own allow-listed components.
  */
 import '@remote-dom/core/polyfill';
-import { BatchingRemoteConnection, RemoteRootElement, createRemoteElement, type RemoteConnection } from '@remote-dom/core/elements';
+import {
+  BatchingRemoteConnection,
+  RemoteRootElement,
+  createRemoteElement,
+  type RemoteConnection,
+} from '@remote-dom/core/elements';
 import { h, render as renderPreact, type ComponentChildren } from 'preact';
 import { COMPONENTS, type PropertyKind, type SelectOption } from '../protocol/components.ts';
 import { onHostMessage, sendToHost } from './channel.ts';
@@ -46,7 +51,13 @@ onHostMessage((message) => {
   if (message.type === 'ui.event') functions.get(message.fn)?.(...message.args);
 });
 
-const TYPES: Record<string, unknown> = { string: String, number: Number, boolean: Boolean, url: String, options: Array };
+const TYPES: Record<string, unknown> = {
+  string: String,
+  number: Number,
+  boolean: Boolean,
+  url: String,
+  options: Array,
+};
 for (const [name, spec] of Object.entries(COMPONENTS)) {
   const properties: Record<string, { type: unknown }> = {};
   for (const [prop, kind] of Object.entries(spec.properties) as Array<[string, PropertyKind]>) {
@@ -72,24 +83,72 @@ type Handler<T> = ((value: T) => void) | undefined;
 const detail = <T>(handler: Handler<T>) => handler && ((event: Event) => handler((event as CustomEvent<T>).detail));
 
 /** A section heading (level 1–3). */
-export const Heading = (p: { level?: 1 | 2 | 3 } & Children) => h('ui-heading', { level: p.level === undefined ? undefined : String(p.level) }, p.children);
+export const Heading = (p: { level?: 1 | 2 | 3 } & Children) =>
+  h('ui-heading', { level: p.level === undefined ? undefined : String(p.level) }, p.children);
 /** A paragraph of text. */
-export const Text = (p: { tone?: 'default' | 'subdued' | 'critical' | 'success'; strong?: boolean } & Children) => h('ui-text', p);
+export const Text = (p: { tone?: 'default' | 'subdued' | 'critical' | 'success'; strong?: boolean } & Children) =>
+  h('ui-text', p);
 /** A button (`destructive` for what deletes or cannot be undone); `onPress` fires when the person clicks it. */
-export const Button = ({ onPress, ...p }: { variant?: 'primary' | 'secondary' | 'plain' | 'destructive'; disabled?: boolean; onPress?: () => void } & Children) =>
-  h('ui-button', { ...p, onpress: onPress && (() => onPress()) });
+export const Button = ({
+  onPress,
+  ...p
+}: {
+  variant?: 'primary' | 'secondary' | 'plain' | 'destructive';
+  disabled?: boolean;
+  onPress?: () => void;
+} & Children) => h('ui-button', { ...p, onpress: onPress && (() => onPress()) });
 /** A one-line text input; `onInput` gets the current value on every keystroke; `error` says what is wrong with it. */
-export const TextField = ({ onInput, onChange, ...p }: { label?: string; value?: string; placeholder?: string; disabled?: boolean; error?: string; type?: 'text' | 'email' | 'number' | 'search'; onInput?: (value: string) => void; onChange?: (value: string) => void }) =>
-  h('ui-text-field', { ...p, oninput: detail(onInput), onchange: detail(onChange) });
+export const TextField = ({
+  onInput,
+  onChange,
+  ...p
+}: {
+  label?: string;
+  value?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  error?: string;
+  type?: 'text' | 'email' | 'number' | 'search';
+  onInput?: (value: string) => void;
+  onChange?: (value: string) => void;
+}) => h('ui-text-field', { ...p, oninput: detail(onInput), onchange: detail(onChange) });
 /** A multi-line text input; `error` says what is wrong with it. */
-export const TextArea = ({ onInput, onChange, ...p }: { label?: string; value?: string; placeholder?: string; disabled?: boolean; error?: string; rows?: number; onInput?: (value: string) => void; onChange?: (value: string) => void }) =>
-  h('ui-text-area', { ...p, oninput: detail(onInput), onchange: detail(onChange) });
+export const TextArea = ({
+  onInput,
+  onChange,
+  ...p
+}: {
+  label?: string;
+  value?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  error?: string;
+  rows?: number;
+  onInput?: (value: string) => void;
+  onChange?: (value: string) => void;
+}) => h('ui-text-area', { ...p, oninput: detail(onInput), onchange: detail(onChange) });
 /** A choice among options. */
-export const Select = ({ onChange, ...p }: { label?: string; value?: string; options: SelectOption[]; disabled?: boolean; error?: string; onChange?: (value: string) => void }) =>
-  h('ui-select', { ...p, onchange: detail(onChange) });
+export const Select = ({
+  onChange,
+  ...p
+}: {
+  label?: string;
+  value?: string;
+  options: SelectOption[];
+  disabled?: boolean;
+  error?: string;
+  onChange?: (value: string) => void;
+}) => h('ui-select', { ...p, onchange: detail(onChange) });
 /** A checkbox; `onChange` gets the new checked state. */
-export const Checkbox = ({ onChange, ...p }: { label?: string; checked?: boolean; disabled?: boolean; onChange?: (checked: boolean) => void }) =>
-  h('ui-checkbox', { ...p, onchange: detail(onChange) });
+export const Checkbox = ({
+  onChange,
+  ...p
+}: {
+  label?: string;
+  checked?: boolean;
+  disabled?: boolean;
+  onChange?: (checked: boolean) => void;
+}) => h('ui-checkbox', { ...p, onchange: detail(onChange) });
 /** A bulleted (or numbered) list of ListItem. */
 export const List = (p: { ordered?: boolean } & Children) => h('ui-list', p);
 /** One item of a List. */
@@ -99,8 +158,11 @@ export const Link = (p: { href: string } & Children) => h('ui-link', p);
 /** An image (only from an origin of the config's `ui_origins`; others are refused by the host). */
 export const Image = (p: { src: string; alt: string; width?: number; height?: number }) => h('ui-image', p);
 /** Lays its children out vertically or horizontally. */
-export const Stack = (p: { direction?: 'vertical' | 'horizontal'; gap?: 'none' | 'small' | 'medium' | 'large' } & Children) => h('ui-stack', p);
+export const Stack = (
+  p: { direction?: 'vertical' | 'horizontal'; gap?: 'none' | 'small' | 'medium' | 'large' } & Children,
+) => h('ui-stack', p);
 /** A highlighted message. */
-export const Banner = (p: { tone?: 'info' | 'success' | 'warning' | 'critical'; title?: string } & Children) => h('ui-banner', p);
+export const Banner = (p: { tone?: 'info' | 'success' | 'warning' | 'critical'; title?: string } & Children) =>
+  h('ui-banner', p);
 /** A loading indicator. */
 export const Spinner = (p: { label?: string }) => h('ui-spinner', p);

@@ -47,14 +47,24 @@ export class HandshakeRequiredError extends AddonError {
 
 /** The proxy's allow-list or limits refuse the call. */
 export class PolicyError extends AddonError {
-  constructor(code: Extract<ProxyErrorCode, 'not_allowed' | 'invalid_request' | 'body_too_large' | 'upstream_refused_address'>, message: string, status = code === 'body_too_large' ? 413 : code === 'invalid_request' ? 400 : 403) {
+  constructor(
+    code: Extract<ProxyErrorCode, 'not_allowed' | 'invalid_request' | 'body_too_large' | 'upstream_refused_address'>,
+    message: string,
+    status = code === 'body_too_large' ? 413 : code === 'invalid_request' ? 400 : 403,
+  ) {
     super(status, 'policy', code, message, false);
   }
 }
 
 /** The upstream could not be reached or answered too slowly or too much. */
 export class UpstreamError extends AddonError {
-  constructor(code: Extract<ProxyErrorCode, 'upstream_unreachable' | 'upstream_timeout' | 'upstream_redirect' | 'upstream_response_too_large'>, message: string) {
+  constructor(
+    code: Extract<
+      ProxyErrorCode,
+      'upstream_unreachable' | 'upstream_timeout' | 'upstream_redirect' | 'upstream_response_too_large'
+    >,
+    message: string,
+  ) {
     const status = code === 'upstream_timeout' ? 504 : 502;
     super(status, 'upstream', code, message, code === 'upstream_unreachable' || code === 'upstream_timeout');
   }

@@ -120,7 +120,11 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   router.get('/installations/:id/bundle.js', session, async (req, res) => {
     const installation = await installationOf(db, String(req.params.id), addonPersonOf(req));
     const bundle = await installationBundle(db, installation.versionId);
-    res.set('Content-Type', 'text/javascript; charset=utf-8').set('Cache-Control', 'private, no-cache').set('ETag', `"${installation.bundleSha256}"`).send(bundle);
+    res
+      .set('Content-Type', 'text/javascript; charset=utf-8')
+      .set('Cache-Control', 'private, no-cache')
+      .set('ETag', `"${installation.bundleSha256}"`)
+      .send(bundle);
   });
   router.get('/installations/:id/state', session, installationState({ db, vault }));
   const limits = {
@@ -130,11 +134,27 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     headersTimeoutMs: config.addonFetchTimeoutMs,
     totalTimeoutMs: config.addonFetchTimeoutMs * 4,
   };
-  router.post('/installations/:id/fetch/:side', session, requireAddonCsrf, fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }));
+  router.post(
+    '/installations/:id/fetch/:side',
+    session,
+    requireAddonCsrf,
+    fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }),
+  );
   router.use('/installations', addonErrorHandler(logger));
   // Step 3 of the handshake requires this mark of the provider's consent (step 1).
   onAuthorizationCodeIssued(deps.provider, recordServiceConsent(db, vault.store));
-  router.use(handshakeRouter({ db, box, vault, config, clock, logger, provider: deps.provider, tokenTimeoutSeconds: config.addonTokenTimeoutSeconds }));
+  router.use(
+    handshakeRouter({
+      db,
+      box,
+      vault,
+      config,
+      clock,
+      logger,
+      provider: deps.provider,
+      tokenTimeoutSeconds: config.addonTokenTimeoutSeconds,
+    }),
+  );
 
   return {
     registry,

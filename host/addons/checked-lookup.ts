@@ -44,7 +44,9 @@ export interface CheckedLookups {
 }
 
 const systemResolve: Resolve = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 
 /** Creates the lookups with their answer cache. */
 export function createCheckedLookups(options: CheckedLookupOptions = {}): CheckedLookups {

@@ -16,16 +16,38 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** A positive integer id; a whole-string `${VAR}` placeholder may supply it as digits. */
-const integerId = z.union([z.number().int().positive(), z.string().regex(/^[1-9][0-9]{0,17}$/).transform(Number)], { error: 'must be a positive integer' });
+const integerId = z.union(
+  [
+    z.number().int().positive(),
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,17}$/)
+      .transform(Number),
+  ],
+  { error: 'must be a positive integer' },
+);
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
-const insertionPoint = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/, 'must be a dotted insertion point name such as people.list.send_message');
+const insertionPoint = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/,
+    'must be a dotted insertion point name such as people.list.send_message',
+  );
 /** `/api/messages/:id`: literal segments and `:name` parameters; no query, no wildcards, no dot segments. */
 const pathTemplate = z
   .string()
-  .regex(/^(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))+\/?$|^\/$/, 'must be a path template such as /api/messages/:id')
-  .refine((path) => !path.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain a . or .. segment');
+  .regex(
+    /^(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))+\/?$|^\/$/,
+    'must be a path template such as /api/messages/:id',
+  )
+  .refine(
+    (path) => !path.split('/').some((segment) => segment === '.' || segment === '..'),
+    'must not contain a . or .. segment',
+  );
 /** `https://cdn.example.com`: scheme, host and port only, written as the URL parser serialises an origin. */
-const origin = z.string().refine(isOrigin, 'must be an origin such as https://cdn.example.com (scheme, host and port only)');
+const origin = z
+  .string()
+  .refine(isOrigin, 'must be an origin such as https://cdn.example.com (scheme, host and port only)');
 
 const uiExtension = z.strictObject({
   title: z.string().min(1).max(100),
@@ -58,17 +80,20 @@ const environmentSchema = z.strictObject({
 });
 
 /** The zod schema of `addon.config.json` after placeholders are filled. */
-export const addonConfigSchema = z
-  .strictObject({
-    $schema: z.string().optional(),
-    /** The integer id of the add-on's OAuth application in the host (not its client_id). */
-    oauth_application_id: integerId,
-    scopes: z.array(z.enum(SCOPES)).min(1),
-    ui_extensions: z.record(insertionPoint, uiExtension),
-    environments: z
-      .strictObject({ development: environmentSchema.optional(), beta: environmentSchema.optional(), production: environmentSchema.optional() })
-      .refine((e) => ENVIRONMENTS.some((name) => e[name]), 'must define at least one of development, beta, production'),
-  });
+export const addonConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** The integer id of the add-on's OAuth application in the host (not its client_id). */
+  oauth_application_id: integerId,
+  scopes: z.array(z.enum(SCOPES)).min(1),
+  ui_extensions: z.record(insertionPoint, uiExtension),
+  environments: z
+    .strictObject({
+      development: environmentSchema.optional(),
+      beta: environmentSchema.optional(),
+      production: environmentSchema.optional(),
+    })
+    .refine((e) => ENVIRONMENTS.some((name) => e[name]), 'must define at least one of development, beta, production'),
+});
 
 /** A validated add-on config. */
 export type AddonConfig = z.infer<typeof addonConfigSchema>;
@@ -144,17 +169,30 @@ export function parseAddonConfigText(text: string, options: LoadAddonConfigOptio
 function crossFieldProblems(raw: unknown): string[] {
   const problems: string[] = [];
   const config = (raw ?? {}) as { ui_extensions?: unknown; environments?: unknown };
-  const declared = config.ui_extensions && typeof config.ui_extensions === 'object' ? (config.ui_extensions as Record<string, unknown>) : {};
-  const environments = config.environments && typeof config.environments === 'object' ? (config.environments as Record<string, unknown>) : {};
+  const declared =
+    config.ui_extensions && typeof config.ui_extensions === 'object'
+      ? (config.ui_extensions as Record<string, unknown>)
+      : {};
+  const environments =
+    config.environments && typeof config.environments === 'object'
+      ? (config.environments as Record<string, unknown>)
+      : {};
   for (const name of ENVIRONMENTS) {
     const env = environments[name] as
-      | { ui_extensions?: unknown; organization_ids?: unknown; ui_origins?: unknown; integrator_oauth?: Record<string, unknown>; integrator_api?: Record<string, unknown> }
+      | {
+          ui_extensions?: unknown;
+          organization_ids?: unknown;
+          ui_origins?: unknown;
+          integrator_oauth?: Record<string, unknown>;
+          integrator_api?: Record<string, unknown>;
+        }
       | undefined;
     if (!env || typeof env !== 'object') continue;
     const at = `environments.${name}`;
     if (Array.isArray(env.ui_extensions)) {
       env.ui_extensions.forEach((point, i) => {
-        if (typeof point === 'string' && !(point in declared)) problems.push(`${at}.ui_extensions.${i}: ${point} is not declared under ui_extensions`);
+        if (typeof point === 'string' && !(point in declared))
+          problems.push(`${at}.ui_extensions.${i}: ${point} is not declared under ui_extensions`);
       });
     }
     if (name === 'development' && Array.isArray(env.organization_ids) && env.organization_ids.length > 0) {
@@ -170,7 +208,8 @@ function crossFieldProblems(raw: unknown): string[] {
       ];
       if (Array.isArray(env.ui_origins)) env.ui_origins.forEach((value, i) => urls.push([`ui_origins.${i}`, value]));
       for (const [path, value] of urls) {
-        if (typeof value === 'string' && protocolOf(value) === 'http:') problems.push(`${at}.${path}: must be an https URL outside development`);
+        if (typeof value === 'string' && protocolOf(value) === 'http:')
+          problems.push(`${at}.${path}: must be an https URL outside development`);
       }
     }
   }
@@ -184,7 +223,11 @@ function crossFieldProblems(raw: unknown): string[] {
 export function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(url.hostname);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.origin === value &&
+      /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(url.hostname)
+    );
   } catch {
     return false;
   }
@@ -201,7 +244,9 @@ function protocolOf(value: string): string | undefined {
 
 function hasEnvironment(raw: unknown, name: Environment): boolean {
   const environments = (raw as { environments?: unknown } | null)?.environments;
-  return !!environments && typeof environments === 'object' && (environments as Record<string, unknown>)[name] !== undefined;
+  return (
+    !!environments && typeof environments === 'object' && (environments as Record<string, unknown>)[name] !== undefined
+  );
 }
 
 function onlyEnvironment(raw: unknown, only: Environment): unknown {

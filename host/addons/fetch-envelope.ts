@@ -10,9 +10,15 @@ import { HTTP_METHODS } from './config.ts';
 import { PolicyError } from './addon-error.ts';
 
 const fetchEnvelope = z.strictObject({
-  method: z.string().transform((m) => m.toUpperCase()).pipe(z.enum(HTTP_METHODS)),
+  method: z
+    .string()
+    .transform((m) => m.toUpperCase())
+    .pipe(z.enum(HTTP_METHODS)),
   url: z.string().min(1).max(8192),
-  headers: z.array(z.tuple([z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n\0]*$/)])).max(100).default([]),
+  headers: z
+    .array(z.tuple([z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/), z.string().regex(/^[^\r\n\0]*$/)]))
+    .max(100)
+    .default([]),
 });
 /** The protocol's FetchEnvelope as the proxy checked it: the method upper-cased and one it relays. */
 export type CheckedFetchEnvelope = z.infer<typeof fetchEnvelope> & FetchEnvelope;
@@ -36,15 +42,31 @@ export function parseFetchEnvelope(header: string | undefined): CheckedFetchEnve
 
 /** RFC 9110 §7.6.1 hop-by-hop headers, plus credentials the proxy owns or must never pass on. */
 const STRIPPED = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
-  'host', 'content-length', 'cookie', 'cookie2', 'set-cookie', 'set-cookie2', 'authorization', 'expect',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'cookie',
+  'cookie2',
+  'set-cookie',
+  'set-cookie2',
+  'authorization',
+  'expect',
 ]);
 
 /** Drops hop-by-hop, cookie and authorization headers, and any named in `Connection`. @see RFC 9110 §7.6.1 */
 export function stripHeaders(headers: readonly [string, string][]): [string, string][] {
   const named = new Set<string>();
   for (const [name, value] of headers) {
-    if (name.toLowerCase() === 'connection') for (const token of value.split(',')) named.add(token.trim().toLowerCase());
+    if (name.toLowerCase() === 'connection')
+      for (const token of value.split(',')) named.add(token.trim().toLowerCase());
   }
   return headers.filter(([name]) => {
     const lower = name.toLowerCase();

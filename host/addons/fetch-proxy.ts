@@ -15,7 +15,14 @@ import type { Queryable } from '../db/database.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { AddonError, HandshakeRequiredError, PolicyError, UpstreamError } from './addon-error.ts';
 import { FETCH_HEADER, UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
-import { declaredLength, encodeUpstream, headerPairs, parseFetchEnvelope, stripHeaders, type CheckedFetchEnvelope } from './fetch-envelope.ts';
+import {
+  declaredLength,
+  encodeUpstream,
+  headerPairs,
+  parseFetchEnvelope,
+  stripHeaders,
+  type CheckedFetchEnvelope,
+} from './fetch-envelope.ts';
 import { findInstallation, type Installation } from './installations.ts';
 import { checkIntegratorCall } from './integrator-policy.ts';
 import type { Loopback } from './loopback.ts';
@@ -55,25 +62,32 @@ export interface FetchProxyDeps {
 /** The installation of the person's organization, or 404 (another organization's id looks unknown). */
 export async function installationOf(db: Queryable, id: string, person: PersonRecord): Promise<Installation> {
   const installation = await findInstallation(db, id, person.organization_id);
-  if (!installation) throw new AddonError(404, 'policy', 'installation_not_found', 'No such add-on installation', false);
+  if (!installation)
+    throw new AddonError(404, 'policy', 'installation_not_found', 'No such add-on installation', false);
   return installation;
 }
 
 /** The request body as a size-limited stream that keeps a copy while it stays under the replay limit. */
-function bodyOf(req: Request, method: string, limits: FetchProxyLimits): { stream: Readable | undefined; replay(): Buffer | undefined } {
+function bodyOf(
+  req: Request,
+  method: string,
+  limits: FetchProxyLimits,
+): { stream: Readable | undefined; replay(): Buffer | undefined } {
   if (method === 'GET' || method === 'HEAD') {
     req.resume();
     return { stream: undefined, replay: () => Buffer.alloc(0) };
   }
   const length = declaredLength(req.headers);
-  if (length !== undefined && length > limits.maxRequestBytes) throw new PolicyError('body_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes`);
+  if (length !== undefined && length > limits.maxRequestBytes)
+    throw new PolicyError('body_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes`);
   const kept: Buffer[] = [];
   let total = 0;
   let ended = false;
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       total += chunk.length;
-      if (total > limits.maxRequestBytes) return callback(new PolicyError('body_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes`));
+      if (total > limits.maxRequestBytes)
+        return callback(new PolicyError('body_too_large', `The request body exceeds ${limits.maxRequestBytes} bytes`));
       if (total <= limits.replayBytes) kept.push(chunk);
       callback(null, chunk);
     },
@@ -104,20 +118,40 @@ function relay(res: Response, upstream: IncomingMessage, publicUrl: URL, limits:
     }
     if (!target || target.origin !== publicUrl.origin) {
       upstream.destroy();
-      throw new UpstreamError('upstream_redirect', 'The upstream redirected to another origin; redirects are not followed');
+      throw new UpstreamError(
+        'upstream_redirect',
+        'The upstream redirected to another origin; redirects are not followed',
+      );
     }
   }
   const declared = Number(upstream.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxResponseBytes) {
     upstream.destroy();
-    throw new UpstreamError('upstream_response_too_large', `The upstream response exceeds ${limits.maxResponseBytes} bytes`);
+    throw new UpstreamError(
+      'upstream_response_too_large',
+      `The upstream response exceeds ${limits.maxResponseBytes} bytes`,
+    );
   }
   // Bytes are relayed decoded: the browser never sees this response's Content-Encoding (the contract).
-  const encoding = String(upstream.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
-  const headers = stripHeaders(headerPairs(upstream.rawHeaders)).filter(([name]) => !(decoder && name === 'content-encoding'));
+  const encoding = String(upstream.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  const headers = stripHeaders(headerPairs(upstream.rawHeaders)).filter(
+    ([name]) => !(decoder && name === 'content-encoding'),
+  );
   res.status(200);
-  res.set(UPSTREAM_HEADER, encodeUpstream(upstream.statusCode ?? 502, upstream.statusMessage ?? '', publicUrl.toString(), headers));
+  res.set(
+    UPSTREAM_HEADER,
+    encodeUpstream(upstream.statusCode ?? 502, upstream.statusMessage ?? '', publicUrl.toString(), headers),
+  );
   res.set('Content-Type', 'application/octet-stream');
   res.set('Cache-Control', 'no-store');
   res.set('X-Content-Type-Options', 'nosniff');
@@ -146,7 +180,13 @@ interface Attempt {
   token(rejected?: string): Promise<string>;
 }
 
-async function proxy(req: Request, res: Response, envelope: CheckedFetchEnvelope, attempt: Attempt, limits: FetchProxyLimits): Promise<void> {
+async function proxy(
+  req: Request,
+  res: Response,
+  envelope: CheckedFetchEnvelope,
+  attempt: Attempt,
+  limits: FetchProxyLimits,
+): Promise<void> {
   // The browser may have gone while its person, installation and vault row were read: its 'close' has fired
   // already, so a deadline set now would never be cleared (and would hold a stopping process for its full length).
   if (res.closed) return;
@@ -177,7 +217,11 @@ async function proxy(req: Request, res: Response, envelope: CheckedFetchEnvelope
     let upstream = await send(token, body.stream);
     if (upstream.statusCode === 401) {
       // Let the request finish streaming so we know whether it can be replayed.
-      await new Promise<void>((resolve) => (body.stream && !body.stream.readableEnded ? body.stream.once('end', resolve).once('close', resolve).resume() : resolve()));
+      await new Promise<void>((resolve) =>
+        body.stream && !body.stream.readableEnded
+          ? body.stream.once('end', resolve).once('close', resolve).resume()
+          : resolve(),
+      );
       const replay = body.replay();
       if (replay !== undefined) {
         upstream.resume();
@@ -197,11 +241,18 @@ async function proxy(req: Request, res: Response, envelope: CheckedFetchEnvelope
 
 /** Common request headers toward any upstream: no credentials, no hop-by-hop, identity encoding (bytes are relayed raw). */
 function outgoingHeaders(envelope: CheckedFetchEnvelope, extra: [string, string][]): [string, string][] {
-  const kept = stripHeaders(envelope.headers).filter(([name]) => !['accept-encoding', 'user-agent', 'origin', 'referer'].includes(name.toLowerCase()));
+  const kept = stripHeaders(envelope.headers).filter(
+    ([name]) => !['accept-encoding', 'user-agent', 'origin', 'referer'].includes(name.toLowerCase()),
+  );
   return [...kept, ['accept-encoding', 'identity'], ...extra];
 }
 
-async function recordOf(vault: TokenVault, installation: Installation, person: PersonRecord, side: 'host_auth' | 'integrator_auth'): Promise<VaultRecord> {
+async function recordOf(
+  vault: TokenVault,
+  installation: Installation,
+  person: PersonRecord,
+  side: 'host_auth' | 'integrator_auth',
+): Promise<VaultRecord> {
   const record = await vault.find(installation.id, person.id);
   if (!record) throw new HandshakeRequiredError(side);
   return record;
@@ -222,39 +273,56 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
   return async (req, res) => {
     const person = addonPersonOf(req);
     const side = req.params.side;
-    if (side !== 'service' && side !== 'integrator') throw new PolicyError('invalid_request', 'The fetch side is service or integrator', 404);
+    if (side !== 'service' && side !== 'integrator')
+      throw new PolicyError('invalid_request', 'The fetch side is service or integrator', 404);
     const installation = await installationOf(deps.db, String(req.params.id), person);
     const envelope = parseFetchEnvelope(req.get(FETCH_HEADER));
     const userAgent = `addon-kit-addon/${installation.oauthApplicationId} (installation ${installation.id})`;
     if (side === 'integrator') {
       const url = checkIntegratorCall(installation.integratorApi, envelope.method, envelope.url);
       const record = await recordOf(deps.vault, installation, person, 'integrator_auth');
-      await proxy(req, res, envelope, {
-        url,
-        target: url,
-        headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
-        // The operator decides, not the tenant: an environment name alone never opens private addresses.
-        allowNonPublic: installation.environment === 'development' && deps.allowPrivateAddresses,
-        token(rejected) {
-          if (rejected === undefined) return deps.tokens.accessToken('integrator', record, installation);
-          return deps.tokens.accessToken('integrator', rejectedIn(record, 'integrator', rejected), installation, { rejected });
+      await proxy(
+        req,
+        res,
+        envelope,
+        {
+          url,
+          target: url,
+          headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
+          // The operator decides, not the tenant: an environment name alone never opens private addresses.
+          allowNonPublic: installation.environment === 'development' && deps.allowPrivateAddresses,
+          token(rejected) {
+            if (rejected === undefined) return deps.tokens.accessToken('integrator', record, installation);
+            return deps.tokens.accessToken('integrator', rejectedIn(record, 'integrator', rejected), installation, {
+              rejected,
+            });
+          },
         },
-      }, deps.limits);
+        deps.limits,
+      );
       return;
     }
     const url = checkServiceCall(deps.baseUrl, installation.scopes, envelope.url);
     const record = await recordOf(deps.vault, installation, person, 'host_auth');
     const target = new URL(`${url.pathname}${url.search}`, await deps.loopback.origin());
-    await proxy(req, res, envelope, {
-      url,
-      target,
-      headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
-      allowNonPublic: true,
-      token(rejected) {
-        if (rejected === undefined) return deps.tokens.accessToken('service', record, installation);
-        return deps.tokens.accessToken('service', rejectedIn(record, 'service', rejected), installation, { rejected });
+    await proxy(
+      req,
+      res,
+      envelope,
+      {
+        url,
+        target,
+        headers: outgoingHeaders(envelope, [['user-agent', userAgent]]),
+        allowNonPublic: true,
+        token(rejected) {
+          if (rejected === undefined) return deps.tokens.accessToken('service', record, installation);
+          return deps.tokens.accessToken('service', rejectedIn(record, 'service', rejected), installation, {
+            rejected,
+          });
+        },
       },
-    }, deps.limits);
+      deps.limits,
+    );
   };
 }
 

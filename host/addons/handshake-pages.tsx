@@ -7,10 +7,24 @@
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { CSRF_FORM_FIELD, type HandshakeReportMessage, type HandshakeSide } from '@addon-kit/sdk/protocol';
-import { Layout, MessageBody, pageSecurityPolicy, platformNameOf, renderPage, requestViewer } from '../pages/render.tsx';
+import {
+  Layout,
+  MessageBody,
+  pageSecurityPolicy,
+  platformNameOf,
+  renderPage,
+  requestViewer,
+} from '../pages/render.tsx';
 import type { AuthorizationState } from './authorizations/index.ts';
 
-function send(res: Response, status: number, body: string, nonce?: string, policy = pageSecurityPolicy(["'none'"]), referrer = 'no-referrer'): void {
+function send(
+  res: Response,
+  status: number,
+  body: string,
+  nonce?: string,
+  policy = pageSecurityPolicy(["'none'"]),
+  referrer = 'no-referrer',
+): void {
   res
     .status(status)
     .set('Content-Type', 'text/html; charset=utf-8')
@@ -39,10 +53,15 @@ function notifyScript(message: HandshakeReportMessage, hostOrigin: string): stri
  */
 export function sendHandshakeStart(res: Response, start: { action: string; csrfToken: string }): void {
   const nonce = randomBytes(16).toString('base64');
-  const script = "try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}";
+  const script =
+    "try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}";
   const html = renderPage(
     <Layout title="Start from the add-on" viewer={requestViewer(res)} nav={false} width="narrow">
-      <MessageBody status={200} title="Start from the add-on" message="An add-on authorization starts only from the Authorize button of the add-on. If this window stays open, close it and click Authorize there." />
+      <MessageBody
+        status={200}
+        title="Start from the add-on"
+        message="An add-on authorization starts only from the Authorize button of the add-on. If this window stays open, close it and click Authorize there."
+      />
       <form id="start" method="post" action={start.action} hidden>
         <input type="hidden" name={CSRF_FORM_FIELD} value={start.csrfToken} />
       </form>
@@ -51,7 +70,14 @@ export function sendHandshakeStart(res: Response, start: { action: string; csrfT
     platformNameOf(res),
   );
   // same-origin, not no-referrer: under no-referrer the form's POST would carry `Origin: null`, which the CSRF check refuses.
-  send(res, 200, html, nonce, "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'", 'same-origin');
+  send(
+    res,
+    200,
+    html,
+    nonce,
+    "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'same-origin',
+  );
 }
 
 /** Step 6's last page: the add-on is ready. */
@@ -60,7 +86,15 @@ export function sendHandshakeDone(res: Response, hostOrigin: string, installatio
   const html = renderPage(
     <Layout title="Add-on authorized" viewer={requestViewer(res)} nav={false} width="narrow">
       <MessageBody status={200} title="Add-on authorized" message="The add-on is ready. You can close this window." />
-      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: notifyScript({ type: 'addon-kit:handshake', installationId, outcome: 'authorized', state: 'ready' }, hostOrigin) }} />
+      <script
+        nonce={nonce}
+        dangerouslySetInnerHTML={{
+          __html: notifyScript(
+            { type: 'addon-kit:handshake', installationId, outcome: 'authorized', state: 'ready' },
+            hostOrigin,
+          ),
+        }}
+      />
     </Layout>,
     platformNameOf(res),
   );
@@ -91,7 +125,8 @@ export function sendHandshakeFailure(
 ): void {
   const nonce = failure.installationId && failure.state ? randomBytes(16).toString('base64') : undefined;
   const restartable = failure.restartable !== false;
-  const restart = failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
+  const restart =
+    failure.installationId && restartable ? `/addons/installations/${failure.installationId}/authorize` : undefined;
   const closing = restartable ? 'Close this window and start again from the add-on.' : 'You can close this window.';
   const html = renderPage(
     <Layout title={failure.title} viewer={requestViewer(res)} nav={false} width="narrow">

@@ -1,6 +1,14 @@
 /** The add-on runtime's public face: what the rest of the host and the CLI use. */
 export { createAddonRuntime, type AddonRuntime, type AddonRuntimeDeps } from './addon-runtime.ts';
-export { AddonConfigError, ENVIRONMENTS, isOrigin, parseAddonConfig, parseAddonConfigText, type AddonConfig, type Environment } from './config.ts';
+export {
+  AddonConfigError,
+  ENVIRONMENTS,
+  isOrigin,
+  parseAddonConfig,
+  parseAddonConfigText,
+  type AddonConfig,
+  type Environment,
+} from './config.ts';
 export { AddonError } from './addon-error.ts';
 export { FETCH_HEADER, UPSTREAM_HEADER, type ProxyErrorCode, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
 export { HANDSHAKE_COOKIE } from './handshake/index.ts';

@@ -106,9 +106,16 @@ function toInstallation(r: InstallationRow): Installation {
  * An installation of the given organization, still visible to it; undefined otherwise (so another
  * organization's installation id is indistinguishable from an unknown one).
  */
-export async function findInstallation(db: Queryable, installationId: string, organizationId: string): Promise<Installation | undefined> {
+export async function findInstallation(
+  db: Queryable,
+  installationId: string,
+  organizationId: string,
+): Promise<Installation | undefined> {
   if (!/^[1-9][0-9]{0,17}$/.test(installationId)) return undefined;
-  const { rows } = await db.query<InstallationRow>(`${SELECT} WHERE i.id = $2 AND i.organization_id = $1 AND ${VISIBLE}`, [organizationId, installationId]);
+  const { rows } = await db.query<InstallationRow>(
+    `${SELECT} WHERE i.id = $2 AND i.organization_id = $1 AND ${VISIBLE}`,
+    [organizationId, installationId],
+  );
   return rows[0] && toInstallation(rows[0]);
 }
 
@@ -126,7 +133,10 @@ export async function listInstallations(db: Queryable, organizationId: string): 
      ON CONFLICT (addon_id, organization_id, environment) DO NOTHING`,
     [organizationId],
   );
-  const { rows } = await db.query<InstallationRow>(`${SELECT} WHERE i.organization_id = $1 AND ${VISIBLE} ORDER BY i.id`, [organizationId]);
+  const { rows } = await db.query<InstallationRow>(
+    `${SELECT} WHERE i.organization_id = $1 AND ${VISIBLE} ORDER BY i.id`,
+    [organizationId],
+  );
   return rows.map(toInstallation);
 }
 
@@ -137,7 +147,10 @@ export function integratorSecretAad(versionId: string): string {
 
 /** The integrator client secret of a version, opened. */
 export async function integratorClientSecret(db: Queryable, box: SecretBox, versionId: string): Promise<string> {
-  const { rows } = await db.query<{ sealed: string }>('SELECT integrator_client_secret_encrypted AS sealed FROM addon_versions WHERE id = $1', [versionId]);
+  const { rows } = await db.query<{ sealed: string }>(
+    'SELECT integrator_client_secret_encrypted AS sealed FROM addon_versions WHERE id = $1',
+    [versionId],
+  );
   if (!rows[0]) throw new Error(`no add-on version ${versionId}`);
   return box.open(rows[0].sealed, integratorSecretAad(versionId));
 }

@@ -24,7 +24,11 @@ export interface IntegratorClientOptions {
 }
 
 /** An openid-client Configuration for an installation's integrator. */
-export function integratorOAuthClient(installation: Installation, clientSecret: string, options: IntegratorClientOptions): oidc.Configuration {
+export function integratorOAuthClient(
+  installation: Installation,
+  clientSecret: string,
+  options: IntegratorClientOptions,
+): oidc.Configuration {
   const settings = installation.integratorOAuth;
   const issuer = new URL(settings.authorize_url).origin;
   const config = new oidc.Configuration(
@@ -67,17 +71,31 @@ export function tokenRequestError(error: unknown): AddonError {
   }
   if (error instanceof oidc.ResponseBodyError) {
     if (error.error === 'invalid_grant') return new ReauthorizationRequiredError();
-    if (error.status >= 500) return new TokenEndpointUnavailableError(`The integrator's token endpoint failed (HTTP ${error.status})`);
-    return new AddonError(502, 'integrator_auth', 'token_request_refused', `The integrator's token endpoint refused the request (${error.error})`, false);
+    if (error.status >= 500)
+      return new TokenEndpointUnavailableError(`The integrator's token endpoint failed (HTTP ${error.status})`);
+    return new AddonError(
+      502,
+      'integrator_auth',
+      'token_request_refused',
+      `The integrator's token endpoint refused the request (${error.error})`,
+      false,
+    );
   }
   const name = (error as { name?: string; cause?: { name?: string } })?.name;
   const causeName = (error as { cause?: { name?: string } })?.cause?.name;
   if (name === 'TimeoutError' || causeName === 'TimeoutError' || name === 'AbortError') {
     return new TokenEndpointUnavailableError("The integrator's token endpoint did not answer in time");
   }
-  if (error instanceof TypeError) return new TokenEndpointUnavailableError("The integrator's token endpoint cannot be reached");
+  if (error instanceof TypeError)
+    return new TokenEndpointUnavailableError("The integrator's token endpoint cannot be reached");
   if (error instanceof oidc.ClientError && error.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM') {
     return new TokenEndpointUnavailableError("The integrator's token endpoint answered with an unexpected status");
   }
-  return new AddonError(502, 'integrator_auth', 'token_request_refused', "The integrator's token endpoint answered with something that is not a token response", false);
+  return new AddonError(
+    502,
+    'integrator_auth',
+    'token_request_refused',
+    "The integrator's token endpoint answered with something that is not a token response",
+    false,
+  );
 }

@@ -42,15 +42,20 @@ export function matchesTemplate(template: string, path: string): boolean {
 export function canonicalPathOf(rawUrl: string): string {
   // Before anything else: WHATWG parsing would silently drop or rewrite these.
   // eslint-disable-next-line no-control-regex -- refusing control characters is this check's purpose
-  if (/[\\\x00-\x1f\x7f]/.test(rawUrl)) throw new PolicyError('not_allowed', 'Integrator URLs may not contain a backslash or a control character');
+  if (/[\\\x00-\x1f\x7f]/.test(rawUrl))
+    throw new PolicyError('not_allowed', 'Integrator URLs may not contain a backslash or a control character');
   const authority = AUTHORITY.exec(rawUrl);
-  if (!authority && !rawUrl.startsWith('/')) throw new PolicyError('not_allowed', 'Integrator URLs must be absolute or start with /');
+  if (!authority && !rawUrl.startsWith('/'))
+    throw new PolicyError('not_allowed', 'Integrator URLs must be absolute or start with /');
   const rest = authority ? rawUrl.slice(authority[0].length) : rawUrl;
   const end = rest.search(/[?#]/);
   const path = (end === -1 ? rest : rest.slice(0, end)) || '/';
-  if (!PATH_CHARACTERS.test(path)) throw new PolicyError('not_allowed', 'The path may hold RFC 3986 path characters only; percent-encode the others');
-  if (ENCODED_SEPARATOR.test(path)) throw new PolicyError('not_allowed', 'The path may not contain an encoded / or \\ (%2F, %5C)');
-  if (path.split('/').some((segment) => DOT_SEGMENT.test(segment))) throw new PolicyError('not_allowed', 'The path may not contain a . or .. segment');
+  if (!PATH_CHARACTERS.test(path))
+    throw new PolicyError('not_allowed', 'The path may hold RFC 3986 path characters only; percent-encode the others');
+  if (ENCODED_SEPARATOR.test(path))
+    throw new PolicyError('not_allowed', 'The path may not contain an encoded / or \\ (%2F, %5C)');
+  if (path.split('/').some((segment) => DOT_SEGMENT.test(segment)))
+    throw new PolicyError('not_allowed', 'The path may not contain a . or .. segment');
   return path;
 }
 
@@ -64,12 +69,15 @@ export function checkIntegratorCall(api: IntegratorApiSettings, method: string, 
   } catch {
     throw new PolicyError('invalid_request', 'The URL cannot be parsed');
   }
-  if (url.origin !== base.origin) throw new PolicyError('not_allowed', `Only ${base.origin} may be called through authenticatedIntegratorFetch`);
+  if (url.origin !== base.origin)
+    throw new PolicyError('not_allowed', `Only ${base.origin} may be called through authenticatedIntegratorFetch`);
   if (url.username || url.password) throw new PolicyError('not_allowed', 'URLs with credentials are not allowed');
   // The canonical form leaves WHATWG nothing to rewrite; should it still differ, the parsed path is not the one checked.
-  if (url.pathname !== path) throw new PolicyError('not_allowed', 'The path changes when parsed; send it in canonical form');
+  if (url.pathname !== path)
+    throw new PolicyError('not_allowed', 'The path changes when parsed; send it in canonical form');
   url.hash = '';
   const allowed = api.allow.some((rule) => rule.method === method && matchesTemplate(rule.path, path));
-  if (!allowed) throw new PolicyError('not_allowed', `${method} ${path} is not in the add-on's integrator_api allow-list`);
+  if (!allowed)
+    throw new PolicyError('not_allowed', `${method} ${path} is not in the add-on's integrator_api allow-list`);
   return url;
 }

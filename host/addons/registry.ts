@@ -18,7 +18,13 @@ import { authOf } from '../auth/authenticate.ts';
 import { isOrganizationAdministrator } from '../auth/permissions.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { ForbiddenError, InvalidResourcePayloadError, NotFoundError, ValidationError, type ValidationProblem } from '../errors.ts';
+import {
+  ForbiddenError,
+  InvalidResourcePayloadError,
+  NotFoundError,
+  ValidationError,
+  type ValidationProblem,
+} from '../errors.ts';
 import { AddonConfigError, ENVIRONMENTS, parseAddonConfig, type AddonConfig, type Environment } from './config.ts';
 import { findOAuthApplication } from '../oauth/applications.ts';
 import { integratorSecretAad } from './installations.ts';
@@ -72,7 +78,8 @@ async function administeredApplication(db: Queryable, req: Request): Promise<{ i
   if (!/^[1-9][0-9]{0,17}$/.test(id)) throw new NotFoundError();
   const app = await findOAuthApplication(db, id);
   if (!app || app.organization_id !== person.organization_id) throw new NotFoundError();
-  if (!isOrganizationAdministrator(person)) throw new ForbiddenError('Only organization administrators can register add-ons');
+  if (!isOrganizationAdministrator(person))
+    throw new ForbiddenError('Only organization administrators can register add-ons');
   return { id: app.id, organization_id: app.organization_id };
 }
 
@@ -91,7 +98,9 @@ function validConfig(raw: unknown, environment: Environment, oauthApplicationId:
     throw new ValidationError('AddonConfig', problems as [ValidationProblem, ...ValidationProblem[]]);
   }
   if (String(config.oauth_application_id) !== oauthApplicationId) {
-    throw new ValidationError('AddonConfig', [{ parameter: 'config.oauth_application_id', detail: `must be ${oauthApplicationId}, the application in the URL` }]);
+    throw new ValidationError('AddonConfig', [
+      { parameter: 'config.oauth_application_id', detail: `must be ${oauthApplicationId}, the application in the URL` },
+    ]);
   }
   return config;
 }
@@ -99,11 +108,22 @@ function validConfig(raw: unknown, environment: Environment, oauthApplicationId:
 async function insertVersion(
   tx: Queryable,
   box: SecretBox,
-  v: { addonId: string; environment: Environment; config: AddonConfig; bundle: string; promotedFromId: string | null; personId: string; scopes: string[]; uiExtensions: AddonConfig['ui_extensions'] },
+  v: {
+    addonId: string;
+    environment: Environment;
+    config: AddonConfig;
+    bundle: string;
+    promotedFromId: string | null;
+    personId: string;
+    scopes: string[];
+    uiExtensions: AddonConfig['ui_extensions'];
+  },
 ): Promise<VersionRow> {
   const env = v.config.environments[v.environment]!;
   const { client_secret: secret, ...oauth } = env.integrator_oauth;
-  const extensions = Object.fromEntries(env.ui_extensions.filter((p) => p in v.uiExtensions).map((p) => [p, v.uiExtensions[p]]));
+  const extensions = Object.fromEntries(
+    env.ui_extensions.filter((p) => p in v.uiExtensions).map((p) => [p, v.uiExtensions[p]]),
+  );
   // Versions of one environment are numbered under a row lock on the add-on.
   await tx.query('SELECT id FROM addons WHERE id = $1 FOR UPDATE', [v.addonId]);
   const { rows } = await tx.query<VersionRow>(
@@ -130,13 +150,21 @@ async function insertVersion(
   );
   const row = rows[0]!;
   // Sealed once the row id exists, so the ciphertext is bound to it.
-  await tx.query('UPDATE addon_versions SET integrator_client_secret_encrypted = $2 WHERE id = $1', [row.id, box.seal(secret, integratorSecretAad(row.id))]);
+  await tx.query('UPDATE addon_versions SET integrator_client_secret_encrypted = $2 WHERE id = $1', [
+    row.id,
+    box.seal(secret, integratorSecretAad(row.id)),
+  ]);
   return row;
 }
 
 async function ensureAddon(tx: Queryable, app: { id: string; organization_id: string }): Promise<string> {
-  await tx.query('INSERT INTO addons (oauth_application_id, organization_id) VALUES ($1, $2) ON CONFLICT (oauth_application_id) DO NOTHING', [app.id, app.organization_id]);
-  const { rows } = await tx.query<{ id: string }>('SELECT id::text FROM addons WHERE oauth_application_id = $1', [app.id]);
+  await tx.query(
+    'INSERT INTO addons (oauth_application_id, organization_id) VALUES ($1, $2) ON CONFLICT (oauth_application_id) DO NOTHING',
+    [app.id, app.organization_id],
+  );
+  const { rows } = await tx.query<{ id: string }>('SELECT id::text FROM addons WHERE oauth_application_id = $1', [
+    app.id,
+  ]);
   return rows[0]!.id;
 }
 
@@ -157,13 +185,23 @@ export interface NewAddonVersion {
 export async function registerAddonVersion(db: Database, box: SecretBox, v: NewAddonVersion): Promise<VersionRow> {
   return db.transaction(async (tx) => {
     const addonId = await ensureAddon(tx, v.application);
-    return insertVersion(tx, box, { addonId, environment: v.environment, config: v.config, bundle: v.bundle, promotedFromId: null, personId: v.personId, scopes: v.config.scopes, uiExtensions: v.config.ui_extensions });
+    return insertVersion(tx, box, {
+      addonId,
+      environment: v.environment,
+      config: v.config,
+      bundle: v.bundle,
+      promotedFromId: null,
+      personId: v.personId,
+      scopes: v.config.scopes,
+      uiExtensions: v.config.ui_extensions,
+    });
   });
 }
 
 function bodyObject(req: Request): Record<string, unknown> {
   const body = req.body as unknown;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new InvalidResourcePayloadError('The body must be a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new InvalidResourcePayloadError('The body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -178,12 +216,22 @@ export function registryRouter(deps: RegistryDeps): Router {
     const body = bodyObject(req);
     const config = validConfig(body.config, environment, app.id);
     if (typeof body.bundle !== 'string' || body.bundle.length === 0) {
-      throw new ValidationError('AddonVersion', [{ parameter: 'bundle', detail: 'must be the built add-on JavaScript as a non-empty string' }]);
+      throw new ValidationError('AddonVersion', [
+        { parameter: 'bundle', detail: 'must be the built add-on JavaScript as a non-empty string' },
+      ]);
     }
     if (Buffer.byteLength(body.bundle, 'utf8') > deps.maxBundleBytes) {
-      throw new ValidationError('AddonVersion', [{ parameter: 'bundle', detail: `must be at most ${deps.maxBundleBytes} bytes` }]);
+      throw new ValidationError('AddonVersion', [
+        { parameter: 'bundle', detail: `must be at most ${deps.maxBundleBytes} bytes` },
+      ]);
     }
-    const row = await registerAddonVersion(db, box, { application: app, environment, config, bundle: body.bundle, personId: authOf(req).person.id });
+    const row = await registerAddonVersion(db, box, {
+      application: app,
+      environment,
+      config,
+      bundle: body.bundle,
+      personId: authOf(req).person.id,
+    });
     res.status(201).json(versionDocument(row, app.id));
   });
 
@@ -193,20 +241,36 @@ export function registryRouter(deps: RegistryDeps): Router {
     const body = bodyObject(req);
     const from = body.from;
     if (typeof from !== 'string' || !(ENVIRONMENTS as readonly string[]).includes(from)) {
-      throw new ValidationError('AddonPromotion', [{ parameter: 'from', detail: `must be one of ${ENVIRONMENTS.join(', ')}` }]);
+      throw new ValidationError('AddonPromotion', [
+        { parameter: 'from', detail: `must be one of ${ENVIRONMENTS.join(', ')}` },
+      ]);
     }
     if (ORDER[from as Environment] >= ORDER[to]) {
-      throw new ValidationError('AddonPromotion', [{ parameter: 'from', detail: `${from} cannot be promoted to ${to}: promotions go development → beta → production` }]);
+      throw new ValidationError('AddonPromotion', [
+        {
+          parameter: 'from',
+          detail: `${from} cannot be promoted to ${to}: promotions go development → beta → production`,
+        },
+      ]);
     }
     const config = validConfig(body.config, to, app.id);
     const row = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string; addon_id: string; bundle: string; scopes: string[]; ui_extensions: AddonConfig['ui_extensions'] }>(
+      const { rows } = await tx.query<{
+        id: string;
+        addon_id: string;
+        bundle: string;
+        scopes: string[];
+        ui_extensions: AddonConfig['ui_extensions'];
+      }>(
         `SELECT v.id::text, v.addon_id::text, v.bundle, v.scopes, v.ui_extensions FROM addon_versions v JOIN addons a ON a.id = v.addon_id
          WHERE a.oauth_application_id = $1 AND v.environment = $2 ORDER BY v.version DESC LIMIT 1`,
         [app.id, from],
       );
       const source = rows[0];
-      if (!source) throw new ValidationError('AddonPromotion', [{ parameter: 'from', detail: `no version has been pushed to ${from}` }]);
+      if (!source)
+        throw new ValidationError('AddonPromotion', [
+          { parameter: 'from', detail: `no version has been pushed to ${from}` },
+        ]);
       // The promoted version runs exactly what was tested: bundle, scopes and UI extensions of `from`.
       return insertVersion(tx, box, {
         addonId: source.addon_id,

@@ -30,7 +30,10 @@ export function createSandboxApp(deps: SandboxAppDeps): Express {
       bundleDir: deps.bundleDir,
       addons: async (name) => {
         if (!/^[0-9a-f]{64}$/.test(name)) return undefined;
-        const { rows } = await deps.db.query<{ bundle: string }>('SELECT bundle FROM addon_versions WHERE bundle_sha256 = $1 ORDER BY id LIMIT 1', [name]);
+        const { rows } = await deps.db.query<{ bundle: string }>(
+          'SELECT bundle FROM addon_versions WHERE bundle_sha256 = $1 ORDER BY id LIMIT 1',
+          [name],
+        );
         return rows[0] ? { source: rows[0].bundle } : undefined;
       },
     }),

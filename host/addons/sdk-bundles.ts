@@ -19,10 +19,17 @@ async function sourceDigest(): Promise<string> {
   const sdkDir = dirname(require.resolve('@addon-kit/sdk/package.json'));
   const hash = createHash('sha256');
   const files = (await readdir(sdkDir, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && !join(e.parentPath, e.name).slice(sdkDir.length).split(/[\\/]/).includes('node_modules'))
+    .filter(
+      (e) => e.isFile() && !join(e.parentPath, e.name).slice(sdkDir.length).split(/[\\/]/).includes('node_modules'),
+    )
     .map((e) => join(e.parentPath, e.name))
     .sort();
-  for (const file of files) hash.update(file.slice(sdkDir.length)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of files)
+    hash
+      .update(file.slice(sdkDir.length))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   const { version } = await import('vite');
   return hash.update(version).digest('hex');
 }
@@ -31,10 +38,21 @@ async function sourceDigest(): Promise<string> {
  * Builds `bundles` into `outDir` when the SDK changed since the last build (a restart with the same SDK reuses
  * them), so the served code always matches the installed SDK.
  */
-export async function buildSdkBundles(outDir: string, bundles: BundleSpec[], log: (line: string) => void): Promise<void> {
+export async function buildSdkBundles(
+  outDir: string,
+  bundles: BundleSpec[],
+  log: (line: string) => void,
+): Promise<void> {
   const digest = await sourceDigest();
   const built = await readFile(join(outDir, STAMP), 'utf8').catch(() => '');
-  const present = await Promise.all(bundles.map((b) => readFile(join(outDir, b.file)).then(() => true, () => false)));
+  const present = await Promise.all(
+    bundles.map((b) =>
+      readFile(join(outDir, b.file)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   if (built.trim() === digest && present.every(Boolean)) {
     log(`addon-kit: add-on SDK bundles in ${outDir} are up to date`);
     return;

@@ -21,12 +21,15 @@ export function checkServiceCall(baseUrl: string, scopes: readonly string[], raw
   } catch {
     throw new PolicyError('invalid_request', 'The URL cannot be parsed');
   }
-  if (url.origin !== base.origin) throw new PolicyError('not_allowed', `authenticatedFetch calls the host API only (${base.origin})`);
+  if (url.origin !== base.origin)
+    throw new PolicyError('not_allowed', `authenticatedFetch calls the host API only (${base.origin})`);
   if (url.username || url.password) throw new PolicyError('not_allowed', 'URLs with credentials are not allowed');
   url.hash = '';
   const match = PREFIXES.find(([prefix]) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`));
-  if (!match) throw new PolicyError('not_allowed', `${url.pathname} is not a host API path (/people/v2, /api/v2, /current/v2)`);
+  if (!match)
+    throw new PolicyError('not_allowed', `${url.pathname} is not a host API path (/people/v2, /api/v2, /current/v2)`);
   const [prefix, scope] = match;
-  if (scope && !scopes.includes(scope)) throw new PolicyError('not_allowed', `${prefix} needs the ${scope} scope, which the add-on does not request`);
+  if (scope && !scopes.includes(scope))
+    throw new PolicyError('not_allowed', `${prefix} needs the ${scope} scope, which the add-on does not request`);
   return url;
 }

@@ -28,7 +28,8 @@ declare global {
 export function requireAddonSession(): RequestHandler {
   return async (req, res, next) => {
     const person = await hostSessionPerson(req, res);
-    if (!person || person.status !== 'active') throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
+    if (!person || person.status !== 'active')
+      throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
     req.addonPerson = person;
     next();
   };
@@ -39,8 +40,16 @@ export const requireAddonCsrf: RequestHandler = async (req, res, next) => {
   const { baseOrigin } = hostSessionSettings(req);
   const session = await getHostSession(req, res);
   const presented = req.get(CSRF_HEADER);
-  const ok = req.get('origin') === baseOrigin && !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
-  if (!ok) throw new AddonError(403, 'host_auth', 'csrf_failed', `The ${CSRF_HEADER} header or the Origin does not match this session`, false);
+  const ok =
+    req.get('origin') === baseOrigin && !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
+  if (!ok)
+    throw new AddonError(
+      403,
+      'host_auth',
+      'csrf_failed',
+      `The ${CSRF_HEADER} header or the Origin does not match this session`,
+      false,
+    );
   next();
 };
 
@@ -61,7 +70,8 @@ export function addonErrorHandler(logger: Logger): ErrorRequestHandler {
       const e = error as { type?: string };
       // Bad input (a broken body, a path that does not decode, a NUL character) is the caller's mistake, not ours.
       const hostError = toHostError(error);
-      if (hostError instanceof InternalServerError) logger.error({ requestId: req.requestId, err: error }, 'add-on runtime error');
+      if (hostError instanceof InternalServerError)
+        logger.error({ requestId: req.requestId, err: error }, 'add-on runtime error');
       const typed =
         e?.type === 'entity.too.large'
           ? new AddonError(413, 'policy', 'body_too_large', 'The request body is larger than this host accepts', false)

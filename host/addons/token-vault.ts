@@ -65,7 +65,11 @@ export interface TokenVault {
   /** Replaces the host's tokens after a refresh (state unchanged). */
   replaceServiceTokens(id: string, tokens: TokenSet, q?: Queryable): Promise<void>;
   /** Stores the integrator's tokens; `state: 'ready'` after the handshake (from `integrator_pending` only), none after a refresh. */
-  saveIntegratorTokens(id: string, tokens: TokenSet, options?: { q?: Queryable; state?: 'ready'; refreshedAt?: Date }): Promise<void>;
+  saveIntegratorTokens(
+    id: string,
+    tokens: TokenSet,
+    options?: { q?: Queryable; state?: 'ready'; refreshedAt?: Date },
+  ): Promise<void>;
   /** Moves the record to another state, keeping its tokens (an illegal move throws IllegalTransitionError). */
   setState(id: string, state: AuthorizationState, q?: Queryable): Promise<void>;
   /** Seals a value for a column of a row (used by the handshake for its PKCE verifier). */
@@ -75,12 +79,22 @@ export interface TokenVault {
 }
 
 /** A vault over the database, sealing with `box` (the first key encrypts). */
-export function createTokenVault(db: Queryable, box: SecretBox, store: AuthorizationStore = createAuthorizationStore(db)): TokenVault {
-  const seal = (id: string, column: SealedColumn, value: string | undefined) => (value === undefined ? null : box.seal(value, aad(id, column)));
+export function createTokenVault(
+  db: Queryable,
+  box: SecretBox,
+  store: AuthorizationStore = createAuthorizationStore(db),
+): TokenVault {
+  const seal = (id: string, column: SealedColumn, value: string | undefined) =>
+    value === undefined ? null : box.seal(value, aad(id, column));
 
   function sealTokens(id: string, tokens: TokenSet, side: 'service' | 'integrator'): SealedTokens {
     const access = seal(id, `${side}_access_token_encrypted`, tokens.accessToken)!;
-    return { access, refresh: seal(id, `${side}_refresh_token_encrypted`, tokens.refreshToken), expiresAt: tokens.expiresAt ?? null, keyId: keyIdOf(access) };
+    return {
+      access,
+      refresh: seal(id, `${side}_refresh_token_encrypted`, tokens.refreshToken),
+      expiresAt: tokens.expiresAt ?? null,
+      keyId: keyIdOf(access),
+    };
   }
 
   /** Decrypts a row; re-seals values of a retired key with the current one, guarded against a concurrent write. */
@@ -91,18 +105,36 @@ export function createTokenVault(db: Queryable, box: SecretBox, store: Authoriza
       const sealed = row[column];
       if (sealed === null) continue;
       plain[column] = box.open(sealed, aad(row.id, column));
-      if (box.isStale(sealed)) stale.push({ column, sealed: box.seal(plain[column], aad(row.id, column)), previous: sealed });
+      if (box.isStale(sealed))
+        stale.push({ column, sealed: box.seal(plain[column], aad(row.id, column)), previous: sealed });
     }
     if (stale.length > 0) await store.reseal(row.id, keyIdOf(stale[0]!.sealed), stale, q);
-    const tokens = (access: SealedColumn, refresh: SealedColumn, expires: Date | null, scope: string | undefined): TokenSet | undefined =>
-      plain[access] === undefined ? undefined : { accessToken: plain[access], refreshToken: plain[refresh], expiresAt: expires ?? undefined, scope };
+    const tokens = (
+      access: SealedColumn,
+      refresh: SealedColumn,
+      expires: Date | null,
+      scope: string | undefined,
+    ): TokenSet | undefined =>
+      plain[access] === undefined
+        ? undefined
+        : { accessToken: plain[access], refreshToken: plain[refresh], expiresAt: expires ?? undefined, scope };
     return {
       id: row.id,
       installationId: row.installation_id,
       personId: row.person_id,
       state: row.state,
-      service: tokens('service_access_token_encrypted', 'service_refresh_token_encrypted', row.service_expires_at, row.service_scopes.join(' ')),
-      integrator: tokens('integrator_access_token_encrypted', 'integrator_refresh_token_encrypted', row.integrator_expires_at, row.integrator_scope ?? undefined),
+      service: tokens(
+        'service_access_token_encrypted',
+        'service_refresh_token_encrypted',
+        row.service_expires_at,
+        row.service_scopes.join(' '),
+      ),
+      integrator: tokens(
+        'integrator_access_token_encrypted',
+        'integrator_refresh_token_encrypted',
+        row.integrator_expires_at,
+        row.integrator_scope ?? undefined,
+      ),
     };
   }
 
@@ -113,16 +145,22 @@ export function createTokenVault(db: Queryable, box: SecretBox, store: Authoriza
     async ensure(installationId, personId, q = db) {
       return toRecord(await store.ensure(installationId, personId, q), q);
     },
-    find: async (installationId, personId, options = {}) => decrypt(await store.find(installationId, personId, options), options.q ?? db),
+    find: async (installationId, personId, options = {}) =>
+      decrypt(await store.find(installationId, personId, options), options.q ?? db),
     findById: async (id, options = {}) => decrypt(await store.findById(id, options), options.q ?? db),
-    saveServiceTokens: (id, tokens, scopes, q) => store.saveServiceTokens(id, sealTokens(id, tokens, 'service'), scopes, q),
+    saveServiceTokens: (id, tokens, scopes, q) =>
+      store.saveServiceTokens(id, sealTokens(id, tokens, 'service'), scopes, q),
     replaceServiceTokens: (id, tokens, q) => store.replaceServiceTokens(id, sealTokens(id, tokens, 'service'), q),
     saveIntegratorTokens: (id, tokens, options = {}) =>
-      store.saveIntegratorTokens(id, { ...sealTokens(id, tokens, 'integrator'), scope: tokens.scope ?? null }, {
-        ...(options.q ? { q: options.q } : {}),
-        ready: options.state === 'ready',
-        ...(options.refreshedAt ? { refreshedAt: options.refreshedAt } : {}),
-      }),
+      store.saveIntegratorTokens(
+        id,
+        { ...sealTokens(id, tokens, 'integrator'), scope: tokens.scope ?? null },
+        {
+          ...(options.q ? { q: options.q } : {}),
+          ready: options.state === 'ready',
+          ...(options.refreshedAt ? { refreshedAt: options.refreshedAt } : {}),
+        },
+      ),
     setState: (id, state, q) => store.transition(id, state, q),
     seal: (id, column, value) => box.seal(value, aad(id, column)),
     open: (id, column, sealed) => box.open(sealed, aad(id, column)),

@@ -37,15 +37,24 @@ export function upstreamFetch(allowNonPublic: boolean, pool?: UpstreamPool): oid
         ...(pool ? { pool } : {}),
       });
       const headers = new Headers();
-      for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+      for (let i = 0; i + 1 < response.rawHeaders.length; i += 2)
+        headers.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
       const status = response.statusCode ?? 502;
       if (NULL_BODY.has(status)) response.resume();
-      const body = NULL_BODY.has(status) ? null : (Readable.toWeb(response) as WebReadableStream<Uint8Array> as ReadableStream<Uint8Array>);
+      const body = NULL_BODY.has(status)
+        ? null
+        : (Readable.toWeb(response) as WebReadableStream<Uint8Array> as ReadableStream<Uint8Array>);
       return new Response(body, { status, statusText: response.statusMessage ?? '', headers });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (error instanceof PolicyError && error.code === 'upstream_refused_address') {
-        throw new AddonError(502, 'policy', 'upstream_refused_address', `The integrator's token endpoint ${target.origin} is not a public address`, false);
+        throw new AddonError(
+          502,
+          'policy',
+          'upstream_refused_address',
+          `The integrator's token endpoint ${target.origin} is not a public address`,
+          false,
+        );
       }
       throw new TypeError('fetch failed', { cause: error });
     }

@@ -28,10 +28,21 @@ export interface UpstreamPool {
 /** Creates a pool: four agents (http and https, strict and permissive), each pooling per origin. */
 export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamPool {
   const lookups = createCheckedLookups(options);
-  const common = { keepAlive: true, timeout: options.idleMs ?? 4000, maxFreeSockets: options.maxIdlePerOrigin ?? 64, scheduling: 'lifo' as const };
+  const common = {
+    keepAlive: true,
+    timeout: options.idleMs ?? 4000,
+    maxFreeSockets: options.maxIdlePerOrigin ?? 64,
+    scheduling: 'lifo' as const,
+  };
   const agents = {
-    'http:': [new http.Agent({ ...common, lookup: lookups.lookupFor(false) }), new http.Agent({ ...common, lookup: lookups.lookupFor(true) })],
-    'https:': [new https.Agent({ ...common, lookup: lookups.lookupFor(false) }), new https.Agent({ ...common, lookup: lookups.lookupFor(true) })],
+    'http:': [
+      new http.Agent({ ...common, lookup: lookups.lookupFor(false) }),
+      new http.Agent({ ...common, lookup: lookups.lookupFor(true) }),
+    ],
+    'https:': [
+      new https.Agent({ ...common, lookup: lookups.lookupFor(false) }),
+      new https.Agent({ ...common, lookup: lookups.lookupFor(true) }),
+    ],
   };
   return {
     agentFor(url, allowNonPublic) {

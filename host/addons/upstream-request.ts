@@ -73,7 +73,10 @@ function exchange(request: UpstreamRequest): Promise<IncomingMessage> {
     const timer =
       request.timeoutMs === undefined
         ? undefined
-        : setTimeout(() => outgoing.destroy(new UpstreamError('upstream_timeout', `${url.origin} did not answer in time`)), request.timeoutMs);
+        : setTimeout(
+            () => outgoing.destroy(new UpstreamError('upstream_timeout', `${url.origin} did not answer in time`)),
+            request.timeoutMs,
+          );
     outgoing.on('response', (response) => {
       clearTimeout(timer);
       resolve(response);
@@ -82,10 +85,13 @@ function exchange(request: UpstreamRequest): Promise<IncomingMessage> {
       clearTimeout(timer);
       if (error instanceof UpstreamError || error instanceof PolicyError) return reject(error);
       if (error instanceof RefusedAddressError || error.code === 'ADDON_REFUSED_ADDRESS') {
-        return reject(new PolicyError('upstream_refused_address', `${url.host} resolves to an address that is not public`));
+        return reject(
+          new PolicyError('upstream_refused_address', `${url.host} resolves to an address that is not public`),
+        );
       }
       const unreachable = new UpstreamError('upstream_unreachable', `${url.origin} cannot be reached`);
-      if (outgoing.reusedSocket && !request.signal?.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return reject(new StaleSocketError(unreachable));
+      if (outgoing.reusedSocket && !request.signal?.aborted && (error.code === 'ECONNRESET' || error.code === 'EPIPE'))
+        return reject(new StaleSocketError(unreachable));
       reject(unreachable);
     });
     const { body } = request;

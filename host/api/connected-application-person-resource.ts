@@ -14,7 +14,9 @@ export const connectedApplicationPersonResource: ResourceDefinition = {
     site_administrator: { type: 'boolean' },
   },
   fields: ['avatar_url', 'connected_at', 'first_name', 'last_name', 'scopes', 'site_administrator'],
-  links: (row, base) => ({ self: `${base}/api/v2/connected_applications/${String(row.application_id)}/people/${String(row.id)}` }),
+  links: (row, base) => ({
+    self: `${base}/api/v2/connected_applications/${String(row.application_id)}/people/${String(row.id)}`,
+  }),
   where: { site_administrator: { type: 'boolean', column: 'p.site_administrator' } },
   canQueryBy: ['site_administrator'],
   defaultOrder: 'c.connected_at ASC',

@@ -13,7 +13,8 @@ export const connectedApplicationResource: ResourceDefinition = {
     access_mode: {
       type: 'string',
       enum: ACCESS_MODES,
-      description: 'Who in the organization may connect the application. Not a fields[ConnectedApplication] value: it is rendered only when no fields[ConnectedApplication] is given.',
+      description:
+        'Who in the organization may connect the application. Not a fields[ConnectedApplication] value: it is rendered only when no fields[ConnectedApplication] is given.',
     },
   },
   // access_mode is left out on purpose: the spec does not accept it here.

@@ -25,7 +25,10 @@ const PEOPLE_FROM = `
 const PEOPLE_COLUMNS = `p.id::text, c.application_id::text, p.avatar_url, c.connected_at, p.first_name, p.last_name, c.scopes, p.site_administrator`;
 
 async function loadConnectedApplication(db: Queryable, organizationId: string, applicationId: string) {
-  const { rows } = await db.query(`SELECT ${APPLICATION_COLUMNS} ${APPLICATIONS_FROM} AND a.id = $2`, [organizationId, applicationId]);
+  const { rows } = await db.query(`SELECT ${APPLICATION_COLUMNS} ${APPLICATIONS_FROM} AND a.id = $2`, [
+    organizationId,
+    applicationId,
+  ]);
   return rows[0];
 }
 
@@ -40,7 +43,8 @@ export const connectedApplicationEndpoints: readonly Endpoint[] = [
     path: '/connected_applications',
     operationId: 'listConnectedApplications',
     summary: 'List connected applications',
-    description: 'OAuth applications (of any organization) that people of the requester\'s organization have authorized, by name.',
+    description:
+      "OAuth applications (of any organization) that people of the requester's organization have authorized, by name.",
     definition: connectedApplicationResource,
     parentType: 'Organization',
     pathParameters: [],
@@ -66,7 +70,11 @@ export const connectedApplicationEndpoints: readonly Endpoint[] = [
     pathParameters: [APPLICATION_ID],
     access: 'organization_administrator',
     async load(ctx) {
-      const row = await loadConnectedApplication(ctx.db, ctx.person.organization_id, ctx.id('connected_application_id'));
+      const row = await loadConnectedApplication(
+        ctx.db,
+        ctx.person.organization_id,
+        ctx.id('connected_application_id'),
+      );
       return { row, parent: organizationParent(ctx) };
     },
   },
@@ -83,10 +91,16 @@ export const connectedApplicationEndpoints: readonly Endpoint[] = [
     async load(ctx, query) {
       const applicationId = ctx.id('connected_application_id');
       const parent = { id: applicationId, type: 'ConnectedApplication' };
-      if (!(await loadConnectedApplication(ctx.db, ctx.person.organization_id, applicationId))) throw new NotFoundError();
+      if (!(await loadConnectedApplication(ctx.db, ctx.person.organization_id, applicationId)))
+        throw new NotFoundError();
       const params = new SqlParams([applicationId, ctx.person.organization_id]);
-      const where = queryConditions(connectedApplicationPersonResource, query, params, ctx.person.id).map((c) => ` AND ${c}`).join('');
-      const total = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n ${PEOPLE_FROM}${where}`, params.values);
+      const where = queryConditions(connectedApplicationPersonResource, query, params, ctx.person.id)
+        .map((c) => ` AND ${c}`)
+        .join('');
+      const total = await ctx.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n ${PEOPLE_FROM}${where}`,
+        params.values,
+      );
       const { rows } = await ctx.db.query(
         `SELECT ${PEOPLE_COLUMNS} ${PEOPLE_FROM}${where} ${orderClause(connectedApplicationPersonResource, query, 'p.id ASC')} ${pageClause(query, params)}`,
         params.values,
@@ -106,7 +120,11 @@ export const connectedApplicationEndpoints: readonly Endpoint[] = [
     access: 'organization_administrator',
     async load(ctx) {
       const applicationId = ctx.id('connected_application_id');
-      const { rows } = await ctx.db.query(`SELECT ${PEOPLE_COLUMNS} ${PEOPLE_FROM} AND p.id = $3`, [applicationId, ctx.person.organization_id, ctx.id('person_id')]);
+      const { rows } = await ctx.db.query(`SELECT ${PEOPLE_COLUMNS} ${PEOPLE_FROM} AND p.id = $3`, [
+        applicationId,
+        ctx.person.organization_id,
+        ctx.id('person_id'),
+      ]);
       return { row: rows[0], parent: { id: applicationId, type: 'ConnectedApplication' } };
     },
   },

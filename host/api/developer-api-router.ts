@@ -25,7 +25,8 @@ export interface DeveloperApiDeps {
 
 /** Why a person is refused, per access level. */
 const REFUSALS: Record<Exclude<Access, 'any_person'>, string> = {
-  organization_administrator: 'Only organization administrators may read connected applications, OAuth applications and monthly active users',
+  organization_administrator:
+    'Only organization administrators may read connected applications, OAuth applications and monthly active users',
 };
 
 function requireAccess(access: Access): RequestHandler {

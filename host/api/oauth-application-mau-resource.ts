@@ -7,7 +7,8 @@ import type { ResourceDefinition } from '../jsonapi/resource.ts';
 /** The resource definition; `oauth_application` is both a relationship and a fields value. */
 export const oauthApplicationMauResource: ResourceDefinition = {
   type: 'OauthApplicationMau',
-  description: 'Monthly active users of an OAuth application: people issued a token in that month. The id is the month as YYYYMM.',
+  description:
+    'Monthly active users of an OAuth application: people issued a token in that month. The id is the month as YYYYMM.',
   attributes: {
     count: { type: 'integer', description: 'Total number of unique active users for the application.' },
     month: { type: 'integer', description: 'Month (1 to 12) the statistic was recorded for.' },
@@ -22,7 +23,9 @@ export const oauthApplicationMauResource: ResourceDefinition = {
     },
   },
   id: (row) => mauId(Number(row.year), Number(row.month)),
-  links: (row, base) => ({ self: `${base}/api/v2/oauth_applications/${String(row.application_id)}/mau/${mauId(Number(row.year), Number(row.month))}` }),
+  links: (row, base) => ({
+    self: `${base}/api/v2/oauth_applications/${String(row.application_id)}/mau/${mauId(Number(row.year), Number(row.month))}`,
+  }),
 };
 
 /** `YYYYMM` of a month. */

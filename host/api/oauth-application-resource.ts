@@ -4,7 +4,7 @@ import type { ResourceDefinition } from '../jsonapi/resource.ts';
 /** The resource definition; the id is the integer id (not the client_id). */
 export const oauthApplicationResource: ResourceDefinition = {
   type: 'OauthApplication',
-  description: 'An OAuth application registered in the organization\'s developer account.',
+  description: "An OAuth application registered in the organization's developer account.",
   attributes: {
     name: { type: 'string' },
     description: { type: 'string' },

@@ -8,11 +8,17 @@ import { mauWindow } from './mau-window.ts';
 import { oauthApplicationMauResource } from './oauth-application-mau-resource.ts';
 import { oauthApplicationResource } from './oauth-application-resource.ts';
 
-const APPLICATION_ID = { name: 'oauth_application_id', description: 'Integer id of the OAuth application (not its client_id).' };
+const APPLICATION_ID = {
+  name: 'oauth_application_id',
+  description: 'Integer id of the OAuth application (not its client_id).',
+};
 const APPLICATION_COLUMNS = 'a.id::text, a.name, a.description, a.url';
 
 async function loadApplication(db: Queryable, organizationId: string, applicationId: string) {
-  const { rows } = await db.query(`SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_VIEW} a WHERE a.organization_id = $1 AND a.id = $2`, [organizationId, applicationId]);
+  const { rows } = await db.query(
+    `SELECT ${APPLICATION_COLUMNS} FROM ${APPLICATIONS_VIEW} a WHERE a.organization_id = $1 AND a.id = $2`,
+    [organizationId, applicationId],
+  );
   return rows[0];
 }
 
@@ -35,7 +41,7 @@ export const oauthApplicationEndpoints: readonly Endpoint[] = [
     path: '/oauth_applications',
     operationId: 'listOauthApplications',
     summary: 'List OAuth applications',
-    description: 'OAuth applications registered by the requester\'s organization, by name.',
+    description: "OAuth applications registered by the requester's organization, by name.",
     definition: oauthApplicationResource,
     parentType: 'Organization',
     pathParameters: [],
@@ -71,7 +77,8 @@ export const oauthApplicationEndpoints: readonly Endpoint[] = [
     path: '/oauth_applications/{oauth_application_id}/mau',
     operationId: 'listOauthApplicationMau',
     summary: 'List monthly active users of an OAuth application',
-    description: 'One record per month with at least one active user, newest first: the last 24 months (the current one included), nothing before February 2019.',
+    description:
+      'One record per month with at least one active user, newest first: the last 24 months (the current one included), nothing before February 2019.',
     definition: oauthApplicationMauResource,
     parentType: 'OauthApplication',
     pathParameters: [APPLICATION_ID],
@@ -80,7 +87,10 @@ export const oauthApplicationEndpoints: readonly Endpoint[] = [
       const applicationId = await requireApplication(ctx);
       const { first, last } = mauWindow(ctx.now);
       const params = new SqlParams([applicationId, first, last]);
-      const total = await ctx.db.query<{ n: number }>(`SELECT count(DISTINCT (m.year, m.month))::int AS n ${MAU_FROM}`, params.values);
+      const total = await ctx.db.query<{ n: number }>(
+        `SELECT count(DISTINCT (m.year, m.month))::int AS n ${MAU_FROM}`,
+        params.values,
+      );
       const { rows } = await ctx.db.query(
         `${MAU_SELECT} ${MAU_GROUP} ${orderClause(oauthApplicationMauResource, query, 'm.year DESC, m.month DESC')} ${pageClause(query, params)}`,
         params.values,
@@ -93,7 +103,8 @@ export const oauthApplicationEndpoints: readonly Endpoint[] = [
     path: '/oauth_applications/{oauth_application_id}/mau/{mau_id}',
     operationId: 'getOauthApplicationMau',
     summary: 'Read one month of monthly active users',
-    description: 'One month of an OAuth application\'s monthly active users; 404 for a month outside the history window or without active users.',
+    description:
+      "One month of an OAuth application's monthly active users; 404 for a month outside the history window or without active users.",
     definition: oauthApplicationMauResource,
     parentType: 'OauthApplication',
     pathParameters: [APPLICATION_ID, { name: 'mau_id', description: 'The month as YYYYMM, e.g. 202509.' }],
@@ -104,7 +115,13 @@ export const oauthApplicationEndpoints: readonly Endpoint[] = [
       const m = /^(\d{4})(0[1-9]|1[0-2])$/.exec(ctx.param('mau_id'));
       if (!m) return { row: undefined, parent };
       const { first, last } = mauWindow(ctx.now);
-      const { rows } = await ctx.db.query(`${MAU_SELECT} AND m.year = $4 AND m.month = $5 ${MAU_GROUP}`, [applicationId, first, last, Number(m[1]), Number(m[2])]);
+      const { rows } = await ctx.db.query(`${MAU_SELECT} AND m.year = $4 AND m.month = $5 ${MAU_GROUP}`, [
+        applicationId,
+        first,
+        last,
+        Number(m[1]),
+        Number(m[2]),
+      ]);
       return { row: rows[0], parent };
     },
   },

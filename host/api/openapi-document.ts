@@ -110,7 +110,8 @@ function operationOf(endpoint: Endpoint): OperationObject {
     parameters: parametersOf(endpoint),
     responses: {
       '200': {
-        description: endpoint.kind === 'collection' ? `A page of ${endpoint.definition.type}` : `One ${endpoint.definition.type}`,
+        description:
+          endpoint.kind === 'collection' ? `A page of ${endpoint.definition.type}` : `One ${endpoint.definition.type}`,
         headers: { [API_VERSION_HEADER]: ref('headers', 'ApiVersion'), ...RATE_LIMIT_HEADER_REFS },
         content: { 'application/json': { schema: ref('schemas', envelopeName(endpoint.definition, endpoint.kind)) } },
       },
@@ -138,7 +139,10 @@ function schemas(endpoints: readonly Endpoint[]): Record<string, JsonSchema> {
   for (const e of endpoints) {
     const name = envelopeName(e.definition, e.kind);
     const parentTypes = [...(parents.get(name) ?? [])];
-    out[name] = e.kind === 'collection' ? collectionEnvelopeSchema(e.definition, parentTypes) : singleEnvelopeSchema(e.definition, parentTypes);
+    out[name] =
+      e.kind === 'collection'
+        ? collectionEnvelopeSchema(e.definition, parentTypes)
+        : singleEnvelopeSchema(e.definition, parentTypes);
   }
   out.ErrorBody = errorBodySchema();
   return out;
@@ -164,8 +168,8 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
     tags: [
       { name: 'Organization', description: 'The entry point.' },
       { name: 'connected_applications', description: 'Applications people of the organization authorized.' },
-      { name: 'oauth_applications', description: 'The organization\'s own OAuth applications.' },
-      { name: 'personal_access_tokens', description: 'The requester\'s personal access tokens.' },
+      { name: 'oauth_applications', description: "The organization's own OAuth applications." },
+      { name: 'personal_access_tokens', description: "The requester's personal access tokens." },
     ],
     paths,
     components: {
@@ -187,13 +191,24 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
         },
       },
       headers: {
-        ApiVersion: { description: 'The API version that answered.', required: true, schema: { type: 'string', enum: [...API_VERSIONS] } },
+        ApiVersion: {
+          description: 'The API version that answered.',
+          required: true,
+          schema: { type: 'string', enum: [...API_VERSIONS] },
+        },
         RateLimit: {
-          description: 'Requests allowed per period to this user and application (or, without credentials, this client address).',
+          description:
+            'Requests allowed per period to this user and application (or, without credentials, this client address).',
           schema: { type: 'integer', minimum: 1 },
         },
-        RatePeriod: { description: 'Length of the rate-limit period, in seconds.', schema: { type: 'integer', minimum: 1 } },
-        RateCount: { description: 'Requests counted in the current period, this one included.', schema: { type: 'integer', minimum: 1 } },
+        RatePeriod: {
+          description: 'Length of the rate-limit period, in seconds.',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        RateCount: {
+          description: 'Requests counted in the current period, this one included.',
+          schema: { type: 'integer', minimum: 1 },
+        },
         RetryAfter: {
           description: 'Seconds to wait before the next request is accepted.',
           required: true,
@@ -203,19 +218,31 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
       responses: {
         BadRequest: errorResponse(
           'A query parameter is wrong: integer_out_of_range (per_page, offset), unknown_attribute with title Invalid Version (a fields[...] or where[...] name or value this endpoint does not accept), invalid_parameter (a where[...] value of the wrong type, or a parameter given twice), or unsupported_version (the X-API-Version header).',
-          { status: '400', code: 'integer_out_of_range', title: 'Bad Request', detail: 'Your request could not be processed', source: { parameter: 'per_page' } },
+          {
+            status: '400',
+            code: 'integer_out_of_range',
+            title: 'Bad Request',
+            detail: 'Your request could not be processed',
+            source: { parameter: 'per_page' },
+          },
         ),
         Unauthorized: errorResponse('No credentials, or credentials that are not valid.', {
           status: '401',
           title: 'Unauthorized',
           detail: 'The authenticated user has no record in this application or the credentials are not valid',
         }),
-        Forbidden: errorResponse('Missing User-Agent, an OAuth token without the api scope, or a person who may not read this resource; meta.description says which.', {
-          status: '403',
-          title: 'Forbidden',
-          detail: 'You do not have access to this resource',
-          meta: { description: 'Only organization administrators may read connected applications, OAuth applications and monthly active users' },
-        }),
+        Forbidden: errorResponse(
+          'Missing User-Agent, an OAuth token without the api scope, or a person who may not read this resource; meta.description says which.',
+          {
+            status: '403',
+            title: 'Forbidden',
+            detail: 'You do not have access to this resource',
+            meta: {
+              description:
+                'Only organization administrators may read connected applications, OAuth applications and monthly active users',
+            },
+          },
+        ),
         NotFound: errorResponse('Unknown id, or an id of another organization.', {
           status: '404',
           title: 'Not Found',
@@ -224,7 +251,12 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
         TooManyRequests: errorResponse(
           'The rate limit (by default 100 requests per 20 seconds per user and application; per client address ' +
             'without credentials) is exceeded, or credentials failed too often from this address. Wait Retry-After seconds.',
-          { status: '429', code: 'rate_limit_exceeded', title: 'Too Many Requests', detail: 'Rate limit exceeded: 101 of 100 requests per 20 seconds' },
+          {
+            status: '429',
+            code: 'rate_limit_exceeded',
+            title: 'Too Many Requests',
+            detail: 'Rate limit exceeded: 101 of 100 requests per 20 seconds',
+          },
           { 'Retry-After': ref('headers', 'RetryAfter') },
         ),
         InternalServerError: errorResponse('An unexpected failure; nothing internal is shown.', {

@@ -4,7 +4,13 @@
  * `/api/v2/open_api/latest`, and the human-readable reference at `/docs/api`.
  */
 import { Router, type Response } from 'express';
-import { API_VERSION_HEADER, LATEST_API_VERSION, UnsupportedVersionError, isApiVersion, type ApiVersion } from './api-version.ts';
+import {
+  API_VERSION_HEADER,
+  LATEST_API_VERSION,
+  UnsupportedVersionError,
+  isApiVersion,
+  type ApiVersion,
+} from './api-version.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
 import { ReferencePage } from './reference-page.tsx';
 import { pageSecurityPolicy, platformNameOf, renderPage } from '../pages/render.tsx';
@@ -33,7 +39,10 @@ export function openApiRouter(deps: { baseUrl: string }): Router {
   router.get('/docs/api', (_req, res) => {
     page ??= renderPage(ReferencePage({ document: documentOf(LATEST_API_VERSION) }), platformNameOf(res));
     // The page has no script and no form.
-    res.type('html').set('Content-Security-Policy', pageSecurityPolicy(["'none'"])).set('X-Frame-Options', 'DENY');
+    res
+      .type('html')
+      .set('Content-Security-Policy', pageSecurityPolicy(["'none'"]))
+      .set('X-Frame-Options', 'DENY');
     res.send(page);
   });
   return router;

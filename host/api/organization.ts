@@ -9,7 +9,8 @@ export const organizationEndpoints: readonly Endpoint[] = [
     path: '',
     operationId: 'getOrganization',
     summary: 'Read your organization',
-    description: 'The requester\'s organization with links to its developer-account collections. Its meta.parent is the organization itself.',
+    description:
+      "The requester's organization with links to its developer-account collections. Its meta.parent is the organization itself.",
     definition: organizationResource,
     parentType: 'Organization',
     pathParameters: [],

@@ -12,7 +12,7 @@ export const personalAccessTokenEndpoints: readonly Endpoint[] = [
     path: '/personal_access_tokens',
     operationId: 'listPersonalAccessTokens',
     summary: 'List your personal access tokens',
-    description: 'The requesting person\'s own personal access tokens, oldest first (disabled ones included).',
+    description: "The requesting person's own personal access tokens, oldest first (disabled ones included).",
     definition: personalAccessTokenResource,
     parentType: 'Organization',
     pathParameters: [],
@@ -32,13 +32,17 @@ export const personalAccessTokenEndpoints: readonly Endpoint[] = [
     path: '/personal_access_tokens/{personal_access_token_id}',
     operationId: 'getPersonalAccessToken',
     summary: 'Read one of your personal access tokens',
-    description: 'One of the requesting person\'s tokens; another person\'s token is 404.',
+    description: "One of the requesting person's tokens; another person's token is 404.",
     definition: personalAccessTokenResource,
     parentType: 'Organization',
     pathParameters: [{ name: 'personal_access_token_id', description: 'Id of the token (not its client_id).' }],
     access: 'any_person',
     async load(ctx) {
-      const { rows } = await ctx.db.query(`SELECT t.id::text, t.name ${FROM} AND t.id = $3`, [ctx.person.id, ctx.person.organization_id, ctx.id('personal_access_token_id')]);
+      const { rows } = await ctx.db.query(`SELECT t.id::text, t.name ${FROM} AND t.id = $3`, [
+        ctx.person.id,
+        ctx.person.organization_id,
+        ctx.id('personal_access_token_id'),
+      ]);
       return { row: rows[0], parent: { id: ctx.person.organization_id, type: 'Organization' } };
     },
   },

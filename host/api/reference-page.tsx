@@ -47,7 +47,11 @@ function typeOf(schema: Json | undefined): string {
   if (typeof schema.$ref === 'string') return schema.$ref.split('/').pop() ?? '';
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return `one of: ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`;
-  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : typeof schema.type === 'string' ? schema.type : 'any';
+  const type = Array.isArray(schema.type)
+    ? schema.type.join(' or ')
+    : typeof schema.type === 'string'
+      ? schema.type
+      : 'any';
   if (schema.type === 'array' && schema.items) return `array of ${typeOf(schema.items as Json)}`;
   const facets = [
     schema.format,
@@ -78,23 +82,37 @@ function Operation({ doc, path, method, op }: { doc: OpenApiDocument; path: stri
       </p>
       <table>
         <thead>
-          <tr><th>Parameter</th><th>In</th><th>Required</th><th>Schema</th><th>Description</th></tr>
+          <tr>
+            <th>Parameter</th>
+            <th>In</th>
+            <th>Required</th>
+            <th>Schema</th>
+            <th>Description</th>
+          </tr>
         </thead>
         <tbody>
           {parameters.map((p) => (
             <tr>
-              <td><code>{String(p.name)}</code></td>
+              <td>
+                <code>{String(p.name)}</code>
+              </td>
               <td>{String(p.in)}</td>
               <td>{p.required ? 'yes' : 'no'}</td>
               <td>{typeOf(p.schema as Json)}</td>
-              <td><Inline text={str(p.description)} /></td>
+              <td>
+                <Inline text={str(p.description)} />
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <table>
         <thead>
-          <tr><th>Status</th><th>Body</th><th>Meaning</th></tr>
+          <tr>
+            <th>Status</th>
+            <th>Body</th>
+            <th>Meaning</th>
+          </tr>
         </thead>
         <tbody>
           {responses.map(([status, raw]) => {
@@ -106,7 +124,9 @@ function Operation({ doc, path, method, op }: { doc: OpenApiDocument; path: stri
               <tr>
                 <td>{status}</td>
                 <td>{name ? <a href={`#schema-${name}`}>{name}</a> : ''}</td>
-                <td><Inline text={str(response.description)} /></td>
+                <td>
+                  <Inline text={str(response.description)} />
+                </td>
               </tr>
             );
           })}
@@ -125,22 +145,32 @@ function Schema({ name, schema }: { name: string; schema: Json }) {
       {schema.description ? <p>{str(schema.description)}</p> : null}
       <table>
         <thead>
-          <tr><th>Member</th><th>Required</th><th>Schema</th><th>Description</th></tr>
+          <tr>
+            <th>Member</th>
+            <th>Required</th>
+            <th>Schema</th>
+            <th>Description</th>
+          </tr>
         </thead>
         <tbody>
           {Object.entries(properties).flatMap(([prop, sub]) => {
-            const nested = sub.type === 'object' && sub.properties ? Object.entries(sub.properties as Record<string, Json>) : [];
+            const nested =
+              sub.type === 'object' && sub.properties ? Object.entries(sub.properties as Record<string, Json>) : [];
             const subRequired = new Set((sub.required as string[] | undefined) ?? []);
             return [
               <tr>
-                <td><code>{prop}</code></td>
+                <td>
+                  <code>{prop}</code>
+                </td>
                 <td>{required.has(prop) ? 'yes' : 'no'}</td>
                 <td>{nested.length ? 'object' : typeOf(sub)}</td>
                 <td>{str(sub.description)}</td>
               </tr>,
               ...nested.map(([inner, innerSchema]) => (
                 <tr>
-                  <td><code>{`${prop}.${inner}`}</code></td>
+                  <td>
+                    <code>{`${prop}.${inner}`}</code>
+                  </td>
                   <td>{subRequired.has(inner) ? 'yes' : 'no'}</td>
                   <td>{innerSchema.type === 'object' ? 'object' : typeOf(innerSchema)}</td>
                   <td>{str(innerSchema.description)}</td>
@@ -163,7 +193,8 @@ export function ReferencePage({ document: doc }: { document: OpenApiDocument }) 
         <h1>{doc.info.title}</h1>
         <p>
           Version <code>{doc.info.version}</code>, platform release <code>{String(doc.info[RELEASE_EXTENSION])}</code>.
-          Machine-readable: <a href={`/api/v2/open_api/${doc.info.version}`}>{`/api/v2/open_api/${doc.info.version}`}</a>.
+          Machine-readable:{' '}
+          <a href={`/api/v2/open_api/${doc.info.version}`}>{`/api/v2/open_api/${doc.info.version}`}</a>.
         </p>
         <Paragraphs text={doc.info.description} />
         <h2>Authentication</h2>
@@ -175,8 +206,10 @@ export function ReferencePage({ document: doc }: { document: OpenApiDocument }) 
                 <code>{name}</code>: {str(scheme.description)}
                 {flow ? (
                   <span>
-                    {' '}Authorize at <code>{String(flow.authorizationUrl)}</code>, token at <code>{String(flow.tokenUrl)}</code>, refresh at{' '}
-                    <code>{String(flow.refreshUrl)}</code>; scopes: {Object.keys(flow.scopes as Json).join(', ')}.
+                    {' '}
+                    Authorize at <code>{String(flow.authorizationUrl)}</code>, token at{' '}
+                    <code>{String(flow.tokenUrl)}</code>, refresh at <code>{String(flow.refreshUrl)}</code>; scopes:{' '}
+                    {Object.keys(flow.scopes as Json).join(', ')}.
                   </span>
                 ) : null}
               </li>
@@ -185,7 +218,9 @@ export function ReferencePage({ document: doc }: { document: OpenApiDocument }) 
         </ul>
         <h2>Endpoints</h2>
         {Object.entries(doc.paths).flatMap(([path, item]) =>
-          Object.entries(item).map(([method, op]) => <Operation doc={doc} path={path} method={method} op={op as unknown as Json} />),
+          Object.entries(item).map(([method, op]) => (
+            <Operation doc={doc} path={path} method={method} op={op as unknown as Json} />
+          )),
         )}
         <h2>Schemas</h2>
         {Object.entries((doc.components.schemas ?? {}) as Record<string, Json>).map(([name, schema]) => (

@@ -15,7 +15,8 @@ export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
 export type PasswordChangeProblem = 'wrong_current_password' | 'too_short' | 'too_long' | 'unchanged';
 
 /** What a change came to: done (and how many other sessions were revoked), or refused. */
-export type PasswordChangeResult = { ok: true; revokedSessions: number } | { ok: false; problem: PasswordChangeProblem };
+export type PasswordChangeResult =
+  { ok: true; revokedSessions: number } | { ok: false; problem: PasswordChangeProblem };
 
 /** Checks and stores a new password of `personId`; revokes every session of theirs but `keepSessionId`. */
 export async function changePassword(
@@ -25,7 +26,8 @@ export async function changePassword(
   const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM people WHERE id = $1', [
     change.personId,
   ]);
-  if (!(await verifyPassword(change.current, rows[0]?.password_hash))) return { ok: false, problem: 'wrong_current_password' };
+  if (!(await verifyPassword(change.current, rows[0]?.password_hash)))
+    return { ok: false, problem: 'wrong_current_password' };
   const length = [...change.next].length;
   if (length < PASSWORD_LENGTH.min) return { ok: false, problem: 'too_short' };
   if (length > PASSWORD_LENGTH.max) return { ok: false, problem: 'too_long' };

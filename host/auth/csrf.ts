@@ -29,7 +29,6 @@ export const CSRF_FIELD = '_csrf';
 
 const parseForm = express.urlencoded({ extended: false, limit: '64kb' });
 
-
 /** Constant-time equality of two tokens of any length. */
 export function tokensEqual(presented: string, expected: string): boolean {
   // Digests have equal lengths, so neither the length nor the first difference shows in the timing.

@@ -40,7 +40,11 @@ export async function createSessionRecord(
  * organization and roles — undefined otherwise. Touches `last_seen_at` in the same statement when it is older
  * than LAST_SEEN_RESOLUTION_MINUTES.
  */
-export async function loadSessionPerson(db: Queryable, sessionId: string, now = new Date()): Promise<PersonRecord | undefined> {
+export async function loadSessionPerson(
+  db: Queryable,
+  sessionId: string,
+  now = new Date(),
+): Promise<PersonRecord | undefined> {
   const { rows } = await db.query<PersonRecord>(
     `WITH live AS (
        SELECT person_id, organization_id FROM host_sessions WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2),
@@ -56,7 +60,10 @@ ${personSql({ join: 'JOIN live s ON s.person_id = p.id AND s.organization_id = p
 
 /** Revokes one session (logout). */
 export async function revokeSession(db: Queryable, sessionId: string, now = new Date()): Promise<void> {
-  await db.query('UPDATE host_sessions SET revoked_at = $2 WHERE id_hash = $1 AND revoked_at IS NULL', [idHash(sessionId), now]);
+  await db.query('UPDATE host_sessions SET revoked_at = $2 WHERE id_hash = $1 AND revoked_at IS NULL', [
+    idHash(sessionId),
+    now,
+  ]);
 }
 
 /** Revokes every live session of a person, except `keep` when given; returns how many were revoked. */

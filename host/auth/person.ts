@@ -38,7 +38,10 @@ export async function loadPerson(db: Queryable, personId: string | number): Prom
 }
 
 /** Loads a person by e-mail (case-insensitive). */
-export async function loadPersonByEmail(db: Queryable, email: string): Promise<(PersonRecord & { password_hash: string | null }) | undefined> {
+export async function loadPersonByEmail(
+  db: Queryable,
+  email: string,
+): Promise<(PersonRecord & { password_hash: string | null }) | undefined> {
   const { rows } = await db.query<PersonRecord & { password_hash: string | null }>(
     `${personSql({ columns: 'p.password_hash' })} WHERE lower(p.email) = lower($1)`,
     [email],

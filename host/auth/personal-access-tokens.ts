@@ -16,7 +16,11 @@ export interface CreatedPersonalAccessToken {
 }
 
 /** Creates a token for a person; returns the secret once. */
-export async function createPersonalAccessToken(db: Queryable, personId: string, name: string): Promise<CreatedPersonalAccessToken> {
+export async function createPersonalAccessToken(
+  db: Queryable,
+  personId: string,
+  name: string,
+): Promise<CreatedPersonalAccessToken> {
   const clientId = randomBytes(16).toString('hex');
   const secret = newSecret(32);
   const { rows } = await db.query<{ id: string }>(
@@ -36,7 +40,11 @@ const NO_MATCH = hashSecret(randomBytes(32).toString('hex'));
  * The person a client_id/secret pair authenticates (with organization and roles, read now), or undefined.
  * One statement reads the token and its person, so roles and the token's state are those at request time.
  */
-export async function verifyPersonalAccessToken(db: Queryable, clientId: string, secret: string): Promise<PersonRecord | undefined> {
+export async function verifyPersonalAccessToken(
+  db: Queryable,
+  clientId: string,
+  secret: string,
+): Promise<PersonRecord | undefined> {
   const { rows } = await db.query<PersonRecord & { secret_hash: string; token_disabled_at: Date | null }>(
     `${personSql({ columns: 't.secret_hash, t.disabled_at AS token_disabled_at', join: 'JOIN personal_access_tokens t ON t.person_id = p.id' })}
      WHERE t.client_id = $1`,

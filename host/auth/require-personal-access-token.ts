@@ -7,7 +7,9 @@ import { authOf } from './authenticate.ts';
 export const requirePersonalAccessToken: RequestHandler = (req, _res, next) => {
   if (authOf(req).method !== 'personal_access_token') {
     // An OAuth application acting for an administrator must not replace add-on code or integrator URLs.
-    throw new ForbiddenError('This request needs a personal access token (HTTP Basic); OAuth access tokens are not accepted here');
+    throw new ForbiddenError(
+      'This request needs a personal access token (HTTP Basic); OAuth access tokens are not accepted here',
+    );
   }
   next();
 };

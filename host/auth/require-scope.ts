@@ -4,7 +4,19 @@ import { ForbiddenError } from '../errors.ts';
 import { authOf } from './authenticate.ts';
 
 /** The OAuth scopes of the spec (one per product, plus openid). */
-export const SCOPES = ['api', 'calendar', 'check_ins', 'giving', 'groups', 'home', 'people', 'publishing', 'registrations', 'services', 'openid'] as const;
+export const SCOPES = [
+  'api',
+  'calendar',
+  'check_ins',
+  'giving',
+  'groups',
+  'home',
+  'people',
+  'publishing',
+  'registrations',
+  'services',
+  'openid',
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Refuses (403) an OAuth token without `scope`. */

@@ -175,7 +175,8 @@ export async function hostSessionPerson(req: Request, res: Response): Promise<Pe
 
 /** Only same-origin paths are followed after login (no `//host`, no `/\host`, no scheme). */
 export function safeReturnTo(value: unknown, fallback = '/developer'): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+    return fallback;
   // eslint-disable-next-line no-control-regex -- refusing control characters is this check's purpose
   if (/[\u0000-\u001f]/.test(value)) return fallback;
   return value;

@@ -11,13 +11,25 @@ export interface BuildSettings {
 }
 
 /** Defaults: `src/index.tsx` → `dist/addon.js`, the SDK's add-on budget. */
-export function buildSettings(values: { entry?: string | undefined; out?: string | undefined; 'budget-kb'?: string | undefined }): BuildSettings {
+export function buildSettings(values: {
+  entry?: string | undefined;
+  out?: string | undefined;
+  'budget-kb'?: string | undefined;
+}): BuildSettings {
   const kb = values['budget-kb'] === undefined ? ADDON_BUDGET_BYTES / 1024 : Number(values['budget-kb']);
-  if (!Number.isFinite(kb) || kb <= 0) throw new UsageError(`--budget-kb must be a positive number, got ${JSON.stringify(values['budget-kb'])}`);
-  return { entry: resolve(values.entry ?? 'src/index.tsx'), outFile: resolve(values.out ?? 'dist/addon.js'), budget: Math.round(kb * 1024) };
+  if (!Number.isFinite(kb) || kb <= 0)
+    throw new UsageError(`--budget-kb must be a positive number, got ${JSON.stringify(values['budget-kb'])}`);
+  return {
+    entry: resolve(values.entry ?? 'src/index.tsx'),
+    outFile: resolve(values.out ?? 'dist/addon.js'),
+    budget: Math.round(kb * 1024),
+  };
 }
 
 /** One line: the file (relative to the working directory), its size and gzip size against the budget. */
 export function sizeLine(result: AddonBuildResult): string {
-  return formatSizeReport({ ...result, file: relative(process.cwd(), result.file) || result.file }).replace(/\s+/g, ' ');
+  return formatSizeReport({ ...result, file: relative(process.cwd(), result.file) || result.file }).replace(
+    /\s+/g,
+    ' ',
+  );
 }

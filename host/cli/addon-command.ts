@@ -10,23 +10,44 @@ import { resolve } from 'node:path';
 import { AddonConfigError, type Environment } from '../addons/config.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
 import { parse, UsageError } from './args.ts';
-import { ADDON_BUILD_FORM, ADDON_DEV_FORM, ADDON_PROMOTE_FORM, ADDON_PUSH_FORM, unknownAction } from './command-specs.ts';
+import {
+  ADDON_BUILD_FORM,
+  ADDON_DEV_FORM,
+  ADDON_PROMOTE_FORM,
+  ADDON_PUSH_FORM,
+  unknownAction,
+} from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
 function authorization(env: NodeJS.ProcessEnv): string {
   const id = env.ADDON_KIT_PAT_CLIENT_ID;
   const secret = env.ADDON_KIT_PAT_SECRET;
-  if (!id || !secret) throw new UsageError('set ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET to a personal access token of an organization administrator (addon-kit pat create)');
+  if (!id || !secret)
+    throw new UsageError(
+      'set ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET to a personal access token of an organization administrator (addon-kit pat create)',
+    );
   return `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 }
 
 /** Sends one registry request and prints the outcome; returns the exit code. */
-async function send(io: CommandIo, url: string, method: 'PUT' | 'POST', auth: string, body: unknown, done: (attributes: Record<string, unknown>) => string): Promise<number> {
+async function send(
+  io: CommandIo,
+  url: string,
+  method: 'PUT' | 'POST',
+  auth: string,
+  body: unknown,
+  done: (attributes: Record<string, unknown>) => string,
+): Promise<number> {
   let response: Response;
   try {
     response = await fetch(url, {
       method,
-      headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'addon-kit-cli' },
+      headers: {
+        authorization: auth,
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'user-agent': 'addon-kit-cli',
+      },
       body: JSON.stringify(body),
     });
   } catch {
@@ -34,14 +55,18 @@ async function send(io: CommandIo, url: string, method: 'PUT' | 'POST', auth: st
     return 1;
   }
   const payload = (await response.json().catch(() => undefined)) as
-    | { data?: { attributes?: Record<string, unknown> }; errors?: { status: string; title: string; detail: string; source?: { parameter: string } }[] }
+    | {
+        data?: { attributes?: Record<string, unknown> };
+        errors?: { status: string; title: string; detail: string; source?: { parameter: string } }[];
+      }
     | undefined;
   if (response.status === 201 && payload?.data?.attributes) {
     io.out(done(payload.data.attributes));
     return 0;
   }
   io.err(`the host refused the request (HTTP ${response.status}):`);
-  for (const e of payload?.errors ?? []) io.err(`  - ${e.source?.parameter ? `${e.source.parameter}: ` : ''}${e.detail || e.title}`);
+  for (const e of payload?.errors ?? [])
+    io.err(`  - ${e.source?.parameter ? `${e.source.parameter}: ` : ''}${e.detail || e.title}`);
   return 1;
 }
 
@@ -65,18 +90,29 @@ export async function pushAddon(io: CommandIo, options: PushOptions): Promise<nu
   const config = await loadConfig(options.configPath, target, options.env);
   const bundle = typeof options.bundle === 'string' ? options.bundle : await options.bundle();
   const auth = authorization(options.env);
-  return send(io, `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`, 'PUT', auth, { config, bundle }, (a) =>
-    `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
+  return send(
+    io,
+    `${host}/addons/v1/applications/${config.oauth_application_id}/environments/${target}`,
+    'PUT',
+    auth,
+    { config, bundle },
+    (a) =>
+      `pushed add-on ${config.oauth_application_id} to ${target}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
   );
 }
 
 /** Runs `addon push|promote|build|dev`; resolves with the exit code. */
-export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function addonCommand(
+  argv: string[],
+  io: CommandIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const [action, ...rest] = argv;
   if (action === ADDON_BUILD_FORM.action) return (await import('./addon-build-command.ts')).addonBuildCommand(rest, io);
   if (action === ADDON_DEV_FORM.action) return (await import('./addon-dev-command.ts')).addonDevCommand(rest, io, env);
   if (action !== ADDON_PUSH_FORM.action && action !== ADDON_PROMOTE_FORM.action) throw unknownAction('addon', action);
-  const hostOf = (flag: string | undefined) => (flag ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const hostOf = (flag: string | undefined) =>
+    (flag ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
   let configPath = '';
   try {
     if (action === 'push') {
@@ -97,8 +133,14 @@ export async function addonCommand(argv: string[], io: CommandIo, env: NodeJS.Pr
     const config = await loadConfig(configPath, to, env);
     const auth = authorization(env);
     const url = `${hostOf(values.host)}/addons/v1/applications/${config.oauth_application_id}/environments/${to}/promotions`;
-    return await send(io, url, 'POST', auth, { from, config }, (a) =>
-      `promoted add-on ${config.oauth_application_id} from ${from} to ${to}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
+    return await send(
+      io,
+      url,
+      'POST',
+      auth,
+      { from, config },
+      (a) =>
+        `promoted add-on ${config.oauth_application_id} from ${from} to ${to}: version ${String(a.version)} (bundle sha256 ${String(a.bundle_sha256)})`,
     );
   } catch (error) {
     if (!(error instanceof AddonConfigError)) throw error;

@@ -7,14 +7,19 @@ import { UsageError } from './args.ts';
 /** The environment a flag or argument names; a usage mistake otherwise. */
 export function environment(value: string | undefined, what: string): Environment {
   if (value === undefined) throw new UsageError(`${what} is required (one of ${ENVIRONMENTS.join(', ')})`);
-  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new UsageError(`${what} must be one of ${ENVIRONMENTS.join(', ')}, got ${JSON.stringify(value)}`);
+  if (!(ENVIRONMENTS as readonly string[]).includes(value))
+    throw new UsageError(`${what} must be one of ${ENVIRONMENTS.join(', ')}, got ${JSON.stringify(value)}`);
   return value as Environment;
 }
 
 /** Variables for the config's placeholders: the environment, plus the template integrator's credentials in development. */
 export function placeholderVariables(env: NodeJS.ProcessEnv, target: Environment): NodeJS.ProcessEnv {
   if (target !== 'development') return env;
-  return { INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId, INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret, ...withoutEmpty(env) };
+  return {
+    INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId,
+    INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret,
+    ...withoutEmpty(env),
+  };
 }
 
 function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -31,4 +36,3 @@ export async function loadConfig(path: string, target: Environment, env: NodeJS.
   }
   return parseAddonConfigText(text, { env: placeholderVariables(env, target), only: target });
 }
-

@@ -20,7 +20,12 @@ import type { CommandIo } from './io.ts';
 const SETTLE_MS = 150;
 
 /** Runs `addon dev` until SIGINT/SIGTERM (or `signal`); resolves with the exit code. */
-export async function addonDevCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<number> {
+export async function addonDevCommand(
+  argv: string[],
+  io: CommandIo,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<number> {
   const { values } = parse(argv, ADDON_DEV_FORM.options);
   const settings = buildSettings(values);
   const configPath = resolve(values.config ?? 'addon.config.json');
@@ -38,10 +43,14 @@ export async function addonDevCommand(argv: string[], io: CommandIo, env: NodeJS
     }
     try {
       const lines: string[] = [];
-      const code = await pushAddon({ out: (l) => lines.push(l), err: io.err }, { host, configPath, target: 'development', bundle: await readFile(result.file, 'utf8'), env });
+      const code = await pushAddon(
+        { out: (l) => lines.push(l), err: io.err },
+        { host, configPath, target: 'development', bundle: await readFile(result.file, 'utf8'), env },
+      );
       if (code === 0) io.out(`${reason}: built ${sizeLine(result)} → ${lines.join(' ')}`);
     } catch (error) {
-      if (error instanceof AddonConfigError) io.err(`${reason}: ${configPath} is not a valid add-on config, still watching: ${error.problems.join('; ')}`);
+      if (error instanceof AddonConfigError)
+        io.err(`${reason}: ${configPath} is not a valid add-on config, still watching: ${error.problems.join('; ')}`);
       else if (error instanceof UsageError) throw error;
       else io.err(`${reason}: push failed, still watching: ${(error as Error).message}`);
     }

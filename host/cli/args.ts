@@ -65,7 +65,9 @@ export const DATABASE_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 /** What `parse` returns for options `O` (named, so the declarations of the built package can name it). */
-export type ParsedArgs<O extends OptionSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>>;
+export type ParsedArgs<O extends OptionSpecs> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: boolean }>
+>;
 
 /**
  * Parses strictly: unknown options, missing values, a missing required option, a value outside `choices` and
@@ -111,7 +113,8 @@ export function required(value: string | undefined, flag: string): string {
 export function integer(value: string | undefined, flag: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 

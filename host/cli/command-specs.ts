@@ -23,15 +23,18 @@ export const START_FORM = {
   summary: 'the host and the add-on sandbox origin with demo data seeded on first start, and the demo unless --no-demo',
   options: {
     port: {
-      type: 'string', value: '4000',
+      type: 'string',
+      value: '4000',
       help: 'TCP port of the host (default 4000, or ADDON_KIT_PORT); 0 picks free ports for all three listeners',
     },
     'sandbox-port': {
-      type: 'string', value: 'P',
+      type: 'string',
+      value: 'P',
       help: "TCP port of the add-on sandbox origin (default the host's port + 1, or ADDON_KIT_SANDBOX_PORT)",
     },
     'integrator-port': {
-      type: 'string', value: '4100',
+      type: 'string',
+      value: '4100',
       help: 'TCP port of the template integrator (default 4100; 0 with --port 0)',
     },
     'no-demo': {
@@ -40,11 +43,13 @@ export const START_FORM = {
     },
     ...DATABASE_OPTIONS,
     'demo-password': {
-      type: 'string', value: 'P',
+      type: 'string',
+      value: 'P',
       help: `${DEMO_PASSWORD_HELP}, at least 8 characters (default: generated; printed at start)`,
     },
     'base-url': {
-      type: 'string', value: 'URL',
+      type: 'string',
+      value: 'URL',
       help: 'public URL of the host (default http://localhost:<port>, or ADDON_KIT_BASE_URL)',
     },
   },
@@ -54,11 +59,13 @@ export const SEED_FORM = {
   summary: 'deterministic demo data; idempotent (a second run adds only what is missing, e.g. more people)',
   options: {
     people: {
-      type: 'string', value: 'N',
+      type: 'string',
+      value: 'N',
       help: `how many generated people Demo Church has (default ${DEFAULT_PEOPLE})`,
     },
     'demo-password': {
-      type: 'string', value: 'P',
+      type: 'string',
+      value: 'P',
       help: `${DEMO_PASSWORD_HELP} (default: the remembered one, else generated)`,
     },
     ...DATABASE_OPTIONS,
@@ -82,15 +89,19 @@ export const OAUTH_APP_CREATE_FORM = {
   options: {
     name: { type: 'string', value: 'N', required: true, help: 'the application name' },
     'redirect-uri': {
-      type: 'string', value: 'U', multiple: true, required: true,
+      type: 'string',
+      value: 'U',
+      multiple: true,
+      required: true,
       help: 'an allowed redirect URI: absolute http(s), no fragment',
     },
     public: { type: 'boolean', help: 'a public client: no client secret (PKCE instead)' },
     scopes: {
-      type: 'string', value: '"people api"',
+      type: 'string',
+      value: '"people api"',
       help: 'scopes its add-on may use, space-separated (default none)',
     },
-    email: { type: 'string', value: 'E', help: "a person whose organization owns it (default: Demo Church)" },
+    email: { type: 'string', value: 'E', help: 'a person whose organization owns it (default: Demo Church)' },
     description: { type: 'string', value: 'D', help: 'a description shown to people asked for consent' },
     url: { type: 'string', value: 'U', help: "the application's home page" },
     json: { type: 'boolean', help: 'print {id, client_id, client_secret} as one JSON line' },
@@ -105,10 +116,13 @@ const CREDENTIALS_NOTE = [
 
 export const ADDON_PUSH_FORM = {
   action: 'push',
-  summary: "registers the add-on config (that environment's ${VAR} placeholders filled) and the built bundle with a host",
+  summary:
+    "registers the add-on config (that environment's ${VAR} placeholders filled) and the built bundle with a host",
   options: {
     env: {
-      type: 'string', choices: ENVIRONMENTS, required: true,
+      type: 'string',
+      choices: ENVIRONMENTS,
+      required: true,
       help: 'the environment to register a new version in',
     },
     config: CONFIG_OPTION,
@@ -138,7 +152,8 @@ const BUILD_OPTIONS = {
 
 export const ADDON_BUILD_FORM = {
   action: 'build',
-  summary: "builds the add-on into one classic script with the SDK's vite preset; prints its gzip size against the budget",
+  summary:
+    "builds the add-on into one classic script with the SDK's vite preset; prints its gzip size against the budget",
   options: BUILD_OPTIONS,
 } as const satisfies CommandForm;
 
@@ -158,7 +173,8 @@ export const CREATE_FORM = {
   options: {
     'from-registry': { type: 'boolean', help: 'depend on the published @addon-kit packages (^version ranges)' },
     packages: {
-      type: 'string', value: 'DIR',
+      type: 'string',
+      value: 'DIR',
       help: 'copy the @addon-kit tarballs from DIR into vendor/ (default: pack the installed packages there)',
     },
   },
@@ -168,17 +184,23 @@ export const DOCTOR_FORM = {
   summary: 'checks the running integrator the config names against what the handshake needs; prints a pass/fail table',
   options: {
     env: {
-      type: 'string', choices: ENVIRONMENTS, required: true,
+      type: 'string',
+      choices: ENVIRONMENTS,
+      required: true,
       help: 'the environment of the config whose integrator is checked',
     },
     config: CONFIG_OPTION,
     host: HOST_OPTION,
     username: {
-      type: 'string', value: 'U',
+      type: 'string',
+      value: 'U',
       help: "sign in to the integrator as this user (development default: the template's demo user)",
     },
     password: { type: 'string', value: 'P', help: "that user's password (given together with --username)" },
-    json: { type: 'boolean', help: 'print the report as JSON (ok, and each check with id, status, detail, fix) for CI' },
+    json: {
+      type: 'boolean',
+      help: 'print the report as JSON (ok, and each check with id, status, detail, fix) for CI',
+    },
   },
 } as const satisfies CommandForm;
 

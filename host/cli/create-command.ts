@@ -21,7 +21,8 @@ export async function createCommand(argv: string[], io: CommandIo): Promise<numb
   const [kind, target] = positionals;
   if (kind !== 'integrator' && kind !== 'addon') throw new UsageError(`create what? ${CREATE_USAGE}`);
   if (!target) throw new UsageError(`<dir> is required: ${CREATE_USAGE}`);
-  if (values['from-registry'] && values.packages) throw new UsageError('--from-registry and --packages exclude each other');
+  if (values['from-registry'] && values.packages)
+    throw new UsageError('--from-registry and --packages exclude each other');
   const dir = resolve(target);
   const existing = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
@@ -43,7 +44,7 @@ export async function createCommand(argv: string[], io: CommandIo): Promise<numb
   io.out('  npm install');
   io.out('  npm test');
   if (kind === 'integrator') {
-    io.out('  INTEGRATOR_OAUTH_APPLICATION_ID=<the add-on\'s OAuth application id on the host> npm start');
+    io.out("  INTEGRATOR_OAUTH_APPLICATION_ID=<the add-on's OAuth application id on the host> npm start");
   } else {
     io.out('  ADDON_OAUTH_APPLICATION_ID=<id> ADDON_KIT_PAT_CLIENT_ID=<id> ADDON_KIT_PAT_SECRET=<secret> npm run dev');
   }

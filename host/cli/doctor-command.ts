@@ -11,10 +11,15 @@ import { parse, UsageError } from './args.ts';
 import { DOCTOR_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
-export async function doctorCommand(argv: string[], io: CommandIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function doctorCommand(
+  argv: string[],
+  io: CommandIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const { values } = parse(argv, DOCTOR_FORM.options);
   const target = environment(values.env, '--env');
-  if ((values.username === undefined) !== (values.password === undefined)) throw new UsageError('--username and --password go together');
+  if ((values.username === undefined) !== (values.password === undefined))
+    throw new UsageError('--username and --password go together');
   const configPath = resolve(values.config ?? 'addon.config.json');
   const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
   let config;
@@ -33,11 +38,16 @@ export async function doctorCommand(argv: string[], io: CommandIo, env: NodeJS.P
     values.username !== undefined
       ? { username: values.username, password: values.password! }
       : target === 'development'
-        ? { username: DEVELOPMENT_DEFAULTS.user.username, password: env.INTEGRATOR_DEMO_PASSWORD || DEVELOPMENT_DEFAULTS.user.password }
+        ? {
+            username: DEVELOPMENT_DEFAULTS.user.username,
+            password: env.INTEGRATOR_DEMO_PASSWORD || DEVELOPMENT_DEFAULTS.user.password,
+          }
         : undefined;
   const json = values.json === true;
   // In JSON mode stdout carries the report only.
-  (json ? io.err : io.out)(`addon-kit doctor: checking the ${target} integrator at ${new URL(settings.integrator_oauth.token_url).origin}`);
+  (json ? io.err : io.out)(
+    `addon-kit doctor: checking the ${target} integrator at ${new URL(settings.integrator_oauth.token_url).origin}`,
+  );
   const redirectUri = `${host}/addons/authorizations/${config.oauth_application_id}`;
   return runDoctor(
     {

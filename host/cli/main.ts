@@ -73,7 +73,9 @@ export async function main(argv: string[], io: CommandIo = processIo): Promise<n
     return 0;
   }
   try {
-    return await (await load())(rest, io);
+    return await (
+      await load()
+    )(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`addon-kit ${name}: ${error.message}`);

@@ -19,8 +19,10 @@ export function checkRedirectUri(uri: string): string {
   } catch {
     throw new UsageError(`--redirect-uri must be an absolute URL, got ${JSON.stringify(uri)}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`--redirect-uri must be http(s), got ${JSON.stringify(uri)}`);
-  if (url.hash || uri.includes('#')) throw new UsageError(`--redirect-uri must not contain a fragment, got ${JSON.stringify(uri)}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(`--redirect-uri must be http(s), got ${JSON.stringify(uri)}`);
+  if (url.hash || uri.includes('#'))
+    throw new UsageError(`--redirect-uri must not contain a fragment, got ${JSON.stringify(uri)}`);
   return uri;
 }
 
@@ -45,8 +47,11 @@ export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<nu
       organizationId = person.organization_id;
       createdById = person.id;
     } else {
-      organizationId = (await db.query<{ id: string }>('SELECT id::text FROM organizations WHERE slug = $1', [DEMO_ORGANIZATION.slug])).rows[0]?.id;
-      if (!organizationId) throw new UsageError('the demo organization does not exist yet; run `addon-kit seed` or pass --email');
+      organizationId = (
+        await db.query<{ id: string }>('SELECT id::text FROM organizations WHERE slug = $1', [DEMO_ORGANIZATION.slug])
+      ).rows[0]?.id;
+      if (!organizationId)
+        throw new UsageError('the demo organization does not exist yet; run `addon-kit seed` or pass --email');
     }
     const env = configFromEnvironment();
     const keys = env.encryptionKeys ?? (await loadOrCreateSecrets(storage.dataDir)).encryptionKeys;
@@ -60,7 +65,11 @@ export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<nu
       addOnScopes: scopes.join(' '),
       createdById,
     });
-    const result = { id: Number(app.id), client_id: app.client_id, ...(app.client_secret ? { client_secret: app.client_secret } : {}) };
+    const result = {
+      id: Number(app.id),
+      client_id: app.client_id,
+      ...(app.client_secret ? { client_secret: app.client_secret } : {}),
+    };
     if (values.json) io.out(JSON.stringify(result));
     else {
       io.out(`OAuth application "${name}" (${values.public ? 'public' : 'confidential'})`);

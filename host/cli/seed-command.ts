@@ -14,7 +14,11 @@ export async function seedCommand(argv: string[], io: CommandIo): Promise<number
     const password = values['demo-password'] ?? (await readDemoPassword(dataDir)) ?? generateDemoPassword();
     const result = await seedDemo(db, { people, password, log: io.err });
     if (result.created) await rememberDemoPassword(dataDir, password);
-    io.out(result.created ? `seeded the demo data (${result.peopleAdded} people)` : `demo data present; added ${result.peopleAdded} people`);
+    io.out(
+      result.created
+        ? `seeded the demo data (${result.peopleAdded} people)`
+        : `demo data present; added ${result.peopleAdded} people`,
+    );
     return 0;
   } finally {
     await db.close();

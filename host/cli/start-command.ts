@@ -10,12 +10,13 @@ import { openStorage } from './storage.ts';
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, START_FORM.options);
-  const port = integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
+  const port =
+    integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
   const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
   const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);
   const demo = !values['no-demo'];
   if (!demo && integratorPort !== undefined) {
-    io.err('addon-kit: --integrator-port is the demo integrator\'s; it makes no sense with --no-demo');
+    io.err("addon-kit: --integrator-port is the demo integrator's; it makes no sense with --no-demo");
     return 2;
   }
   if (values['demo-password'] !== undefined && values['demo-password'].length < 8) {
@@ -43,16 +44,25 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     demo: demo && { integratorPort, integratorDatabaseUrl: storage.databaseUrl },
     log: io.err,
   });
-  io.out(`addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`);
+  io.out(
+    `addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`,
+  );
   io.out(`  health:            ${running.url}/health`);
   io.out(`  sign in:           ${running.url}/login`);
   if (running.demo) io.out(`  demo Lists:        ${running.url}/demo/lists`);
-  if (running.demo?.demoListUrl) io.out(`  demo List page:    ${running.demo.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`);
+  if (running.demo?.demoListUrl)
+    io.out(
+      `  demo List page:    ${running.demo.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`,
+    );
   io.out(`  add-on sandbox:    ${running.sandboxUrl}`);
   if (running.demo) io.out(`  integrator:        ${running.demo.integrator.url}`);
-  if (running.demo?.integrator.login) io.out(`  integrator login:  ${running.demo.integrator.login.username} / ${running.demo.integrator.login.password}`);
+  if (running.demo?.integrator.login)
+    io.out(
+      `  integrator login:  ${running.demo.integrator.login.username} / ${running.demo.integrator.login.password}`,
+    );
   io.out('demo logins (email / password):');
-  for (const login of running.logins) io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
+  for (const login of running.logins)
+    io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
 
   await stopped;
   io.err('addon-kit: shutting down…');

@@ -17,7 +17,10 @@ export interface Storage {
 }
 
 /** The data directory (absolute) and database URL the flags and environment select. */
-export function storageLocation(flags: StorageFlags, env: NodeJS.ProcessEnv = process.env): { dataDir: string; databaseUrl: string | undefined } {
+export function storageLocation(
+  flags: StorageFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): { dataDir: string; databaseUrl: string | undefined } {
   const dataDir = resolve(flags['data-dir'] ?? env.ADDON_KIT_DATA_DIR ?? hostConfigDefaults.dataDir);
   const databaseUrl = flags['database-url'] ?? (env.DATABASE_URL || undefined);
   return { dataDir, databaseUrl };
@@ -26,7 +29,11 @@ export function storageLocation(flags: StorageFlags, env: NodeJS.ProcessEnv = pr
 /** Opens the database and applies pending migrations, reporting them. */
 export async function openStorage(flags: StorageFlags, io: CommandIo): Promise<Storage> {
   const { dataDir, databaseUrl } = storageLocation(flags);
-  const db = await openDatabase({ databaseUrl, dataDir: join(dataDir, 'db'), schema: process.env.ADDON_KIT_DATABASE_SCHEMA || undefined });
+  const db = await openDatabase({
+    databaseUrl,
+    dataDir: join(dataDir, 'db'),
+    schema: process.env.ADDON_KIT_DATABASE_SCHEMA || undefined,
+  });
   const applied = await migrate(db);
   if (applied.length) io.err(`addon-kit: applied ${applied.length} migration(s): ${applied.join(', ')}`);
   return { db, dataDir, databaseUrl };

@@ -41,7 +41,13 @@ export function createSecretBox(keys: readonly EncryptionKey[]): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', byId.get(current.id)!, iv);
       cipher.setAAD(Buffer.from(aad, 'utf8'));
       const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return ['v1', current.id, iv.toString('base64url'), data.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+      return [
+        'v1',
+        current.id,
+        iv.toString('base64url'),
+        data.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join('.');
     },
     open(sealed, aad = '') {
       const parts = sealed.split('.');
@@ -54,7 +60,9 @@ export function createSecretBox(keys: readonly EncryptionKey[]): SecretBox {
       // @see NIST SP 800-38D §5.2.1.2 (tag length is fixed per key; we use 128 bits)
       if (authTag.length !== TAG_BYTES) throw new SecretBoxError('tampered', 'the sealed secret does not verify');
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAAD(Buffer.from(aad, 'utf8'));
         decipher.setAuthTag(authTag);
         return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');

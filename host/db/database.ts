@@ -59,7 +59,10 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database & { pglite: PGlite }> {
+async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir: Blob | undefined,
+): Promise<Database & { pglite: PGlite }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const onDisk = dataDir !== undefined && dataDir !== 'memory://';
   // PGlite is single-process: a second process on the same directory would corrupt it.
@@ -153,7 +156,12 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
         client.release();
         return result;
       } catch (error) {
-        const dead = isDeadConnection(error) || (await client.query('ROLLBACK').then(() => false, () => true));
+        const dead =
+          isDeadConnection(error) ||
+          (await client.query('ROLLBACK').then(
+            () => false,
+            () => true,
+          ));
         // A connection that failed is destroyed, not returned to the pool.
         client.release(dead ? (error as Error) : undefined);
         throw error;
@@ -178,7 +186,10 @@ async function listenPostgres(
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}) });
+    const c = new pg.Client({
+      connectionString: url,
+      ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+    });
     c.on('notification', (n) => {
       if (n.channel === channel) onNotify(n.payload ?? '');
     });
@@ -255,7 +266,9 @@ export class DataDirInUseError extends Error {
     readonly dataDir: string,
     readonly pid: number,
   ) {
-    super(`the data directory ${dataDir} is in use by process ${pid} (a running addon-kit start?); stop it, or use PostgreSQL with --database-url`);
+    super(
+      `the data directory ${dataDir} is in use by process ${pid} (a running addon-kit start?); stop it, or use PostgreSQL with --database-url`,
+    );
   }
 }
 

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from './database.ts';
 
 /** `db/migrations/` of the package, also when this module runs from the built `dist/db/`. */
-const MIGRATIONS_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './migrations/' : '../../db/migrations/', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './migrations/' : '../../db/migrations/', import.meta.url),
+);
 /** Serializes migrations of several host processes starting against one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_346_201;
 
@@ -39,7 +41,9 @@ export async function migrate(db: Database, migrations?: Migration[]): Promise<s
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const done = new Set((await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    const done = new Set(
+      (await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    );
     const applied: string[] = [];
     for (const m of all) {
       if (done.has(m.version)) continue;
@@ -61,6 +65,9 @@ export class MigrationError extends Error {
     readonly migration: Migration,
     cause: unknown,
   ) {
-    super(`migration ${migration.version}_${migration.name} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `migration ${migration.version}_${migration.name} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }

@@ -3,7 +3,12 @@
  * which the add-on config names, is known even for port 0).
  */
 import type { RequestListener } from 'node:http';
-import { createIntegrator, resolveIntegratorConfig, type Database, type Integrator } from '@addon-kit/integrator-template';
+import {
+  createIntegrator,
+  resolveIntegratorConfig,
+  type Database,
+  type Integrator,
+} from '@addon-kit/integrator-template';
 import type { Listener } from '../http/listen.ts';
 import { sendStarting } from '../http/starting-response.ts';
 import type { Logger } from '../logger.ts';
@@ -41,7 +46,10 @@ export interface DemoIntegrator {
  * @see RFC 6749 §4.1.2.1 (`temporarily_unavailable`)
  */
 export const integratorStartingListener: RequestListener = (_req, res) =>
-  sendStarting(res, { error: 'temporarily_unavailable', error_description: 'the integrator is starting; retry in a moment' });
+  sendStarting(res, {
+    error: 'temporarily_unavailable',
+    error_description: 'the integrator is starting; retry in a moment',
+  });
 
 /** Builds the integrator app over `db` and serves it on the listener. */
 export async function startDemoIntegrator(options: DemoIntegratorOptions): Promise<DemoIntegrator> {
@@ -52,10 +60,19 @@ export async function startDemoIntegrator(options: DemoIntegratorOptions): Promi
     INTEGRATOR_HOST_NAME: env.INTEGRATOR_HOST_NAME || options.hostName,
   };
   const config = resolveIntegratorConfig(
-    { port: options.listener.port, baseUrl: options.baseUrl, hostBaseUrl: options.hostBaseUrl, oauthApplicationId: Number(options.oauthApplicationId) },
+    {
+      port: options.listener.port,
+      baseUrl: options.baseUrl,
+      hostBaseUrl: options.hostBaseUrl,
+      oauthApplicationId: Number(options.oauthApplicationId),
+    },
     { ...env, ...names },
   );
-  const integrator = await createIntegrator({ config, db: options.db, ...(options.logger ? { logger: options.logger } : {}) });
+  const integrator = await createIntegrator({
+    config,
+    db: options.db,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   options.listener.attach(integrator.app);
   const user = config.users[0];
   return {

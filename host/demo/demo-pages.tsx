@@ -79,7 +79,13 @@ function scriptJson(value: unknown): string {
  * Sends a demo page with a policy allowing its nonce'd script, frames from the sandbox origin only, and
  * images from the page's own origin and the declared `ui_origins` of the add-ons it mounts only.
  */
-function sendDemoPage(res: Response, page: VNode, nonce: string, sandboxOrigin: string | undefined, imageOrigins: string[] = []): void {
+function sendDemoPage(
+  res: Response,
+  page: VNode,
+  nonce: string,
+  sandboxOrigin: string | undefined,
+  imageOrigins: string[] = [],
+): void {
   res
     .status(200)
     .set('Content-Type', 'text/html; charset=utf-8')
@@ -111,8 +117,12 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
 
   router.get('/demo/lists', requireHostLogin, async (req, res) => {
     const person = hostPersonOf(req);
-    if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'Lists', 'You have no access to People.');
-    const { rows } = await db.query<ListRow>('SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 ORDER BY name, id', [person.organization_id]);
+    if (!hasRole(person, 'people', 'viewer'))
+      return sendMessagePage(res, 403, 'Lists', 'You have no access to People.');
+    const { rows } = await db.query<ListRow>(
+      'SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 ORDER BY name, id',
+      [person.organization_id],
+    );
     const viewer = viewerOf(person, await ensureCsrfToken(await getHostSession(req, res)));
     sendDemoPage(
       res,
@@ -155,11 +165,18 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
     const id = String(req.params.id);
     // Another organization's List is as unknown as a missing one.
     const list = /^[1-9][0-9]{0,17}$/.test(id)
-      ? (await db.query<ListRow>('SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 AND id = $2', [person.organization_id, id])).rows[0]
+      ? (
+          await db.query<ListRow>(
+            'SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 AND id = $2',
+            [person.organization_id, id],
+          )
+        ).rows[0]
       : undefined;
     if (!list) return sendMessagePage(res, 404, 'Not found', 'There is no such List.');
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-    const installations = (await listInstallations(db, person.organization_id)).filter((i) => SAMPLE_EXTENSION in i.uiExtensions);
+    const installations = (await listInstallations(db, person.organization_id)).filter(
+      (i) => SAMPLE_EXTENSION in i.uiExtensions,
+    );
     const sandboxUrl = config.sandboxUrl;
     const mounts: MountSpec[] = sandboxUrl
       ? installations.map((i: Installation) => ({
@@ -191,7 +208,9 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
         <p class="ak-stat">
           <span>
             <strong id="list-people-count">
-              {list.refreshed_at ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}` : 'This List has not run yet.'}
+              {list.refreshed_at
+                ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}`
+                : 'This List has not run yet.'}
             </strong>
           </span>
         </p>
@@ -200,7 +219,9 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
             <p>The add-on sandbox is not configured (ADDON_KIT_SANDBOX_URL), so no add-on can run here.</p>
           </Banner>
         ) : null}
-        {sandboxUrl && installations.length === 0 ? <p class="ak-empty">No add-on is installed for {SAMPLE_EXTENSION}.</p> : null}
+        {sandboxUrl && installations.length === 0 ? (
+          <p class="ak-empty">No add-on is installed for {SAMPLE_EXTENSION}.</p>
+        ) : null}
         {sandboxUrl
           ? installations.map((i) => (
               <section key={i.id} class="ak-card ak-addon">
@@ -212,8 +233,14 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
               </section>
             ))
           : null}
-        <script type="application/json" id="addon-kit-mounts" dangerouslySetInnerHTML={{ __html: scriptJson({ csrfToken, mounts }) }} />
-        {mounts.length ? <script type="module" nonce={nonce} dangerouslySetInnerHTML={{ __html: MOUNT_SCRIPT }} /> : null}
+        <script
+          type="application/json"
+          id="addon-kit-mounts"
+          dangerouslySetInnerHTML={{ __html: scriptJson({ csrfToken, mounts }) }}
+        />
+        {mounts.length ? (
+          <script type="module" nonce={nonce} dangerouslySetInnerHTML={{ __html: MOUNT_SCRIPT }} />
+        ) : null}
       </Layout>,
       nonce,
       sandboxUrl && new URL(sandboxUrl).origin,

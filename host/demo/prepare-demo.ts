@@ -18,7 +18,14 @@ export interface PreparedDemo {
 }
 
 /** Builds the bundles, registers (or reuses) the sample add-on for the integrator at `integratorUrl`, runs the Lists never run. */
-export async function prepareDemo(options: { db: Database; config: HostConfig; integratorUrl: string; env?: NodeJS.ProcessEnv; log?: (line: string) => void; now?: Date }): Promise<PreparedDemo> {
+export async function prepareDemo(options: {
+  db: Database;
+  config: HostConfig;
+  integratorUrl: string;
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+  now?: Date;
+}): Promise<PreparedDemo> {
   const log = options.log ?? (() => {});
   const dir = addonSdkDir(options.config);
   await buildSdkBundles(dir, [...RUNTIME_BUNDLES, SAMPLE_ADDON_BUNDLE], log);

@@ -23,7 +23,9 @@ export const SAMPLE_EXTENSION = 'people.list.send_message';
  * The sample add-on's config: the repository's `addon.config.json`, which the host package's build copies
  * beside the built demo (`dist/demo/addon.config.json`), so one file is the source of both.
  */
-export const SAMPLE_ADDON_CONFIG = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../addon.config.json' : './addon.config.json', import.meta.url));
+export const SAMPLE_ADDON_CONFIG = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../../addon.config.json' : './addon.config.json', import.meta.url),
+);
 
 /** What `ensureSampleAddon` needs. */
 export interface SampleAddonOptions {
@@ -45,7 +47,11 @@ export interface SampleAddon {
 }
 
 /** Finds or creates the sample add-on and makes its live development version match this start. */
-export async function ensureSampleAddon(db: Database, box: SecretBox, options: SampleAddonOptions): Promise<SampleAddon> {
+export async function ensureSampleAddon(
+  db: Database,
+  box: SecretBox,
+  options: SampleAddonOptions,
+): Promise<SampleAddon> {
   const log = options.log ?? (() => {});
   const completeUrl = `${options.integratorUrl.replace(/\/+$/, '')}${COMPLETION_PATH}`;
   const { rows: owners } = await db.query<{ organization_id: string; person_id: string }>(
@@ -63,7 +69,8 @@ export async function ensureSampleAddon(db: Database, box: SecretBox, options: S
       await createOAuthApplication(db, box, {
         organizationId: owner.organization_id,
         name: SAMPLE_ADDON_NAME,
-        description: 'The sample add-on of addon-kit: sends a message to the people of a List through the template integrator.',
+        description:
+          'The sample add-on of addon-kit: sends a message to the people of a List through the template integrator.',
         redirectUris: [completeUrl],
         addOnScopes: 'people',
         createdById: owner.person_id,
@@ -77,7 +84,8 @@ export async function ensureSampleAddon(db: Database, box: SecretBox, options: S
 
   const config = await sampleConfig(applicationId, options.integratorUrl, options.env ?? process.env);
   const live = await liveDevelopmentVersion(db, box, applicationId);
-  if (live && live.matches(config, options.bundle)) return { oauthApplicationId: applicationId, versionId: live.id, outcome: 'reused' };
+  if (live && live.matches(config, options.bundle))
+    return { oauthApplicationId: applicationId, versionId: live.id, outcome: 'reused' };
   const row = await registerAddonVersion(db, box, {
     application: { id: applicationId, organization_id: owner.organization_id },
     environment: 'development',
@@ -90,10 +98,19 @@ export async function ensureSampleAddon(db: Database, box: SecretBox, options: S
 }
 
 /** `addon.config.json`'s development environment with its placeholders filled and its integrator URLs on `integratorUrl`. */
-export async function sampleConfig(applicationId: string, integratorUrl: string, env: NodeJS.ProcessEnv): Promise<AddonConfig> {
+export async function sampleConfig(
+  applicationId: string,
+  integratorUrl: string,
+  env: NodeJS.ProcessEnv,
+): Promise<AddonConfig> {
   const nonEmpty = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const config = parseAddonConfigText(await readFile(SAMPLE_ADDON_CONFIG, 'utf8'), {
-    env: { INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId, INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret, ...nonEmpty, ADDON_OAUTH_APPLICATION_ID: applicationId },
+    env: {
+      INTEGRATOR_CLIENT_ID: DEVELOPMENT_DEFAULTS.clientId,
+      INTEGRATOR_CLIENT_SECRET: DEVELOPMENT_DEFAULTS.clientSecret,
+      ...nonEmpty,
+      ADDON_OAUTH_APPLICATION_ID: applicationId,
+    },
     only: 'development',
   });
   const development = config.environments.development!;
@@ -108,7 +125,12 @@ export async function sampleConfig(applicationId: string, integratorUrl: string,
     environments: {
       development: {
         ...development,
-        integrator_oauth: { ...oauth, authorize_url: moved(oauth.authorize_url), token_url: moved(oauth.token_url), redirect_url: moved(oauth.redirect_url) },
+        integrator_oauth: {
+          ...oauth,
+          authorize_url: moved(oauth.authorize_url),
+          token_url: moved(oauth.token_url),
+          redirect_url: moved(oauth.redirect_url),
+        },
         integrator_api: { ...development.integrator_api, base_url: moved(development.integrator_api.base_url) },
       },
     },
@@ -117,7 +139,15 @@ export async function sampleConfig(applicationId: string, integratorUrl: string,
 
 /** The live development version, with a check whether a config and bundle would register the same thing. */
 async function liveDevelopmentVersion(db: Database, box: SecretBox, applicationId: string) {
-  const { rows } = await db.query<{ id: string; bundle_sha256: string; scopes: string[]; ui_extensions: unknown; integrator_oauth: unknown; integrator_api: unknown; ui_origins: string[] }>(
+  const { rows } = await db.query<{
+    id: string;
+    bundle_sha256: string;
+    scopes: string[];
+    ui_extensions: unknown;
+    integrator_oauth: unknown;
+    integrator_api: unknown;
+    ui_origins: string[];
+  }>(
     `SELECT v.id::text, v.bundle_sha256, v.scopes, v.ui_extensions, v.integrator_oauth, v.integrator_api, v.ui_origins
      FROM addon_versions v JOIN addons a ON a.id = v.addon_id
      WHERE a.oauth_application_id = $1 AND v.environment = 'development' ORDER BY v.version DESC LIMIT 1`,
@@ -131,7 +161,9 @@ async function liveDevelopmentVersion(db: Database, box: SecretBox, applicationI
     matches(config: AddonConfig, bundle: string): boolean {
       const development = config.environments.development!;
       const { client_secret: configSecret, ...oauth } = development.integrator_oauth;
-      const extensions = Object.fromEntries(development.ui_extensions.filter((p) => p in config.ui_extensions).map((p) => [p, config.ui_extensions[p]]));
+      const extensions = Object.fromEntries(
+        development.ui_extensions.filter((p) => p in config.ui_extensions).map((p) => [p, config.ui_extensions[p]]),
+      );
       return (
         row.bundle_sha256 === createHash('sha256').update(bundle, 'utf8').digest('hex') &&
         secret === configSecret &&
@@ -152,6 +184,11 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, sorted(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([k, v]) => [k, sorted(v)]),
+    );
   return value;
 }

@@ -61,7 +61,9 @@ export function AccountPage(props: {
             label="Current password"
             error={problem?.field === 'current_password' ? problem.message : undefined}
           >
-            {(aria) => <input {...aria} type="password" name="current_password" autoComplete="current-password" required />}
+            {(aria) => (
+              <input {...aria} type="password" name="current_password" autoComplete="current-password" required />
+            )}
           </Field>
           <Field
             id="new_password"
@@ -135,7 +137,8 @@ export function accountPages(deps: { db: Queryable; throttle: SignInThrottle }):
         keepSessionId: session.sessionId,
       });
       if (!result.ok && result.problem === 'wrong_current_password') await deps.throttle.failed(account, address);
-      if (!result.ok) return show(req, res, result.problem === 'wrong_current_password' ? 401 : 422, { problem: result.problem });
+      if (!result.ok)
+        return show(req, res, result.problem === 'wrong_current_password' ? 401 : 422, { problem: result.problem });
       await deps.throttle.succeeded(account, address);
     } finally {
       permit.release();

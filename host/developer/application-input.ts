@@ -12,7 +12,9 @@ export interface ApplicationInput {
 }
 
 /** One message per form field in error. */
-export type ApplicationProblems = Partial<Record<'name' | 'description' | 'url' | 'redirect_uris' | 'add_on_scopes', string>>;
+export type ApplicationProblems = Partial<
+  Record<'name' | 'description' | 'url' | 'redirect_uris' | 'add_on_scopes', string>
+>;
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
@@ -28,20 +30,22 @@ export function redirectUriProblem(uri: string): string | undefined {
     return `${uri} is not an absolute URL`;
   }
   if (url.hash || uri.includes('#')) return `${uri} must not contain a fragment`;
-  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return `${uri} must use https (http is allowed for localhost only)`;
+  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+    return `${uri} must use https (http is allowed for localhost only)`;
   if (['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)) return `${uri} uses a forbidden scheme`;
   return undefined;
 }
 
 /** Reads and checks the form; every problem at once. */
-export function readApplicationInput(body: Record<string, unknown>): { input: ApplicationInput; problems: ApplicationProblems } {
+export function readApplicationInput(body: Record<string, unknown>): {
+  input: ApplicationInput;
+  problems: ApplicationProblems;
+} {
   const input: ApplicationInput = {
     name: text(body.name),
     description: text(body.description),
     url: text(body.url),
-    redirectUris: text(body.redirect_uris)
-      .split(/\s+/)
-      .filter(Boolean),
+    redirectUris: text(body.redirect_uris).split(/\s+/).filter(Boolean),
     public: body.client_type === 'public',
     addOnScopes: text(body.add_on_scopes).split(/\s+/).filter(Boolean).join(' '),
   };
@@ -51,7 +55,8 @@ export function readApplicationInput(body: Record<string, unknown>): { input: Ap
   if (input.description.length > 2000) problems.description = 'Description is at most 2000 characters';
   if (input.url) {
     try {
-      if (!['http:', 'https:'].includes(new URL(input.url).protocol)) problems.url = 'URL must be an http or https address';
+      if (!['http:', 'https:'].includes(new URL(input.url).protocol))
+        problems.url = 'URL must be an http or https address';
     } catch {
       problems.url = 'URL must be an http or https address';
     }

@@ -117,7 +117,8 @@ function DetailPage(props: {
               <legend class="ak-visually-hidden">Who in {person.organization_name} may connect it</legend>
               {ACCESS_MODES.map((mode) => (
                 <label key={mode} class="ak-choice">
-                  <input type="radio" name="access_mode" value={mode} checked={app.access_mode === mode} /> {ACCESS_MODE_LABELS[mode]}
+                  <input type="radio" name="access_mode" value={mode} checked={app.access_mode === mode} />{' '}
+                  {ACCESS_MODE_LABELS[mode]}
                 </label>
               ))}
               {p.access_mode ? (
@@ -131,14 +132,15 @@ function DetailPage(props: {
             </button>
           </form>
           <p class="ak-small ak-subdued">
-            A person who may no longer connect it cannot authorize it again, and the tokens they hold stop working (refresh
-            included) until they may again.
+            A person who may no longer connect it cannot authorize it again, and the tokens they hold stop working
+            (refresh included) until they may again.
           </p>
         </section>
         <section class="ak-card" aria-labelledby="people-listed">
           <h2 id="people-listed">People who may connect it</h2>
           <p class="ak-small ak-subdued">
-            Used when “{ACCESS_MODE_LABELS.specific_people}” is chosen; organization administrators too need to be listed then.
+            Used when “{ACCESS_MODE_LABELS.specific_people}” is chosen; organization administrators too need to be
+            listed then.
           </p>
           {props.people.length ? (
             <Table label="People who may connect it">
@@ -202,9 +204,19 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
 
   const csrf = async (req: Request, res: Response) => ensureCsrfToken(await getHostSession(req, res));
   const adminsOnly = (res: Response) =>
-    sendMessagePage(res, 403, 'Administrators only', 'Only organization administrators decide who may connect applications.');
+    sendMessagePage(
+      res,
+      403,
+      'Administrators only',
+      'Only organization administrators decide who may connect applications.',
+    );
   const notFound = (res: Response) =>
-    sendMessagePage(res, 404, 'Not found', 'No application with that id is connected in or owned by your organization.');
+    sendMessagePage(
+      res,
+      404,
+      'Not found',
+      'No application with that id is connected in or owned by your organization.',
+    );
   /** The administrator and the application of the request; undefined when a refusal was sent. */
   const load = async (req: Request, res: Response): Promise<Found | undefined> => {
     const person = hostPersonOf(req);
@@ -214,7 +226,14 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
     if (!app) return void notFound(res);
     return { person, app };
   };
-  const detail = async (req: Request, res: Response, status: number, found: Found, problems?: Problems, email?: string) => {
+  const detail = async (
+    req: Request,
+    res: Response,
+    status: number,
+    found: Found,
+    problems?: Problems,
+    email?: string,
+  ) => {
     const people = await listAllowedPeople(db, found.person.organization_id, found.app.id);
     const page = (
       <DetailPage
@@ -263,7 +282,14 @@ export function connectedApplicationsPages(deps: { db: Queryable }): Router {
       candidate?.organization_id === organizationId &&
       (await allowPerson(db, { organizationId, applicationId: found.app.id, personId: candidate.id }));
     if (!added) {
-      return detail(req, res, 422, found, { email: `No person with the e-mail ${email} in ${organizationName}.` }, email);
+      return detail(
+        req,
+        res,
+        422,
+        found,
+        { email: `No person with the e-mail ${email} in ${organizationName}.` },
+        email,
+      );
     }
     res.redirect(303, `${BASE}/${found.app.id}`);
   });

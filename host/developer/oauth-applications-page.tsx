@@ -35,7 +35,14 @@ interface ApplicationRow {
 }
 
 /** The create/edit form; `creating` adds the client type choice (fixed afterwards). */
-export function ApplicationForm(props: { action: string; csrfToken: string; values?: Partial<ApplicationInput>; problems?: ApplicationProblems; creating: boolean; submit: string }): VNode {
+export function ApplicationForm(props: {
+  action: string;
+  csrfToken: string;
+  values?: Partial<ApplicationInput>;
+  problems?: ApplicationProblems;
+  creating: boolean;
+  submit: string;
+}): VNode {
   const v = props.values ?? {};
   const p = props.problems ?? {};
   const count = Object.keys(p).length;
@@ -123,7 +130,13 @@ function CreatedSecret(props: { clientId: string; secret?: string | undefined })
   );
 }
 
-function ListPage(props: { apps: ApplicationRow[]; person: PersonRecord; csrfToken: string; values?: Partial<ApplicationInput>; problems?: ApplicationProblems }): VNode {
+function ListPage(props: {
+  apps: ApplicationRow[];
+  person: PersonRecord;
+  csrfToken: string;
+  values?: Partial<ApplicationInput>;
+  problems?: ApplicationProblems;
+}): VNode {
   return (
     <DeveloperLayout
       title="OAuth applications"
@@ -177,11 +190,30 @@ function ListPage(props: { apps: ApplicationRow[]; person: PersonRecord; csrfTok
   );
 }
 
-function DetailPage(props: { app: ApplicationRow; person: PersonRecord; csrfToken: string; created?: { secret?: string | undefined }; values?: Partial<ApplicationInput>; problems?: ApplicationProblems }): VNode {
+function DetailPage(props: {
+  app: ApplicationRow;
+  person: PersonRecord;
+  csrfToken: string;
+  created?: { secret?: string | undefined };
+  values?: Partial<ApplicationInput>;
+  problems?: ApplicationProblems;
+}): VNode {
   const { app } = props;
-  const values: Partial<ApplicationInput> = props.values ?? { name: app.name, description: app.description, url: app.url, redirectUris: app.redirect_uris, addOnScopes: app.add_on_scopes };
+  const values: Partial<ApplicationInput> = props.values ?? {
+    name: app.name,
+    description: app.description,
+    url: app.url,
+    redirectUris: app.redirect_uris,
+    addOnScopes: app.add_on_scopes,
+  };
   return (
-    <DeveloperLayout title={app.name} lede={app.description || undefined} person={props.person} csrfToken={props.csrfToken} tab="applications">
+    <DeveloperLayout
+      title={app.name}
+      lede={app.description || undefined}
+      person={props.person}
+      csrfToken={props.csrfToken}
+      tab="applications"
+    >
       {props.created ? <CreatedSecret clientId={app.client_id} secret={props.created.secret} /> : null}
       <dl class="ak-facts">
         <dt>Application ID</dt>
@@ -213,7 +245,9 @@ function DetailPage(props: { app: ApplicationRow; person: PersonRecord; csrfToke
           <aside class="ak-card" aria-labelledby="manage">
             <h2 id="manage">Manage</h2>
             <p>
-              <a href={`/developer/connected-applications/${app.id}`}>Who in {props.person.organization_name} may connect it</a>
+              <a href={`/developer/connected-applications/${app.id}`}>
+                Who in {props.person.organization_name} may connect it
+              </a>
             </p>
             {app.public ? null : (
               <form method="post" action={`/developer/oauth-applications/${app.id}/secret`}>
@@ -249,12 +283,23 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     return findOrganizationApplication(db, hostPersonOf(req).organization_id, id);
   };
   const csrf = async (req: Request, res: Response) => ensureCsrfToken(await getHostSession(req, res));
-  const notFound = (res: Response) => sendMessagePage(res, 404, 'Not found', 'That OAuth application does not exist in your organization.');
-  const adminsOnly = (res: Response) => sendMessagePage(res, 403, 'Administrators only', 'Only organization administrators create and manage OAuth applications.');
+  const notFound = (res: Response) =>
+    sendMessagePage(res, 404, 'Not found', 'That OAuth application does not exist in your organization.');
+  const adminsOnly = (res: Response) =>
+    sendMessagePage(
+      res,
+      403,
+      'Administrators only',
+      'Only organization administrators create and manage OAuth applications.',
+    );
 
   router.get('/oauth-applications', async (req, res) => {
     const person = hostPersonOf(req);
-    sendPage(res, 200, <ListPage apps={await list(person.organization_id)} person={person} csrfToken={await csrf(req, res)} />);
+    sendPage(
+      res,
+      200,
+      <ListPage apps={await list(person.organization_id)} person={person} csrfToken={await csrf(req, res)} />,
+    );
   });
 
   router.post('/oauth-applications', requireCsrf, async (req, res) => {
@@ -262,7 +307,17 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     if (!person.site_administrator) return adminsOnly(res);
     const { input, problems } = readApplicationInput((req.body ?? {}) as Record<string, unknown>);
     if (Object.keys(problems).length) {
-      return sendPage(res, 422, <ListPage apps={await list(person.organization_id)} person={person} csrfToken={await csrf(req, res)} values={input} problems={problems} />);
+      return sendPage(
+        res,
+        422,
+        <ListPage
+          apps={await list(person.organization_id)}
+          person={person}
+          csrfToken={await csrf(req, res)}
+          values={input}
+          problems={problems}
+        />,
+      );
     }
     const created = await createOAuthApplication(db, box, {
       organizationId: person.organization_id,
@@ -275,7 +330,16 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
       createdById: person.id,
     });
     const app = (await findOAuthApplication(db, created.id))!;
-    sendPage(res, 201, <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} created={{ secret: created.client_secret }} />);
+    sendPage(
+      res,
+      201,
+      <DetailPage
+        app={app}
+        person={person}
+        csrfToken={await csrf(req, res)}
+        created={{ secret: created.client_secret }}
+      />,
+    );
   });
 
   router.get('/oauth-applications/:id', async (req, res) => {
@@ -289,9 +353,16 @@ export function oauthApplicationsPages(deps: { db: Queryable; box: SecretBox }):
     if (!app) return notFound(res);
     const person = hostPersonOf(req);
     if (!person.site_administrator) return adminsOnly(res);
-    const { input, problems } = readApplicationInput({ ...((req.body ?? {}) as Record<string, unknown>), client_type: app.public ? 'public' : 'confidential' });
+    const { input, problems } = readApplicationInput({
+      ...((req.body ?? {}) as Record<string, unknown>),
+      client_type: app.public ? 'public' : 'confidential',
+    });
     if (Object.keys(problems).length) {
-      return sendPage(res, 422, <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} values={input} problems={problems} />);
+      return sendPage(
+        res,
+        422,
+        <DetailPage app={app} person={person} csrfToken={await csrf(req, res)} values={input} problems={problems} />,
+      );
     }
     await updateOAuthApplication(db, person.organization_id, app.id, {
       name: input.name,

@@ -108,7 +108,12 @@ export function TokensPage(props: {
         <h2 id="new-token">New token</h2>
         <form method="post" action="/developer/personal-access-tokens" class="ak-inline-form">
           <CsrfField token={props.csrfToken} />
-          <Field id="name" label="Name" hint="What the token is for, e.g. the script that uses it." error={props.nameError}>
+          <Field
+            id="name"
+            label="Name"
+            hint="What the token is for, e.g. the script that uses it."
+            error={props.nameError}
+          >
             {(aria) => <input {...aria} type="text" name="name" required maxLength={255} value="" />}
           </Field>
           <button type="submit" class="ak-button--primary">
@@ -134,7 +139,11 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   router.get('/personal-access-tokens', async (req, res) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const person = hostPersonOf(req);
-    sendPage(res, 200, <TokensPage person={person} tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} />);
+    sendPage(
+      res,
+      200,
+      <TokensPage person={person} tokens={await listTokens(deps.db, person.id)} csrfToken={csrfToken} />,
+    );
   });
   router.post('/personal-access-tokens', requireCsrf, async (req, res) => {
     const person = hostPersonOf(req);
@@ -154,12 +163,21 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   router.post('/personal-access-tokens/:id/delete', requireCsrf, async (req, res) => {
     const id = String(req.params.id ?? '');
     // Only the owner's own tokens; anything else is "not found".
-    const { rowCount } = /^\d{1,18}$/.test(id) ? await deps.db.query('DELETE FROM personal_access_tokens WHERE id = $1 AND person_id = $2', [id, hostPersonOf(req).id]) : { rowCount: 0 };
+    const { rowCount } = /^\d{1,18}$/.test(id)
+      ? await deps.db.query('DELETE FROM personal_access_tokens WHERE id = $1 AND person_id = $2', [
+          id,
+          hostPersonOf(req).id,
+        ])
+      : { rowCount: 0 };
     if (rowCount === 0) {
       const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
       const person = hostPersonOf(req);
       const tokens = await listTokens(deps.db, person.id);
-      sendPage(res, 404, <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} error="That token does not exist." />);
+      sendPage(
+        res,
+        404,
+        <TokensPage person={person} tokens={tokens} csrfToken={csrfToken} error="That token does not exist." />,
+      );
       return;
     }
     res.redirect(303, '/developer/personal-access-tokens');

@@ -43,12 +43,18 @@ export function toHostError(error: unknown): HostError {
   const e = error as { type?: string; status?: unknown; statusCode?: unknown } | undefined;
   if (e?.type === 'entity.parse.failed') return new InvalidJsonError();
   if (e?.type === 'entity.too.large') {
-    return new HostError({ status: 413, code: 'payload_too_large', title: 'Payload Too Large', detail: 'The request body is larger than this service accepts' });
+    return new HostError({
+      status: 413,
+      code: 'payload_too_large',
+      title: 'Payload Too Large',
+      detail: 'The request body is larger than this service accepts',
+    });
   }
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new UnreadableRequestError(415, 'The request body encoding is not supported');
   }
-  if (e?.type === 'request.aborted') return new UnreadableRequestError(400, 'The client closed the request before its body arrived');
+  if (e?.type === 'request.aborted')
+    return new UnreadableRequestError(400, 'The client closed the request before its body arrived');
   // The router's URIError (a path parameter that does not decode) carries status 400.
   if (error instanceof URIError) return new MalformedUrlError();
   const status = Number(e?.status ?? e?.statusCode);

@@ -12,7 +12,10 @@ export function healthCheck(db: Database, logger: Logger): RequestHandler {
     } catch (error) {
       // The cause is the operator's to read (code and message; never parameters, there are none).
       const e = error as { code?: unknown; message?: unknown };
-      logger.warn({ requestId: req.requestId, code: e?.code, message: e?.message }, 'health check: database unavailable');
+      logger.warn(
+        { requestId: req.requestId, code: e?.code, message: e?.message },
+        'health check: database unavailable',
+      );
       res.status(503).set('Retry-After', '5').json({ status: 'unavailable', database: db.kind });
       return;
     }

@@ -22,7 +22,10 @@ export function requestContext(logger: Logger): RequestHandler {
       // The path only: query strings may carry authorization codes or state.
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const aborted = res.writableFinished ? {} : { aborted: true };
-      logger.info({ requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms, ...aborted }, 'request');
+      logger.info(
+        { requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms, ...aborted },
+        'request',
+      );
     });
     next();
   };

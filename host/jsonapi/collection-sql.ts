@@ -30,7 +30,12 @@ const TOTAL = 'collection_total__';
  * rides on every row as a window count. Only a page past the end (no rows, offset > 0) needs a second
  * statement to learn the total.
  */
-export async function queryCollection(db: Queryable, def: ResourceDefinition, query: CollectionQuery, sql: CollectionSql): Promise<{ rows: Row[]; total: number }> {
+export async function queryCollection(
+  db: Queryable,
+  def: ResourceDefinition,
+  query: CollectionQuery,
+  sql: CollectionSql,
+): Promise<{ rows: Row[]; total: number }> {
   const conditions = [...sql.conditions, ...queryConditions(def, query, sql.params, sql.personId)];
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const countParams = [...sql.params.values];
@@ -41,11 +46,21 @@ export async function queryCollection(db: Queryable, def: ResourceDefinition, qu
   );
   if (rows.length > 0) return { rows, total: Number(rows[0]![TOTAL]) };
   if (query.offset === 0) return { rows, total: 0 };
-  const count = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${sql.from} ${where}`, countParams);
+  const count = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM ${sql.from} ${where}`,
+    countParams,
+  );
   return { rows, total: Number(count.rows[0]?.total ?? 0) };
 }
 
 /** Distinct non-null ids of `key` across rows (for loading included resources). */
 export function idsOf(rows: readonly Row[], key: string): string[] {
-  return [...new Set(rows.map((r) => r[key]).filter((v): v is string | number => v !== null && v !== undefined).map(String))];
+  return [
+    ...new Set(
+      rows
+        .map((r) => r[key])
+        .filter((v): v is string | number => v !== null && v !== undefined)
+        .map(String),
+    ),
+  ];
 }

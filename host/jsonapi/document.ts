@@ -41,7 +41,11 @@ export interface CollectionDocument {
 }
 
 /** The `included` member: each related resource once, in its fields; `[]` when nothing was asked for. */
-function renderIncluded(groups: readonly IncludedGroup[] | undefined, query: ResourceQuery, baseUrl: string): ResourceObject[] {
+function renderIncluded(
+  groups: readonly IncludedGroup[] | undefined,
+  query: ResourceQuery,
+  baseUrl: string,
+): ResourceObject[] {
   if (!groups || query.include.length === 0) return [];
   const seen = new Set<string>();
   const out: ResourceObject[] = [];
@@ -111,8 +115,16 @@ function collectionMetaAndLinks(input: CollectionInput): Pick<CollectionDocument
   // replaces the offset pair.
   const at = input.requestUrl.indexOf('?');
   const path = at === -1 ? input.requestUrl : input.requestUrl.slice(0, at);
-  const pairs = at === -1 ? [] : input.requestUrl.slice(at + 1).split('&').filter(Boolean);
-  const withoutOffset = pairs.filter((pair) => decodeURIComponent(pair.split('=')[0]!.replace(/\+/g, ' ')) !== 'offset');
+  const pairs =
+    at === -1
+      ? []
+      : input.requestUrl
+          .slice(at + 1)
+          .split('&')
+          .filter(Boolean);
+  const withoutOffset = pairs.filter(
+    (pair) => decodeURIComponent(pair.split('=')[0]!.replace(/\+/g, ' ')) !== 'offset',
+  );
   const link = (query: string[]) => `${baseUrl}${path}${query.length ? `?${query.join('&')}` : ''}`;
   const pageLink = (offset: number) => link([...withoutOffset, `offset=${offset}`]);
   const hasNext = query.offset + rows.length < total && rows.length > 0;

@@ -109,13 +109,24 @@ export function resourceSchema(def: ResourceDefinition): JsonSchema {
         properties: {
           data: { oneOf: [identifier, { type: 'null' }] },
           ...(rel.related
-            ? { links: { type: 'object', required: ['related'], additionalProperties: false, properties: { related: ABSOLUTE_URL } } }
+            ? {
+                links: {
+                  type: 'object',
+                  required: ['related'],
+                  additionalProperties: false,
+                  properties: { related: ABSOLUTE_URL },
+                },
+              }
             : {}),
         },
       };
     }
     (schema.required as string[]).push('relationships');
-    (schema.properties as Record<string, JsonSchema>).relationships = { type: 'object', additionalProperties: false, properties: relationships };
+    (schema.properties as Record<string, JsonSchema>).relationships = {
+      type: 'object',
+      additionalProperties: false,
+      properties: relationships,
+    };
   }
   return schema;
 }
@@ -162,7 +173,12 @@ export function singleEnvelopeSchema(
     properties: {
       data: { $ref: `${SCHEMA_REF}${resourceSchemaName(def)}` },
       included: includedSchema(includable),
-      meta: { type: 'object', required: ['parent'], additionalProperties: false, properties: { parent: parentSchema(parentTypes) } },
+      meta: {
+        type: 'object',
+        required: ['parent'],
+        additionalProperties: false,
+        properties: { parent: parentSchema(parentTypes) },
+      },
     },
   };
 }
@@ -173,7 +189,12 @@ export function collectionEnvelopeSchema(
   parentTypes: readonly string[],
   includable: readonly ResourceDefinition[] = [],
 ): JsonSchema {
-  const offset = { type: 'object', required: ['offset'], additionalProperties: false, properties: { offset: { type: 'integer', minimum: 0, default: 0 } } };
+  const offset = {
+    type: 'object',
+    required: ['offset'],
+    additionalProperties: false,
+    properties: { offset: { type: 'integer', minimum: 0, default: 0 } },
+  };
   const metaRequired = ['total_count', 'count', 'parent'];
   const metaProperties: Record<string, JsonSchema> = {
     total_count: { type: 'integer', minimum: 0, description: 'Resources matching the request, over all pages.' },
@@ -184,7 +205,10 @@ export function collectionEnvelopeSchema(
   };
   if (def.canQueryBy) {
     metaRequired.push('can_query_by');
-    metaProperties.can_query_by = { const: [...def.canQueryBy], description: 'The where[...] attributes this collection accepts.' };
+    metaProperties.can_query_by = {
+      const: [...def.canQueryBy],
+      description: 'The where[...] attributes this collection accepts.',
+    };
   }
   const link = ABSOLUTE_URL;
   return {
@@ -228,7 +252,12 @@ export function errorBodySchema(): JsonSchema {
             code: { type: 'string' },
             title: { type: 'string' },
             detail: { type: 'string' },
-            source: { type: 'object', required: ['parameter'], additionalProperties: false, properties: { parameter: { type: 'string' } } },
+            source: {
+              type: 'object',
+              required: ['parameter'],
+              additionalProperties: false,
+              properties: { parameter: { type: 'string' } },
+            },
             meta: { type: 'object' },
           },
         },
@@ -252,8 +281,18 @@ export function fieldsParameter(def: ResourceDefinition): ParameterObject {
 /** `per_page` and `offset` of every collection. */
 export function pageParameters(): ParameterObject[] {
   return [
-    { name: 'per_page', in: 'query', description: 'Resources per page.', schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT } },
-    { name: 'offset', in: 'query', description: 'Resources to skip.', schema: { type: 'integer', minimum: 0, default: 0 } },
+    {
+      name: 'per_page',
+      in: 'query',
+      description: 'Resources per page.',
+      schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
+    },
+    {
+      name: 'offset',
+      in: 'query',
+      description: 'Resources to skip.',
+      schema: { type: 'integer', minimum: 0, default: 0 },
+    },
   ];
 }
 

@@ -51,15 +51,20 @@ export function parseResourcePayload(body: unknown, shape: PayloadShape): Record
   if (!isPlainObject(body) || !isPlainObject(body.data)) throw new InvalidResourcePayloadError(expected);
   const data = body.data;
   if (data.type !== shape.type) throw new InvalidResourcePayloadError(`data.type must be ${shape.type}`);
-  if (data.attributes !== undefined && !isPlainObject(data.attributes)) throw new InvalidResourcePayloadError('data.attributes must be an object');
-  if (data.relationships !== undefined && !isPlainObject(data.relationships)) throw new InvalidResourcePayloadError('data.relationships must be an object');
+  if (data.attributes !== undefined && !isPlainObject(data.attributes))
+    throw new InvalidResourcePayloadError('data.attributes must be an object');
+  if (data.relationships !== undefined && !isPlainObject(data.relationships))
+    throw new InvalidResourcePayloadError('data.relationships must be an object');
 
   const out: Record<string, PayloadValue> = {};
   for (const [name, raw] of Object.entries(data.attributes ?? {})) {
     const attribute = shape.assignable[name];
     if (!attribute) {
       if (shape.readOnly.includes(name)) throw new ForbiddenAttributeError(name);
-      throw new UnknownAttributeError(name, `${name} is not an attribute of ${shape.type}; assignable: ${Object.keys(shape.assignable).join(', ')}`);
+      throw new UnknownAttributeError(
+        name,
+        `${name} is not an attribute of ${shape.type}; assignable: ${Object.keys(shape.assignable).join(', ')}`,
+      );
     }
     out[name] = readValue(name, attribute, raw);
   }
@@ -67,7 +72,10 @@ export function parseResourcePayload(body: unknown, shape: PayloadShape): Record
     const relationship = shape.relationships?.[name];
     if (!relationship) {
       if (shape.readOnly.includes(name)) throw new ForbiddenAttributeError(name);
-      throw new UnknownAttributeError(name, `${name} is not an assignable relationship of ${shape.type}${shape.relationships ? `; assignable: ${Object.keys(shape.relationships).join(', ')}` : ''}`);
+      throw new UnknownAttributeError(
+        name,
+        `${name} is not an assignable relationship of ${shape.type}${shape.relationships ? `; assignable: ${Object.keys(shape.relationships).join(', ')}` : ''}`,
+      );
     }
     out[relationship.attribute] = readRelationship(name, relationship, raw);
   }
@@ -75,13 +83,18 @@ export function parseResourcePayload(body: unknown, shape: PayloadShape): Record
 }
 
 function readRelationship(name: string, relationship: PayloadRelationship, raw: unknown): PayloadValue {
-  if (!isPlainObject(raw) || !('data' in raw)) throw new InvalidResourcePayloadError(`relationships.${name} must be {"data": {"type": "${relationship.type}", "id": "…"}} or {"data": null}`);
+  if (!isPlainObject(raw) || !('data' in raw))
+    throw new InvalidResourcePayloadError(
+      `relationships.${name} must be {"data": {"type": "${relationship.type}", "id": "…"}} or {"data": null}`,
+    );
   if (raw.data === null) {
     if (relationship.nullable) return null;
     throw new InvalidPayloadError(`${name} cannot be removed`, name);
   }
   if (!isPlainObject(raw.data) || raw.data.type !== relationship.type) {
-    throw new InvalidResourcePayloadError(`relationships.${name}.data must be {"type": "${relationship.type}", "id": "…"}`);
+    throw new InvalidResourcePayloadError(
+      `relationships.${name}.data must be {"type": "${relationship.type}", "id": "…"}`,
+    );
   }
   return readValue(name, { type: 'primary_key' }, raw.data.id);
 }
@@ -102,11 +115,13 @@ function readValue(name: string, attribute: PayloadAttribute, raw: unknown): Pay
       if (typeof raw !== 'boolean') throw new InvalidPayloadError(`${name} must be true or false`, name);
       return raw;
     case 'integer':
-      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) throw new InvalidPayloadError(`${name} must be an integer`, name);
+      if (typeof raw !== 'number' || !Number.isSafeInteger(raw))
+        throw new InvalidPayloadError(`${name} must be an integer`, name);
       return raw;
     case 'primary_key': {
       const id = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw;
-      if (typeof id !== 'string' || !/^[1-9]\d{0,17}$/.test(id)) throw new InvalidPayloadError(`${name} must be an id`, name);
+      if (typeof id !== 'string' || !/^[1-9]\d{0,17}$/.test(id))
+        throw new InvalidPayloadError(`${name} must be an id`, name);
       return id;
     }
     case 'date_time': {

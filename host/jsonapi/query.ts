@@ -2,11 +2,7 @@
  * The query rules of the spec, in one place: `fields[Type]`, `per_page`, `offset`, `where[...]`,
  * `order`, `include`, `filter`. Routes never parse their own query string.
  */
-import {
-  IntegerOutOfRangeError,
-  InvalidParameterError,
-  UnknownAttributeError,
-} from '../errors.ts';
+import { IntegerOutOfRangeError, InvalidParameterError, UnknownAttributeError } from '../errors.ts';
 import type { ResourceDefinition, WhereDefinition } from './resource.ts';
 
 export const PER_PAGE_DEFAULT = 25;
@@ -42,7 +38,11 @@ export interface CollectionQuery extends ResourceQuery {
 export type QueryPairs = URLSearchParams;
 
 /** Parses `fields[...]` and `include` for a route rendering `primary` and, through includes, `related`. */
-export function parseResourceQuery(params: QueryPairs, primary: ResourceDefinition, related: readonly ResourceDefinition[] = []): ResourceQuery {
+export function parseResourceQuery(
+  params: QueryPairs,
+  primary: ResourceDefinition,
+  related: readonly ResourceDefinition[] = [],
+): ResourceQuery {
   const byType = new Map([primary, ...related].map((d) => [d.type, d]));
   const fields = new Map<string, Set<string>>();
   for (const [key, raw] of params) {
@@ -50,16 +50,27 @@ export function parseResourceQuery(params: QueryPairs, primary: ResourceDefiniti
     if (!m) continue;
     const type = m[1] ?? '';
     const def = byType.get(type);
-    if (!def) throw new UnknownAttributeError(key, `${key} names a type this endpoint does not render; allowed: ${[...byType.keys()].map((t) => `fields[${t}]`).join(', ')}`);
+    if (!def)
+      throw new UnknownAttributeError(
+        key,
+        `${key} names a type this endpoint does not render; allowed: ${[...byType.keys()].map((t) => `fields[${t}]`).join(', ')}`,
+      );
     fields.set(type, parseNameList(key, raw, def.fields, `${key} accepts`));
   }
   const includeRaw = single(params, 'include');
-  const include = includeRaw === undefined ? [] : [...parseNameList('include', includeRaw, primary.includes ?? [], 'include accepts')];
+  const include =
+    includeRaw === undefined
+      ? []
+      : [...parseNameList('include', includeRaw, primary.includes ?? [], 'include accepts')];
   return { fields, include };
 }
 
 /** Parses every collection parameter for `def`. */
-export function parseCollectionQuery(params: QueryPairs, def: ResourceDefinition, related: readonly ResourceDefinition[] = []): CollectionQuery {
+export function parseCollectionQuery(
+  params: QueryPairs,
+  def: ResourceDefinition,
+  related: readonly ResourceDefinition[] = [],
+): CollectionQuery {
   const base = parseResourceQuery(params, def, related);
   const perPage = parseInteger(params, 'per_page', PER_PAGE_DEFAULT, 1, PER_PAGE_MAX);
   const offset = parseInteger(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
@@ -70,7 +81,17 @@ export function parseCollectionQuery(params: QueryPairs, def: ResourceDefinition
     if (!m) continue;
     const name = m[1] ?? '';
     const w = def.where?.[name];
-    if (!w) throw new UnknownAttributeError(key, `${key} is not a query attribute of ${def.type}${def.where ? `; allowed: ${Object.keys(def.where).map((n) => `where[${n}]`).join(', ')}` : ''}`);
+    if (!w)
+      throw new UnknownAttributeError(
+        key,
+        `${key} is not a query attribute of ${def.type}${
+          def.where
+            ? `; allowed: ${Object.keys(def.where)
+                .map((n) => `where[${n}]`)
+                .join(', ')}`
+            : ''
+        }`,
+      );
     where.push({ name, column: w.column, value: parseWhereValue(key, w, raw) });
   }
 
@@ -82,14 +103,21 @@ export function parseCollectionQuery(params: QueryPairs, def: ResourceDefinition
       const descending = part.startsWith('-');
       const value = descending ? part.slice(1) : part;
       const expression = def.order?.[value];
-      if (!expression || seen.has(value)) throw new UnknownAttributeError('order', `order accepts ${Object.keys(def.order ?? {}).join(', ') || 'no values'} (prefix - to reverse), each once; got ${JSON.stringify(part)}`);
+      if (!expression || seen.has(value))
+        throw new UnknownAttributeError(
+          'order',
+          `order accepts ${Object.keys(def.order ?? {}).join(', ') || 'no values'} (prefix - to reverse), each once; got ${JSON.stringify(part)}`,
+        );
       seen.add(value);
       order.push({ value, expression, descending });
     }
   }
 
   const filterRaw = single(params, 'filter');
-  const filters = filterRaw === undefined ? [] : [...parseNameList('filter', filterRaw, Object.keys(def.filters ?? {}), 'filter accepts')];
+  const filters =
+    filterRaw === undefined
+      ? []
+      : [...parseNameList('filter', filterRaw, Object.keys(def.filters ?? {}), 'filter accepts')];
   return { ...base, perPage, offset, where, order, filters };
 }
 
@@ -104,7 +132,10 @@ function parseNameList(parameter: string, raw: string, allowed: readonly string[
   const out = new Set<string>();
   for (const name of names) {
     if (!allowed.includes(name) || out.has(name)) {
-      throw new UnknownAttributeError(parameter, `${what} a comma-separated list of unique values from: ${allowed.join(', ') || '(none)'}; got ${JSON.stringify(name)}`);
+      throw new UnknownAttributeError(
+        parameter,
+        `${what} a comma-separated list of unique values from: ${allowed.join(', ') || '(none)'}; got ${JSON.stringify(name)}`,
+      );
     }
     out.add(name);
   }

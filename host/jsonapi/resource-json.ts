@@ -3,7 +3,13 @@
  * `JSON.stringify(renderResource(…))`, without building the objects first (a page of 100 resources is
  * most of an API answer's serialization time). Each definition's keys are quoted once and kept.
  */
-import { serializeValue, type AttributeDefinition, type RelationshipDefinition, type ResourceDefinition, type Row } from './resource.ts';
+import {
+  serializeValue,
+  type AttributeDefinition,
+  type RelationshipDefinition,
+  type ResourceDefinition,
+  type Row,
+} from './resource.ts';
 
 interface CompiledDefinition {
   type: string;
@@ -18,9 +24,18 @@ function compile(def: ResourceDefinition): CompiledDefinition {
   if (!c) {
     c = {
       type: JSON.stringify(def.type),
-      attributes: Object.entries(def.attributes).map(([name, attr]) => ({ name, key: `${JSON.stringify(name)}:`, attr })),
+      attributes: Object.entries(def.attributes).map(([name, attr]) => ({
+        name,
+        key: `${JSON.stringify(name)}:`,
+        attr,
+      })),
       relationships: def.relationships
-        ? Object.entries(def.relationships).map(([name, rel]) => ({ name, key: `${JSON.stringify(name)}:`, rel, type: JSON.stringify(rel.type) }))
+        ? Object.entries(def.relationships).map(([name, rel]) => ({
+            name,
+            key: `${JSON.stringify(name)}:`,
+            rel,
+            type: JSON.stringify(rel.type),
+          }))
         : undefined,
     };
     compiled.set(def, c);
@@ -35,7 +50,8 @@ export function resourceJson(def: ResourceDefinition, row: Row, baseUrl: string,
   let first = true;
   for (const { name, key, attr } of c.attributes) {
     if (fields && !fields.has(name)) continue;
-    out += (first ? key : `,${key}`) + JSON.stringify(serializeValue(attr.type, attr.read ? attr.read(row) : row[name]));
+    out +=
+      (first ? key : `,${key}`) + JSON.stringify(serializeValue(attr.type, attr.read ? attr.read(row) : row[name]));
     first = false;
   }
   out += `},"links":${JSON.stringify(def.links(row, baseUrl))}`;

@@ -85,14 +85,24 @@ export interface ResourceObject {
 }
 
 /** Renders one row; `fields` (from `fields[Type]`) limits the attributes and relationships shown. */
-export function renderResource(def: ResourceDefinition, row: Row, baseUrl: string, fields?: ReadonlySet<string>): ResourceObject {
+export function renderResource(
+  def: ResourceDefinition,
+  row: Row,
+  baseUrl: string,
+  fields?: ReadonlySet<string>,
+): ResourceObject {
   const shown = (name: string) => !fields || fields.has(name);
   const attributes: Record<string, unknown> = {};
   for (const [name, attr] of Object.entries(def.attributes)) {
     if (!shown(name)) continue;
     attributes[name] = serializeValue(attr.type, attr.read ? attr.read(row) : row[name]);
   }
-  const resource: ResourceObject = { id: String(def.id ? def.id(row) : row.id), type: def.type, attributes, links: def.links(row, baseUrl) };
+  const resource: ResourceObject = {
+    id: String(def.id ? def.id(row) : row.id),
+    type: def.type,
+    attributes,
+    links: def.links(row, baseUrl),
+  };
   if (def.relationships) {
     const relationships: NonNullable<ResourceObject['relationships']> = {};
     for (const [name, rel] of Object.entries(def.relationships)) {

@@ -68,7 +68,9 @@ export function collectionRoute(
     res
       .status(options.status ?? 200)
       .set('Content-Type', 'application/json')
-      .send(collectionDocumentJson({ definition, ...result, query, baseUrl: baseUrlOf(req), requestUrl: req.originalUrl }));
+      .send(
+        collectionDocumentJson({ definition, ...result, query, baseUrl: baseUrlOf(req), requestUrl: req.originalUrl }),
+      );
   };
 }
 
@@ -82,7 +84,14 @@ export function singleRoute(
     const query = parseResourceQuery(queryPairs(req), definition, options.related);
     const result = await load(req, query);
     if (!result.row) throw new NotFoundError();
-    const doc = singleDocument({ definition, row: result.row, parent: result.parent, query, baseUrl: baseUrlOf(req), ...(result.included ? { included: result.included } : {}) });
+    const doc = singleDocument({
+      definition,
+      row: result.row,
+      parent: result.parent,
+      query,
+      baseUrl: baseUrlOf(req),
+      ...(result.included ? { included: result.included } : {}),
+    });
     if (options.location && doc.data.links.self) res.location(doc.data.links.self);
     setCacheControl(req, res);
     res.status(options.status ?? 200).json(doc);

@@ -16,7 +16,12 @@ export class SqlParams {
 }
 
 /** `where[...]` and named filters as SQL conditions (to be joined with AND). */
-export function queryConditions(def: ResourceDefinition, query: CollectionQuery, params: SqlParams, personId: string): string[] {
+export function queryConditions(
+  def: ResourceDefinition,
+  query: CollectionQuery,
+  params: SqlParams,
+  personId: string,
+): string[] {
   const conditions: string[] = [];
   for (const w of query.where) {
     const type = def.where?.[w.name]?.type;
@@ -51,4 +56,3 @@ export function pageClause(query: CollectionQuery, params: SqlParams): string {
 export function isoTimestampSql(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 }
-

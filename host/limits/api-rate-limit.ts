@@ -25,7 +25,8 @@ export const RATE_LIMIT_HEADERS = {
 function counterKey(req: Parameters<RequestHandler>[0]): string {
   const auth = req.auth;
   if (!auth) return limiterKey('address', clientAddress(req));
-  const application = auth.method === 'oauth' ? `oauth:${auth.clientId}` : `pat:${parseBasic(req.get('authorization') ?? '')?.username}`;
+  const application =
+    auth.method === 'oauth' ? `oauth:${auth.clientId}` : `pat:${parseBasic(req.get('authorization') ?? '')?.username}`;
   return limiterKey('user', auth.person.id, application);
 }
 
@@ -46,14 +47,16 @@ export function limitApiRequests(deps: {
     const address = clientAddress(req);
     if (/^(Basic|Bearer)\s/i.test(header)) {
       const wait = await deps.clientAuth.retryAfter(basic?.username, address);
-      if (wait > 0) throw new TooManyRequestsError(wait, `Too many failed authentications; try again in ${wait} seconds`);
+      if (wait > 0)
+        throw new TooManyRequestsError(wait, `Too many failed authentications; try again in ${wait} seconds`);
     }
     let failure: { error: unknown } | undefined;
     try {
       await deps.authenticate(req, res, () => {});
     } catch (error) {
       failure = { error };
-      if (error instanceof UnauthorizedError && /^(Basic|Bearer)\s/i.test(header)) await deps.clientAuth.failed(basic?.username, address);
+      if (error instanceof UnauthorizedError && /^(Basic|Bearer)\s/i.test(header))
+        await deps.clientAuth.failed(basic?.username, address);
     }
     if (deps.limiter && deps.limit !== 'off') {
       const limit = deps.limit;
@@ -71,7 +74,10 @@ export function limitApiRequests(deps: {
       res.set(RATE_LIMIT_HEADERS.count, String(state.consumedPoints));
       if (exceeded) {
         const retryAfter = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-        throw new TooManyRequestsError(retryAfter, `Rate limit exceeded: ${state.consumedPoints} of ${limit.points} requests per ${limit.seconds} seconds`);
+        throw new TooManyRequestsError(
+          retryAfter,
+          `Rate limit exceeded: ${state.consumedPoints} of ${limit.points} requests per ${limit.seconds} seconds`,
+        );
       }
     }
     if (failure) throw failure.error;

@@ -33,7 +33,10 @@ export function createClientAuthThrottle(store: LimiterStore): ClientAuthThrottl
   };
   return {
     async retryAfter(clientId, address) {
-      const waits = await Promise.all([clientId ? blockedFor(pairs, limiterKey(clientId, address)) : 0, blockedFor(addresses, limiterKey(address))]);
+      const waits = await Promise.all([
+        clientId ? blockedFor(pairs, limiterKey(clientId, address)) : 0,
+        blockedFor(addresses, limiterKey(address)),
+      ]);
       const wait = Math.max(...waits);
       return wait > 0 ? Math.ceil(wait / 1000) : 0;
     },

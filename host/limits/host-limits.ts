@@ -21,15 +21,25 @@ export interface HostLimits {
 }
 
 /** Builds the limits of a host from its configuration. */
-export async function createHostLimits(deps: { config: HostConfig; db: Database; logger: Logger }): Promise<HostLimits> {
+export async function createHostLimits(deps: {
+  config: HostConfig;
+  db: Database;
+  logger: Logger;
+}): Promise<HostLimits> {
   const { config, db } = deps;
   const store = await createLimiterStore({ db, redisUrl: config.redisUrl });
   const clientAuth = createClientAuthThrottle(store);
   const limit = config.rateLimit;
-  const limiter = limit === 'off' ? undefined : store.limiter({ name: 'api', points: limit.points, duration: limit.seconds });
-  const timer = setInterval(() => {
-    purgeExpiredLimits(db).catch((error: Error) => deps.logger.warn({ err: { name: error.name, message: error.message } }, 'rate-limit purge failed'));
-  }, 60 * 60 * 1000);
+  const limiter =
+    limit === 'off' ? undefined : store.limiter({ name: 'api', points: limit.points, duration: limit.seconds });
+  const timer = setInterval(
+    () => {
+      purgeExpiredLimits(db).catch((error: Error) =>
+        deps.logger.warn({ err: { name: error.name, message: error.message } }, 'rate-limit purge failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
   timer.unref();
   return {
     store,

@@ -7,7 +7,12 @@
  * @see https://github.com/animir/node-rate-limiter-flexible/wiki
  */
 import { createHash } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Database } from '../db/database.ts';
 
 /** One counter family: `points` per `duration` seconds per key; over the limit, the key stays blocked `blockDuration` seconds. */
@@ -33,7 +38,13 @@ export function limiterKey(...parts: string[]): string {
 
 /** The store for this host: Redis if configured, PostgreSQL when the database is one, memory otherwise. */
 export async function createLimiterStore(deps: { db: Database; redisUrl?: string | undefined }): Promise<LimiterStore> {
-  const memory = (o: LimiterOptions) => new RateLimiterMemory({ keyPrefix: o.name, points: o.points, duration: o.duration, blockDuration: o.blockDuration ?? 0 });
+  const memory = (o: LimiterOptions) =>
+    new RateLimiterMemory({
+      keyPrefix: o.name,
+      points: o.points,
+      duration: o.duration,
+      blockDuration: o.blockDuration ?? 0,
+    });
   if (deps.redisUrl) {
     const { Redis } = await import('ioredis');
     // No offline queue: while Redis is unreachable a call fails at once and the insurance limiter answers.

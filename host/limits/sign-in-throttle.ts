@@ -83,7 +83,11 @@ export function createSignInThrottle(store: LimiterStore): SignInThrottle {
       if (beyond > 0) await pairLock.block(pair(email, address), Math.min(2 ** beyond, MAX_DELAY_SECONDS));
     },
     async succeeded(email, address) {
-      await Promise.all([pairFailures.delete(pair(email, address)), pairLock.delete(pair(email, address)), knownAddresses.set(pair(email, address), 1, KNOWN_ADDRESS_SECONDS)]);
+      await Promise.all([
+        pairFailures.delete(pair(email, address)),
+        pairLock.delete(pair(email, address)),
+        knownAddresses.set(pair(email, address), 1, KNOWN_ADDRESS_SECONDS),
+      ]);
     },
   };
 }

@@ -102,7 +102,8 @@ export class DatabaseAdapter implements Adapter {
     const token = rows.find((r) => r.model === 'RefreshToken');
     if (!token) return undefined;
     const grantId = token.payload.grantId;
-    if (typeof grantId === 'string') prefetchedGrants.set(ctx, { digest: recordDigest(grantId), row: rows.find((r) => r.model === 'Grant') });
+    if (typeof grantId === 'string')
+      prefetchedGrants.set(ctx, { digest: recordDigest(grantId), row: rows.find((r) => r.model === 'Grant') });
     return this.toPayload(token, id);
   }
 
@@ -113,7 +114,7 @@ export class DatabaseAdapter implements Adapter {
     );
     // The id itself is not stored, so a session found by uid cannot be re-saved under its id: only
     // oidc-provider's logout flows use this, and they are disabled.
-    return rows[0] && (rows[0].payload);
+    return rows[0] && rows[0].payload;
   }
 
   async findByUserCode(): Promise<AdapterPayload | undefined> {
@@ -131,11 +132,15 @@ export class DatabaseAdapter implements Adapter {
       'UPDATE oauth_provider_records SET consumed_at = $3 WHERE model = $1 AND id_digest = $2 AND consumed_at IS NULL',
       [this.model, recordDigest(id), new Date()],
     );
-    if (rowCount === 0) throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'grant'} already used`);
+    if (rowCount === 0)
+      throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'grant'} already used`);
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.query('DELETE FROM oauth_provider_records WHERE model = $1 AND id_digest = $2', [this.model, recordDigest(id)]);
+    await this.db.query('DELETE FROM oauth_provider_records WHERE model = $1 AND id_digest = $2', [
+      this.model,
+      recordDigest(id),
+    ]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -148,13 +153,18 @@ export class DatabaseAdapter implements Adapter {
     // `consume`, which refuses it (invalid_grant) without oidc-provider's reuse response of revoking the
     // grant, and refresh-replay.ts answers with the first request's tokens.
     const concurrent =
-      this.model === 'RefreshToken' && consumed !== undefined && Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS && inRefreshTokenGrant();
+      this.model === 'RefreshToken' &&
+      consumed !== undefined &&
+      Date.now() / 1000 - consumed < REFRESH_CONCURRENCY_GRACE_SECONDS &&
+      inRefreshTokenGrant();
     return { ...row.payload, jti: id, ...(consumed !== undefined && !concurrent ? { consumed } : {}) };
   }
 }
 
 /** Deletes records expired for longer than the retention (run from time to time). */
 export async function purgeExpiredOAuthRecords(db: Queryable, now = new Date()): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM oauth_provider_records WHERE expires_at < $1', [new Date(now.getTime() - EXPIRED_RECORD_RETENTION_SECONDS * 1000)]);
+  const { rowCount } = await db.query('DELETE FROM oauth_provider_records WHERE expires_at < $1', [
+    new Date(now.getTime() - EXPIRED_RECORD_RETENTION_SECONDS * 1000),
+  ]);
   return rowCount;
 }

@@ -122,7 +122,9 @@ const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_n
 
 /** The applications people of the organization connected, and the organization's own, by name. */
 export async function listApplicationAccess(db: Queryable, organizationId: string): Promise<ApplicationAccess[]> {
-  return (await db.query<ApplicationAccess>(`SELECT ${ACCESS_COLUMNS} ${ACCESS_FROM} ORDER BY a.name, a.id`, [organizationId])).rows;
+  return (
+    await db.query<ApplicationAccess>(`SELECT ${ACCESS_COLUMNS} ${ACCESS_FROM} ORDER BY a.name, a.id`, [organizationId])
+  ).rows;
 }
 
 /** One application of {@link listApplicationAccess}; undefined for any other id (another organization's, unknown). */
@@ -131,7 +133,10 @@ export async function findApplicationAccess(
   organizationId: string,
   applicationId: string,
 ): Promise<ApplicationAccess | undefined> {
-  const { rows } = await db.query<ApplicationAccess>(`SELECT ${ACCESS_COLUMNS} ${ACCESS_FROM} AND a.id = $2`, [organizationId, applicationId]);
+  const { rows } = await db.query<ApplicationAccess>(`SELECT ${ACCESS_COLUMNS} ${ACCESS_FROM} AND a.id = $2`, [
+    organizationId,
+    applicationId,
+  ]);
   return rows[0];
 }
 
@@ -156,7 +161,11 @@ export interface AllowedPerson {
 }
 
 /** The people listed for the organization and application, by name. */
-export async function listAllowedPeople(db: Queryable, organizationId: string, applicationId: string): Promise<AllowedPerson[]> {
+export async function listAllowedPeople(
+  db: Queryable,
+  organizationId: string,
+  applicationId: string,
+): Promise<AllowedPerson[]> {
   const { rows } = await db.query<AllowedPerson>(
     `SELECT p.id::text, p.first_name, p.last_name, p.email
      FROM connected_application_people_allowed w JOIN people p ON p.id = w.person_id

@@ -51,7 +51,8 @@ export interface OAuthApplicationRecord {
 export const APPLICATIONS_VIEW =
   '(SELECT id, organization_id, name, description, url, client_id, public, redirect_uris, add_on_scopes, created_at FROM oauth_applications)';
 
-const RECORD_COLUMNS = 'id::text, organization_id::text, name, description, url, client_id, client_secret_encrypted, public, redirect_uris, add_on_scopes';
+const RECORD_COLUMNS =
+  'id::text, organization_id::text, name, description, url, client_id, client_secret_encrypted, public, redirect_uris, add_on_scopes';
 
 /** Additional authenticated data binding a sealed client secret to its client_id. */
 export function clientSecretAad(clientId: string): string {
@@ -59,7 +60,11 @@ export function clientSecretAad(clientId: string): string {
 }
 
 /** Creates an application; returns its secret once. */
-export async function createOAuthApplication(db: Queryable, box: SecretBox, app: NewOAuthApplication): Promise<CreatedOAuthApplication> {
+export async function createOAuthApplication(
+  db: Queryable,
+  box: SecretBox,
+  app: NewOAuthApplication,
+): Promise<CreatedOAuthApplication> {
   const clientId = randomBytes(24).toString('base64url');
   const secret = app.public ? undefined : randomBytes(32).toString('base64url');
   const { rows } = await db.query<{ id: string }>(
@@ -82,25 +87,45 @@ export async function createOAuthApplication(db: Queryable, box: SecretBox, app:
 }
 
 /** Loads an application by client_id. */
-export async function findOAuthApplicationByClientId(db: Queryable, clientId: string): Promise<OAuthApplicationRecord | undefined> {
-  const { rows } = await db.query<OAuthApplicationRecord>(`SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE client_id = $1`, [clientId]);
+export async function findOAuthApplicationByClientId(
+  db: Queryable,
+  clientId: string,
+): Promise<OAuthApplicationRecord | undefined> {
+  const { rows } = await db.query<OAuthApplicationRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE client_id = $1`,
+    [clientId],
+  );
   return rows[0];
 }
 
 /** Loads an application by its integer id (any organization's). */
 export async function findOAuthApplication(db: Queryable, id: string): Promise<OAuthApplicationRecord | undefined> {
-  const { rows } = await db.query<OAuthApplicationRecord>(`SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE id = $1`, [id]);
+  const { rows } = await db.query<OAuthApplicationRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE id = $1`,
+    [id],
+  );
   return rows[0];
 }
 
 /** The application of an organization (undefined for another organization's, or an unknown id). */
-export async function findOrganizationApplication(db: Queryable, organizationId: string, id: string): Promise<OAuthApplicationRecord | undefined> {
-  const { rows } = await db.query<OAuthApplicationRecord>(`SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE id = $1 AND organization_id = $2`, [id, organizationId]);
+export async function findOrganizationApplication(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+): Promise<OAuthApplicationRecord | undefined> {
+  const { rows } = await db.query<OAuthApplicationRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE id = $1 AND organization_id = $2`,
+    [id, organizationId],
+  );
   return rows[0];
 }
 
 /** The organization's applications by name, the first one when several share it (the demo's own). */
-export async function findOrganizationApplicationByName(db: Queryable, organizationId: string, name: string): Promise<OAuthApplicationRecord | undefined> {
+export async function findOrganizationApplicationByName(
+  db: Queryable,
+  organizationId: string,
+  name: string,
+): Promise<OAuthApplicationRecord | undefined> {
   const { rows } = await db.query<OAuthApplicationRecord>(
     `SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE organization_id = $1 AND name = $2 ORDER BY id LIMIT 1`,
     [organizationId, name],
@@ -109,8 +134,16 @@ export async function findOrganizationApplicationByName(db: Queryable, organizat
 }
 
 /** The organization's applications, by name. */
-export async function listOrganizationApplications(db: Queryable, organizationId: string): Promise<OAuthApplicationRecord[]> {
-  return (await db.query<OAuthApplicationRecord>(`SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE organization_id = $1 ORDER BY name, id`, [organizationId])).rows;
+export async function listOrganizationApplications(
+  db: Queryable,
+  organizationId: string,
+): Promise<OAuthApplicationRecord[]> {
+  return (
+    await db.query<OAuthApplicationRecord>(
+      `SELECT ${RECORD_COLUMNS} FROM oauth_applications WHERE organization_id = $1 ORDER BY name, id`,
+      [organizationId],
+    )
+  ).rows;
 }
 
 /** What an organization's administrator may change (the client type and client_id are fixed). */
@@ -123,36 +156,69 @@ export interface OAuthApplicationChanges {
 }
 
 /** Updates an application of the organization; false when it is not one of theirs. */
-export async function updateOAuthApplication(db: Queryable, organizationId: string, id: string, changes: OAuthApplicationChanges): Promise<boolean> {
+export async function updateOAuthApplication(
+  db: Queryable,
+  organizationId: string,
+  id: string,
+  changes: OAuthApplicationChanges,
+): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE oauth_applications SET name = $3, description = $4, url = $5, redirect_uris = $6, add_on_scopes = $7, updated_at = now()
      WHERE id = $1 AND organization_id = $2`,
-    [id, organizationId, changes.name, changes.description, changes.url, [...changes.redirectUris], changes.addOnScopes],
+    [
+      id,
+      organizationId,
+      changes.name,
+      changes.description,
+      changes.url,
+      [...changes.redirectUris],
+      changes.addOnScopes,
+    ],
   );
   return rowCount === 1;
 }
 
 /** Replaces the redirect URIs of an application (the demo's, when its integrator's port moved). */
 export async function setRedirectUris(db: Queryable, id: string, redirectUris: readonly string[]): Promise<void> {
-  await db.query('UPDATE oauth_applications SET redirect_uris = $2, updated_at = now() WHERE id = $1', [id, [...redirectUris]]);
+  await db.query('UPDATE oauth_applications SET redirect_uris = $2, updated_at = now() WHERE id = $1', [
+    id,
+    [...redirectUris],
+  ]);
 }
 
 /** A new client secret for a confidential application; returned once, stored sealed. */
-export async function rotateClientSecret(db: Queryable, box: SecretBox, app: { id: string; client_id: string }): Promise<string> {
+export async function rotateClientSecret(
+  db: Queryable,
+  box: SecretBox,
+  app: { id: string; client_id: string },
+): Promise<string> {
   const secret = randomBytes(32).toString('base64url');
-  await db.query('UPDATE oauth_applications SET client_secret_encrypted = $2, updated_at = now() WHERE id = $1', [app.id, box.seal(secret, clientSecretAad(app.client_id))]);
+  await db.query('UPDATE oauth_applications SET client_secret_encrypted = $2, updated_at = now() WHERE id = $1', [
+    app.id,
+    box.seal(secret, clientSecretAad(app.client_id)),
+  ]);
   return secret;
 }
 
 /** Deletes an application of the organization; false when it is not one of theirs. */
 export async function deleteOAuthApplication(db: Queryable, organizationId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM oauth_applications WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+  const { rowCount } = await db.query('DELETE FROM oauth_applications WHERE id = $1 AND organization_id = $2', [
+    id,
+    organizationId,
+  ]);
   return rowCount === 1;
 }
 
 /** The client_id and the unsealed secret of a confidential application (undefined: unknown or public). */
-export async function clientCredentials(db: Queryable, box: SecretBox, id: string): Promise<{ clientId: string; clientSecret: string } | undefined> {
+export async function clientCredentials(
+  db: Queryable,
+  box: SecretBox,
+  id: string,
+): Promise<{ clientId: string; clientSecret: string } | undefined> {
   const app = await findOAuthApplication(db, id);
   if (!app?.client_secret_encrypted) return undefined;
-  return { clientId: app.client_id, clientSecret: box.open(app.client_secret_encrypted, clientSecretAad(app.client_id)) };
+  return {
+    clientId: app.client_id,
+    clientSecret: box.open(app.client_secret_encrypted, clientSecretAad(app.client_id)),
+  };
 }

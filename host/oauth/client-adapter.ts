@@ -18,7 +18,9 @@ export function clientMetadata(app: OAuthApplicationRecord, box: SecretBox): Ada
   return {
     client_id: app.client_id,
     client_name: app.name,
-    ...(app.client_secret_encrypted && !app.public ? { client_secret: box.open(app.client_secret_encrypted, clientSecretAad(app.client_id)) } : {}),
+    ...(app.client_secret_encrypted && !app.public
+      ? { client_secret: box.open(app.client_secret_encrypted, clientSecretAad(app.client_id)) }
+      : {}),
     redirect_uris: app.redirect_uris,
     response_types: ['code'],
     grant_types: ['authorization_code', 'refresh_token'],

@@ -24,17 +24,19 @@ export async function createClientCache(db: Database): Promise<ClientCache> {
   // A change heard while a read is in flight makes that read's result unsafe to keep.
   let generation = 0;
   // Without LISTEN nothing tells this process about changes: then nothing is cached.
-  const subscription: Subscription = !db.listen ? { active: false, close: async () => {} } : await db.listen(
-    CLIENT_CHANGE_CHANNEL,
-    (clientId) => {
-      generation += 1;
-      cache.delete(clientId);
-    },
-    () => {
-      generation += 1;
-      cache.clear();
-    },
-  );
+  const subscription: Subscription = !db.listen
+    ? { active: false, close: async () => {} }
+    : await db.listen(
+        CLIENT_CHANGE_CHANNEL,
+        (clientId) => {
+          generation += 1;
+          cache.delete(clientId);
+        },
+        () => {
+          generation += 1;
+          cache.clear();
+        },
+      );
   return {
     async get(clientId, load) {
       if (subscription.active && cache.has(clientId)) return cache.get(clientId);

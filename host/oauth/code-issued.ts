@@ -56,7 +56,10 @@ export function codeIssuedHook(provider: Provider, logger: Logger): Middleware {
         await listener(issued);
       } catch (error) {
         const err = error as Error;
-        logger.error({ err: { name: err.name, message: err.message, stack: err.stack }, clientId: issued.clientId }, 'authorization code listener failed');
+        logger.error(
+          { err: { name: err.name, message: err.message, stack: err.stack }, clientId: issued.clientId },
+          'authorization code listener failed',
+        );
       }
     }
   };

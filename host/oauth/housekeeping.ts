@@ -11,15 +11,17 @@ import { purgeExpiredOAuthRecords } from './adapter.ts';
 /** Keeps the MAU rows of the 24 months up to and including `now`'s month; deletes older ones. */
 export async function purgeOldMonthlyActiveUsers(db: Queryable, now = new Date()): Promise<number> {
   const cutoff = now.getUTCFullYear() * 12 + now.getUTCMonth() - 23;
-  const { rowCount } = await db.query('DELETE FROM oauth_monthly_active_users WHERE year * 12 + (month - 1) < $1', [cutoff]);
+  const { rowCount } = await db.query('DELETE FROM oauth_monthly_active_users WHERE year * 12 + (month - 1) < $1', [
+    cutoff,
+  ]);
   return rowCount;
 }
 
 /** Runs the clean-ups every `intervalMs` (first run after one interval); `stop()` ends it. */
 export function startOAuthHousekeeping(db: Queryable, logger: Logger, intervalMs = 60 * 60 * 1000): { stop(): void } {
   const timer = setInterval(() => {
-    Promise.all([purgeExpiredOAuthRecords(db), purgeOldMonthlyActiveUsers(db), purgeExpiredSessions(db)]).catch((error: Error) =>
-      logger.warn({ err: { name: error.name, message: error.message } }, 'oauth housekeeping failed'),
+    Promise.all([purgeExpiredOAuthRecords(db), purgeOldMonthlyActiveUsers(db), purgeExpiredSessions(db)]).catch(
+      (error: Error) => logger.warn({ err: { name: error.name, message: error.message } }, 'oauth housekeeping failed'),
     );
   }, intervalMs);
   timer.unref();

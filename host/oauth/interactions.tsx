@@ -38,7 +38,13 @@ import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 /** Consent page: names the application and the platform, and says what each scope allows. */
-export function ConsentPage(props: { action: string; csrfToken: string; applicationName: string; person: PersonRecord; scopes: string[] }): VNode {
+export function ConsentPage(props: {
+  action: string;
+  csrfToken: string;
+  applicationName: string;
+  person: PersonRecord;
+  scopes: string[];
+}): VNode {
   const platform = usePlatformName();
   const { applicationName: name, person } = props;
   return (
@@ -87,7 +93,12 @@ function ConnectionMark(props: { from: string }): VNode {
 }
 
 /** Account chooser: continue as the person logged in to the host, or log in as someone else. */
-export function AccountChooser(props: { uid: string; csrfToken: string; applicationName: string; person: PersonRecord }): VNode {
+export function AccountChooser(props: {
+  uid: string;
+  csrfToken: string;
+  applicationName: string;
+  person: PersonRecord;
+}): VNode {
   const { person } = props;
   return (
     <Layout title="Choose an account" viewer={viewerOf(person)} nav={false} width="narrow">
@@ -152,12 +163,16 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
         }
         throw error;
       }
-      if (details.uid !== req.params.uid) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+      if (details.uid !== req.params.uid)
+        return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
       await handler(req, res, details);
     };
 
   const finishLogin = async (req: Request, res: Response, details: Details, personId: string) => {
-    const result = { login: { accountId: personId }, ...(details.prompt.name === 'select_account' ? { select_account: {} } : {}) };
+    const result = {
+      login: { accountId: personId },
+      ...(details.prompt.name === 'select_account' ? { select_account: {} } : {}),
+    };
     const returnTo = await provider.interactionResult(req, res, result, { mergeWithLastSubmission: false });
     // Someone else is logging in: end the provider's session of the previous person here (and detach
     // the interaction from it), rather than through oidc-provider's script-driven logout confirmation.
@@ -172,7 +187,14 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
     res.redirect(303, returnTo);
   };
 
-  const showLogin = async (res: Response, details: Details, csrfToken: string, error?: string, email?: string, status = error ? 401 : 200) => {
+  const showLogin = async (
+    res: Response,
+    details: Details,
+    csrfToken: string,
+    error?: string,
+    email?: string,
+    status = error ? 401 : 200,
+  ) => {
     const forced = details.prompt.reasons.includes('login_prompt');
     const name = await applicationName(provider, details);
     sendPage(
@@ -203,27 +225,43 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
           return sendPage(
             res,
             200,
-            <AccountChooser uid={details.uid} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={loggedIn} />,
+            <AccountChooser
+              uid={details.uid}
+              csrfToken={csrfToken}
+              applicationName={await applicationName(provider, details)}
+              person={loggedIn}
+            />,
             await pageOptions(provider, details),
           );
         case 'login':
           // Single sign-on from the host login, unless the client asked for a fresh login (or max_age etc.).
-          if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session' || r === HOST_SESSION_REASON)) return finishLogin(req, res, details, loggedIn.id);
+          if (loggedIn && details.prompt.reasons.every((r) => r === 'no_session' || r === HOST_SESSION_REASON))
+            return finishLogin(req, res, details, loggedIn.id);
           return showLogin(res, details, csrfToken);
         case 'consent': {
           const person = details.session?.accountId ? await loadPerson(db, details.session.accountId) : undefined;
-          if (!person) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
-          const scopes = String((details.params.scope as string | undefined) ?? '').split(' ').filter(Boolean);
+          if (!person)
+            return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+          const scopes = String((details.params.scope as string | undefined) ?? '')
+            .split(' ')
+            .filter(Boolean);
           return sendPage(
             res,
             200,
-            <ConsentPage action={`/oauth/interaction/${details.uid}/consent`} csrfToken={csrfToken} applicationName={await applicationName(provider, details)} person={person} scopes={scopes} />,
+            <ConsentPage
+              action={`/oauth/interaction/${details.uid}/consent`}
+              csrfToken={csrfToken}
+              applicationName={await applicationName(provider, details)}
+              person={person}
+              scopes={scopes}
+            />,
             await pageOptions(provider, details),
           );
         }
         case CONNECT_ACCESS_PROMPT: {
           const person = details.session?.accountId ? await loadPerson(db, details.session.accountId) : undefined;
-          if (!person) return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
+          if (!person)
+            return sendMessagePage(res, 400, 'This sign-in has expired', 'Go back to the application and start again.');
           const { access_mode: mode } = details.prompt.details as ConnectAccessDetails;
           return sendPage(
             res,
@@ -232,14 +270,23 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
               uid={details.uid}
               csrfToken={csrfToken}
               viewer={viewerOf(person)}
-              refusal={{ mode, organizationName: person.organization_name, applicationName: await applicationName(provider, details) }}
+              refusal={{
+                mode,
+                organizationName: person.organization_name,
+                applicationName: await applicationName(provider, details),
+              }}
             />,
             // Its button ends at the client's redirect_uri with access_denied: the form may go there.
             await pageOptions(provider, details),
           );
         }
         default:
-          return sendMessagePage(res, 400, 'Unsupported request', 'This authorization request cannot be completed here.');
+          return sendMessagePage(
+            res,
+            400,
+            'Unsupported request',
+            'This authorization request cannot be completed here.',
+          );
       }
     }),
   );
@@ -254,7 +301,14 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
       if (!('personId' in result)) {
         if ('retryAfterSeconds' in result) res.set('Retry-After', String(result.retryAfterSeconds));
         const error = 'retryAfterSeconds' in result ? throttledMessage(result.retryAfterSeconds) : LOGIN_FAILED;
-        return showLogin(res, details, await ensureCsrfToken(session), error, typeof body.email === 'string' ? body.email.slice(0, 320) : '', 'retryAfterSeconds' in result ? 429 : 401);
+        return showLogin(
+          res,
+          details,
+          await ensureCsrfToken(session),
+          error,
+          typeof body.email === 'string' ? body.email.slice(0, 320) : '',
+          'retryAfterSeconds' in result ? 429 : 401,
+        );
       }
       await startHostLogin(req, res, result.personId);
       await finishLogin(req, res, details, result.personId);
@@ -267,7 +321,8 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
     withDetails(async (req, res, details) => {
       const session = await getHostSession(req, res);
       const person = await hostSessionPerson(req, res);
-      if (!person || person.status !== 'active' || details.prompt.name !== 'select_account') return showLogin(res, details, await ensureCsrfToken(session));
+      if (!person || person.status !== 'active' || details.prompt.name !== 'select_account')
+        return showLogin(res, details, await ensureCsrfToken(session));
       await finishLogin(req, res, details, person.id);
     }),
   );
@@ -282,12 +337,21 @@ export function interactionRouter(deps: { provider: Provider; db: Queryable; thr
       }
       if (body.decision !== 'allow') {
         // @see RFC 6749 §4.1.2.1: the resource owner denied the request.
-        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user denied the request' }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The user denied the request' },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
-      const { missingOIDCScope, missingOIDCClaims } = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+      const { missingOIDCScope, missingOIDCClaims } = details.prompt.details as {
+        missingOIDCScope?: string[];
+        missingOIDCClaims?: string[];
+      };
       const grant = details.grantId
-        ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) }))
+        ? ((await provider.Grant.find(details.grantId)) ??
+          new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) }))
         : new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
       if (missingOIDCScope?.length) grant.addOIDCScope(missingOIDCScope.join(' '));
       if (missingOIDCClaims?.length) grant.addOIDCClaims(missingOIDCClaims);

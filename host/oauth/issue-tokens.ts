@@ -33,11 +33,27 @@ export async function issueTokensForPerson(
   const grant = new provider.Grant({ accountId: request.personId, clientId: client.clientId });
   if (scope) grant.addOIDCScope(scope);
   const grantId = await grant.save();
-  const at = new provider.AccessToken({ accountId: request.personId, client, grantId, scope, gty: 'authorization_code' });
+  const at = new provider.AccessToken({
+    accountId: request.personId,
+    client,
+    grantId,
+    scope,
+    gty: 'authorization_code',
+  });
   const accessToken = await at.save();
-  const rt = new provider.RefreshToken({ accountId: request.personId, client, grantId, scope, gty: 'authorization_code' });
+  const rt = new provider.RefreshToken({
+    accountId: request.personId,
+    client,
+    grantId,
+    scope,
+    gty: 'authorization_code',
+  });
   const refreshToken = await rt.save();
-  await recordTokenIssued(db, { clientId: client.clientId, personId: request.personId, scopes: scope.split(' ').filter(Boolean) });
+  await recordTokenIssued(db, {
+    clientId: client.clientId,
+    personId: request.personId,
+    scopes: scope.split(' ').filter(Boolean),
+  });
   return {
     access_token: accessToken,
     refresh_token: refreshToken,

@@ -27,12 +27,24 @@ export function revokeOnLateCodeReplay(): Middleware {
   return async (koaCtx, next) => {
     await next();
     const ctx = koaCtx as unknown as KoaContextWithOIDC;
-    if (ctx.oidc?.route !== 'token' || ctx.status !== 400 || (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant') return;
+    if (
+      ctx.oidc?.route !== 'token' ||
+      ctx.status !== 400 ||
+      (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant'
+    )
+      return;
     const { params, client, provider } = ctx.oidc;
     if (!client || params?.grant_type !== 'authorization_code' || typeof params.code !== 'string') return;
     const code = await provider.AuthorizationCode.find(params.code, { ignoreExpiration: true });
     // `consumed` is in the model's payload, though not in its type declaration.
-    if (!code || !(code as { consumed?: unknown }).consumed || !code.isExpired || !code.grantId || code.clientId !== client.clientId) return;
+    if (
+      !code ||
+      !(code as { consumed?: unknown }).consumed ||
+      !code.isExpired ||
+      !code.grantId ||
+      code.clientId !== client.clientId
+    )
+      return;
     if (code.redirectUri !== params.redirect_uri || !verifierMatches(code, params.code_verifier)) return;
     await revokeGrant(provider, code.grantId);
   };

@@ -18,7 +18,12 @@ export function revokeOnLateRefreshReuse(): Middleware {
   return async (koaCtx, next) => {
     await next();
     const ctx = koaCtx as unknown as KoaContextWithOIDC;
-    if (ctx.oidc?.route !== 'token' || ctx.status !== 400 || (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant') return;
+    if (
+      ctx.oidc?.route !== 'token' ||
+      ctx.status !== 400 ||
+      (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant'
+    )
+      return;
     const { params, client, provider } = ctx.oidc;
     if (!client || params?.grant_type !== 'refresh_token' || typeof params.refresh_token !== 'string') return;
     const token = await provider.RefreshToken.find(params.refresh_token, { ignoreExpiration: true });

@@ -6,7 +6,10 @@ import type { Queryable } from '../db/database.ts';
 import { APPLICATIONS_VIEW } from './applications.ts';
 
 /** Records that `clientId` was issued a token for `personId` at `now` (UTC month): one statement, both rows. */
-export async function recordTokenIssued(db: Queryable, issue: { clientId: string; personId: string; scopes: readonly string[]; now?: Date }): Promise<void> {
+export async function recordTokenIssued(
+  db: Queryable,
+  issue: { clientId: string; personId: string; scopes: readonly string[]; now?: Date },
+): Promise<void> {
   const now = issue.now ?? new Date();
   await db.query(
     `WITH target AS (
@@ -31,7 +34,10 @@ const REMEMBERED_MAX = 100_000;
  * have nothing to record. Remembered per process; another process writes the same rows once more
  * (idempotent). Code exchanges always record (a new consent may change the connection's scopes).
  */
-export function createRefreshActivity(): (db: Queryable, issue: { clientId: string; personId: string; scopes: readonly string[]; now?: Date }) => Promise<void> {
+export function createRefreshActivity(): (
+  db: Queryable,
+  issue: { clientId: string; personId: string; scopes: readonly string[]; now?: Date },
+) => Promise<void> {
   const seen = new Set<string>();
   return async (db, issue) => {
     const now = issue.now ?? new Date();

@@ -66,7 +66,7 @@ export interface OAuthProviderDeps {
  * @see RFC 6749 §4.1.2.1
  */
 async function rejectUnknownScopes(ctx: KoaContextWithOIDC): Promise<void> {
-  const sent = ctx.method === 'POST' ? (ctx.oidc.body)?.scope : ctx.query.scope;
+  const sent = ctx.method === 'POST' ? ctx.oidc.body?.scope : ctx.query.scope;
   const unknown = (typeof sent === 'string' ? sent : '').split(' ').filter((s) => s && !isKnownScope(s));
   if (unknown.length) throw new errors.InvalidScope(`unknown scope: ${unknown.join(' ')}`, unknown.join(' '));
 }
@@ -84,16 +84,26 @@ function buildPolicy(sessionOptions: SessionOptions, db: Database) {
   const policy = interactionPolicy.base();
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
   policy.get('login')!.checks.push(
-    new interactionPolicy.Check(HOST_SESSION_REASON, 'the host login does not match the authorization session', async (ctx) => {
-      const accountId = ctx.oidc.session?.accountId;
-      if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-      const host = await getIronSession<HostSessionData>(ctx.req, ctx.res, sessionOptions);
-      // A revoked or expired host session is no login, even when its cookie still names the person.
-      const live = host.personId === accountId && !!host.sessionId && (await loadSessionPerson(db, host.sessionId))?.id === accountId;
-      return live ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
-    }),
+    new interactionPolicy.Check(
+      HOST_SESSION_REASON,
+      'the host login does not match the authorization session',
+      async (ctx) => {
+        const accountId = ctx.oidc.session?.accountId;
+        if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+        const host = await getIronSession<HostSessionData>(ctx.req, ctx.res, sessionOptions);
+        // A revoked or expired host session is no login, even when its cookie still names the person.
+        const live =
+          host.personId === accountId &&
+          !!host.sessionId &&
+          (await loadSessionPerson(db, host.sessionId))?.id === accountId;
+        return live ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+      },
+    ),
   );
-  policy.add(connectAccessPrompt(db), policy.findIndex((prompt) => prompt.name === 'consent'));
+  policy.add(
+    connectAccessPrompt(db),
+    policy.findIndex((prompt) => prompt.name === 'consent'),
+  );
   return policy;
 }
 
@@ -103,12 +113,17 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
   const box = createSecretBox(config.encryptionKeys);
   const cookieKey = createHmac('sha256', config.sessionSecret).update('oidc-provider cookies').digest('base64url');
   return {
-    adapter: (name: string) => (name === 'Client' ? new ClientAdapter(db, box, deps.clientCache) : new DatabaseAdapter(db, name)),
+    adapter: (name: string) =>
+      name === 'Client' ? new ClientAdapter(db, box, deps.clientCache) : new DatabaseAdapter(db, name),
     findAccount: accountFinder(db),
     jwks,
     cookies: {
       keys: [cookieKey],
-      names: { session: 'addon_kit_op_session', interaction: 'addon_kit_interaction', resume: 'addon_kit_interaction_resume' },
+      names: {
+        session: 'addon_kit_op_session',
+        interaction: 'addon_kit_interaction',
+        resume: 'addon_kit_interaction_resume',
+      },
     },
     claims: { openid: ['sub', 'name', 'email', 'organization_id', 'organization_name'] },
     // ID tokens from the token endpoint carry the scope's claims too (the spec lists them in the ID token).
@@ -131,7 +146,10 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
       resourceIndicators: { enabled: false },
       userinfo: { enabled: true },
       // A client inspects and revokes only its own tokens; anything else is "inactive" / a no-op.
-      introspection: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
     },
     ttl: {
@@ -150,7 +168,10 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     // Tokens outlive the browser session at the provider: the user stays connected until revoked.
     expiresWithSession: async () => false,
     routes: OAUTH_ROUTES,
-    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid), policy: buildPolicy(hostSessionOptions(config), db) },
+    interactions: {
+      url: (_ctx, interaction) => interactionPath(interaction.uid),
+      policy: buildPolicy(hostSessionOptions(config), db),
+    },
     // Browsers may call the token endpoints only from the origins of the client's own redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => safeOrigin(uri) === origin) ?? false,
     renderError: providerErrorRenderer(config.platformName),
@@ -176,13 +197,22 @@ export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Prov
   provider.use(revokeOnLateCodeReplay());
   provider.use(revokeOnLateRefreshReuse());
   provider.use(codeIssuedHook(provider, deps.logger));
-  provider.on('server_error', (_ctx: unknown, error: Error) => deps.logger.error({ err: { name: error.name, message: error.message, stack: error.stack } }, 'oauth provider error'));
+  provider.on('server_error', (_ctx: unknown, error: Error) =>
+    deps.logger.error(
+      { err: { name: error.name, message: error.message, stack: error.stack } },
+      'oauth provider error',
+    ),
+  );
   // Koa prints every other error to stderr unless the app has an 'error' listener: a client sending a
   // malformed request (a parser error on its socket, a hang-up) is not the server's failure.
   // The typings list oidc-provider's own events only; Provider is a Koa application and emits Koa's 'error'.
   (provider as unknown as NodeJS.EventEmitter).on('error', (error: Error & { code?: string; status?: number }) => {
-    const client = (error.status !== undefined && error.status < 500) || /^(HPE_|ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)/.test(error.code ?? '');
-    const entry = { err: { name: error.name, message: error.message, code: error.code, ...(client ? {} : { stack: error.stack }) } };
+    const client =
+      (error.status !== undefined && error.status < 500) ||
+      /^(HPE_|ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)/.test(error.code ?? '');
+    const entry = {
+      err: { name: error.name, message: error.message, code: error.code, ...(client ? {} : { stack: error.stack }) },
+    };
     if (client) deps.logger.debug(entry, 'oauth request failed on the client side');
     else deps.logger.error(entry, 'oauth provider error');
   });

@@ -29,7 +29,8 @@ function replayBox(refreshToken: string): SecretBox {
 /** Whether the token request in `ctx` is a refresh_token grant presenting a string token. */
 function presentedRefreshToken(ctx: KoaContextWithOIDC): string | undefined {
   const params = ctx.oidc?.params;
-  if (ctx.oidc?.route !== 'token' || params?.grant_type !== 'refresh_token' || typeof params.refresh_token !== 'string') return undefined;
+  if (ctx.oidc?.route !== 'token' || params?.grant_type !== 'refresh_token' || typeof params.refresh_token !== 'string')
+    return undefined;
   return params.refresh_token;
 }
 
@@ -42,10 +43,10 @@ interface KeptRow {
 /** Keeps the answer of a successful refresh on the token it consumed. */
 async function keepAnswer(db: Queryable, refreshToken: string, body: unknown): Promise<void> {
   const digest = recordDigest(refreshToken);
-  await db.query("UPDATE oauth_provider_records SET replay_sealed = $2 WHERE model = 'RefreshToken' AND id_digest = $1", [
-    digest,
-    replayBox(refreshToken).seal(JSON.stringify(body), digest),
-  ]);
+  await db.query(
+    "UPDATE oauth_provider_records SET replay_sealed = $2 WHERE model = 'RefreshToken' AND id_digest = $1",
+    [digest, replayBox(refreshToken).seal(JSON.stringify(body), digest)],
+  );
 }
 
 /**

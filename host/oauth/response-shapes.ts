@@ -37,14 +37,22 @@ export function shapeResponses(db: Queryable): Middleware {
     } else if (route === 'introspection' && ctx.status === 200 && body) {
       const active = body.active === true && !(await refusedHolder(db, body));
       ctx.body = active
-        ? { active: true, scope: body.scope ?? '', client_id: body.client_id, token_type: 'Bearer', exp: body.exp, iat: body.iat }
+        ? {
+            active: true,
+            scope: body.scope ?? '',
+            client_id: body.client_id,
+            token_type: 'Bearer',
+            exp: body.exp,
+            iat: body.iat,
+          }
         : { active: false };
     } else if (route === 'revocation' && ctx.status === 200) {
       ctx.body = {};
     } else if (route === 'discovery' && ctx.status === 200 && body) {
       delete body.token_endpoint_auth_signing_alg_values_supported;
       // Session ids (sid) go into no token: front- and back-channel logout are not offered.
-      if (Array.isArray(body.claims_supported)) body.claims_supported = body.claims_supported.filter((c) => c !== 'sid');
+      if (Array.isArray(body.claims_supported))
+        body.claims_supported = body.claims_supported.filter((c) => c !== 'sid');
     }
   };
 }
@@ -61,13 +69,22 @@ async function refusedHolder(db: Queryable, body: Body): Promise<boolean> {
  */
 const GRANT_EXTENSION_SLACK_SECONDS = 30 * 24 * 60 * 60;
 
-async function shapeTokenResponse(ctx: KoaContextWithOIDC, body: Body, db: Queryable, recordRefresh: typeof recordTokenIssued): Promise<void> {
+async function shapeTokenResponse(
+  ctx: KoaContextWithOIDC,
+  body: Body,
+  db: Queryable,
+  recordRefresh: typeof recordTokenIssued,
+): Promise<void> {
   const { AccessToken: at, Grant: grant } = ctx.oidc.entities;
   body.token_type = 'bearer';
   body.created_at = at?.iat ?? Math.floor(Date.now() / 1000);
   if (at?.accountId) {
     const record = ctx.oidc.params?.grant_type === 'refresh_token' ? recordRefresh : recordTokenIssued;
-    await record(db, { clientId: at.clientId!, personId: at.accountId, scopes: (at.scope ?? '').split(' ').filter(Boolean) });
+    await record(db, {
+      clientId: at.clientId!,
+      personId: at.accountId,
+      scopes: (at.scope ?? '').split(' ').filter(Boolean),
+    });
   }
   // oidc-provider reuses one grant per session and client, created with the first consent: each
   // refresh token issued (by a code exchange as by a refresh) must keep it alive for its 90 days.

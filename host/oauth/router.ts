@@ -20,14 +20,23 @@ export function isProviderPath(path: string): boolean {
 }
 
 /** The `/oauth/*` and discovery routes of the host. */
-export function oauthRouter(deps: { provider: Provider; db: Queryable; baseUrl: string; throttle: SignInThrottle; clientAuth: ClientAuthThrottle }): Router {
+export function oauthRouter(deps: {
+  provider: Provider;
+  db: Queryable;
+  baseUrl: string;
+  throttle: SignInThrottle;
+  clientAuth: ClientAuthThrottle;
+}): Router {
   const router = Router();
   const pin = pinRequestOrigin(deps.provider, deps.baseUrl);
   router.use((req, res, next) => (isProviderPath(req.path) ? pin(req, res, next) : next()));
   router.use(interactionRouter(deps));
   router.post([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.introspection], acceptJsonBody);
   router.post('/oauth/refresh', acceptJsonBody, refreshAlias);
-  router.post([OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.introspection], throttleClientAuth(deps.clientAuth));
+  router.post(
+    [OAUTH_ROUTES.token, OAUTH_ROUTES.revocation, OAUTH_ROUTES.introspection],
+    throttleClientAuth(deps.clientAuth),
+  );
   const callback = deps.provider.callback();
   router.use((req, res, next) => (isProviderPath(req.path) ? callback(req, res) : next()));
   return router;

@@ -22,7 +22,9 @@ export async function generateSigningKey(): Promise<JWK> {
 export async function loadSigningKeys(db: Database, box: SecretBox): Promise<{ keys: JWK[] }> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-    let { rows } = await tx.query<{ kid: string; sealed_jwk: string }>('SELECT kid, sealed_jwk FROM oauth_signing_keys ORDER BY created_at DESC, kid');
+    let { rows } = await tx.query<{ kid: string; sealed_jwk: string }>(
+      'SELECT kid, sealed_jwk FROM oauth_signing_keys ORDER BY created_at DESC, kid',
+    );
     if (rows.length === 0) {
       const jwk = await generateSigningKey();
       const sealed = box.seal(JSON.stringify(jwk), `${AAD}:${jwk.kid}`);

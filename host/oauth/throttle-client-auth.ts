@@ -38,10 +38,14 @@ export function throttleClientAuth(throttle: ClientAuthThrottle): RequestHandler
     const address = clientAddress(req);
     const wait = await throttle.retryAfter(clientId, address);
     if (wait > 0) {
-      res.status(429).set('Retry-After', String(wait)).set('Cache-Control', 'no-store').json({
-        error: 'slow_down',
-        error_description: `Too many failed client authentications; try again in ${wait} seconds`,
-      });
+      res
+        .status(429)
+        .set('Retry-After', String(wait))
+        .set('Cache-Control', 'no-store')
+        .json({
+          error: 'slow_down',
+          error_description: `Too many failed client authentications; try again in ${wait} seconds`,
+        });
       return;
     }
     (req as AttemptingRequest)[ATTEMPT] = { clientId, address };

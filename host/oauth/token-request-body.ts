@@ -9,7 +9,6 @@ import { runMiddleware } from '../run-middleware.ts';
 const parseJson = express.json({ limit: '56kb', type: () => true });
 const parseForm = express.urlencoded({ extended: false, limit: '56kb' });
 
-
 function oauthError(res: Response, description: string): void {
   res.status(400).set('Cache-Control', 'no-store').json({ error: 'invalid_request', error_description: description });
 }
@@ -50,9 +49,12 @@ export const refreshAlias: RequestHandler = async (req, res, next) => {
       return oauthError(res, 'the request body could not be read');
     }
   }
-  const form = new URLSearchParams(typeof req.body === 'string' ? req.body : ((req.body ?? {}) as Record<string, string>));
+  const form = new URLSearchParams(
+    typeof req.body === 'string' ? req.body : ((req.body ?? {}) as Record<string, string>),
+  );
   if (!form.has('grant_type')) form.set('grant_type', 'refresh_token');
-  if (form.get('grant_type') !== 'refresh_token') return oauthError(res, 'grant_type must be refresh_token at this endpoint');
+  if (form.get('grant_type') !== 'refresh_token')
+    return oauthError(res, 'grant_type must be refresh_token at this endpoint');
   req.body = form.toString();
   req.headers['content-type'] = 'application/x-www-form-urlencoded';
   req.url = '/oauth/token';

@@ -18,7 +18,15 @@ import { Banner, CsrfField, Field, Layout, sendPage } from './render.tsx';
 export const LOGIN_FAILED = 'The e-mail address or password is incorrect.';
 
 /** The login form. `action` lets the OAuth interaction reuse it. */
-export function LoginForm(props: { action: string; csrfToken: string; email?: string; error?: string; returnTo?: string; heading?: string; note?: string }): VNode {
+export function LoginForm(props: {
+  action: string;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+  returnTo?: string;
+  heading?: string;
+  note?: string;
+}): VNode {
   return (
     <Layout title="Log in" width="narrow">
       <h1>{props.heading ?? 'Log in'}</h1>
@@ -32,7 +40,9 @@ export function LoginForm(props: { action: string; csrfToken: string; email?: st
         <CsrfField token={props.csrfToken} />
         {props.returnTo ? <input type="hidden" name="return_to" value={props.returnTo} /> : null}
         <Field id="email" label="E-mail">
-          {(aria) => <input {...aria} type="email" name="email" autoComplete="username" required value={props.email ?? ''} />}
+          {(aria) => (
+            <input {...aria} type="email" name="email" autoComplete="username" required value={props.email ?? ''} />
+          )}
         </Field>
         <Field id="password" label="Password">
           {(aria) => <input {...aria} type="password" name="password" autoComplete="current-password" required />}
@@ -50,7 +60,8 @@ export type LoginResult = { personId: string } | { failed: true } | { retryAfter
 
 /** What a throttled sign-in says, with the wait rounded up to what a person reads. */
 export function throttledMessage(retryAfterSeconds: number): string {
-  const wait = retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
+  const wait =
+    retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`;
   return `Too many failed sign-ins. Try again in ${wait}.`;
 }
 
@@ -58,7 +69,12 @@ export function throttledMessage(retryAfterSeconds: number): string {
  * Checks an e-mail and password under the sign-in throttle (host/limits/sign-in-throttle.ts): a locked
  * account, address or pair answers at once, without hashing the password.
  */
-export async function checkLogin(deps: { db: Queryable; throttle: SignInThrottle }, email: unknown, password: unknown, address: string): Promise<LoginResult> {
+export async function checkLogin(
+  deps: { db: Queryable; throttle: SignInThrottle },
+  email: unknown,
+  password: unknown,
+  address: string,
+): Promise<LoginResult> {
   if (typeof email !== 'string' || typeof password !== 'string' || !email || !password) return { failed: true };
   const account = email.slice(0, 320);
   const permit = await deps.throttle.permit(account, address);
@@ -79,7 +95,12 @@ export async function checkLogin(deps: { db: Queryable; throttle: SignInThrottle
 }
 
 /** Renders the login form again after a failed or throttled attempt (401, or 429 with Retry-After). */
-export function sendLoginFailure(res: Response, result: Exclude<LoginResult, { personId: string }>, form: (error: string) => VNode, options: { formAction?: readonly string[] } = {}): void {
+export function sendLoginFailure(
+  res: Response,
+  result: Exclude<LoginResult, { personId: string }>,
+  form: (error: string) => VNode,
+  options: { formAction?: readonly string[] } = {},
+): void {
   if ('retryAfterSeconds' in result) {
     res.set('Retry-After', String(result.retryAfterSeconds));
     sendPage(res, 429, form(throttledMessage(result.retryAfterSeconds)), options);
@@ -105,7 +126,9 @@ export function loginRouter(deps: { db: Queryable; throttle: SignInThrottle }): 
     if (!('personId' in result)) {
       const email = typeof body.email === 'string' ? body.email.slice(0, 320) : '';
       const csrfToken = await ensureCsrfToken(session);
-      sendLoginFailure(res, result, (error) => <LoginForm action="/login" csrfToken={csrfToken} email={email} error={error} returnTo={returnTo} />);
+      sendLoginFailure(res, result, (error) => (
+        <LoginForm action="/login" csrfToken={csrfToken} email={email} error={error} returnTo={returnTo} />
+      ));
       return;
     }
     await startHostLogin(req, res, result.personId);

@@ -194,7 +194,12 @@ export function renderPage(page: VNode, platformName: string = DEFAULT_PLATFORM_
  * Sends a page. Pages never embed scripts, frames or foreign resources, and are never cached (they
  * can show one-time secrets and carry CSRF tokens).
  */
-export function sendPage(res: Response, status: number, page: VNode, options: { formAction?: readonly string[] } = {}): void {
+export function sendPage(
+  res: Response,
+  status: number,
+  page: VNode,
+  options: { formAction?: readonly string[] } = {},
+): void {
   res
     .status(status)
     .set('Content-Type', 'text/html; charset=utf-8')

@@ -17,7 +17,19 @@ export const bulkmailSyncStatusResource: ResourceDefinition = {
     created_at: { type: 'date_time' },
     updated_at: { type: 'date_time' },
   },
-  fields: ['provider', 'status', 'people_count', 'synced_people_count', 'attempts', 'failed_attempts', 'last_error', 'last_attempted_at', 'last_synced_at', 'created_at', 'updated_at'],
+  fields: [
+    'provider',
+    'status',
+    'people_count',
+    'synced_people_count',
+    'attempts',
+    'failed_attempts',
+    'last_error',
+    'last_attempted_at',
+    'last_synced_at',
+    'created_at',
+    'updated_at',
+  ],
   links: (row, base) => ({ self: `${base}/people/v2/lists/${String(row.list_id)}/bulkmail_sync_status` }),
 };
 

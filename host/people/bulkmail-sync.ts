@@ -11,7 +11,9 @@ import { createHttpJsonBulkmailProvider } from './http-json-bulkmail-provider.ts
 
 /** 422 bulkmail_not_configured: the organization has no (usable) bulk-mail provider. */
 export class BulkmailNotConfiguredError extends HostError {
-  constructor(detail = 'No bulk-mail provider is configured for this organization; an administrator must configure one first') {
+  constructor(
+    detail = 'No bulk-mail provider is configured for this organization; an administrator must configure one first',
+  ) {
     super({ status: 422, code: 'bulkmail_not_configured', title: 'Bulk Mail Not Configured', detail });
   }
 }
@@ -26,10 +28,15 @@ export interface BulkmailProviderConfig {
 export type BulkmailProviderFactory = (config: BulkmailProviderConfig) => BulkmailProvider;
 
 /** The factory used unless another is injected: every configuration is an http_json endpoint. */
-export const defaultBulkmailProviderFactory: BulkmailProviderFactory = (config) => createHttpJsonBulkmailProvider({ endpointUrl: config.endpointUrl });
+export const defaultBulkmailProviderFactory: BulkmailProviderFactory = (config) =>
+  createHttpJsonBulkmailProvider({ endpointUrl: config.endpointUrl });
 
 /** Sets (or replaces) the organization's provider; refuses endpoints that are not http(s). */
-export async function configureBulkmailProvider(db: Queryable, organizationId: string, config: BulkmailProviderConfig): Promise<void> {
+export async function configureBulkmailProvider(
+  db: Queryable,
+  organizationId: string,
+  config: BulkmailProviderConfig,
+): Promise<void> {
   if (!isHttpEndpoint(config.endpointUrl)) throw new Error('the bulk-mail endpoint must be an http(s) URL');
   await db.query(
     `INSERT INTO bulkmail_providers (organization_id, provider, endpoint_url) VALUES ($1, $2, $3)
@@ -49,13 +56,23 @@ export interface SyncListInput {
 /** Syncs the list and returns whether the provider accepted it; the status row holds the details. */
 export async function syncListToBulkmail(db: Database, input: SyncListInput): Promise<{ ok: boolean }> {
   const { organizationId, listId, now } = input;
-  const { rows: configs } = await db.query<{ provider: 'http_json'; endpoint_url: string }>('SELECT provider, endpoint_url FROM bulkmail_providers WHERE organization_id = $1', [organizationId]);
+  const { rows: configs } = await db.query<{ provider: 'http_json'; endpoint_url: string }>(
+    'SELECT provider, endpoint_url FROM bulkmail_providers WHERE organization_id = $1',
+    [organizationId],
+  );
   const config = configs[0];
   if (!config) throw new BulkmailNotConfiguredError();
-  if (!isHttpEndpoint(config.endpoint_url)) throw new BulkmailNotConfiguredError('The configured bulk-mail endpoint is not an http(s) URL');
-  const provider = (input.providers ?? defaultBulkmailProviderFactory)({ provider: config.provider, endpointUrl: config.endpoint_url });
+  if (!isHttpEndpoint(config.endpoint_url))
+    throw new BulkmailNotConfiguredError('The configured bulk-mail endpoint is not an http(s) URL');
+  const provider = (input.providers ?? defaultBulkmailProviderFactory)({
+    provider: config.provider,
+    endpointUrl: config.endpoint_url,
+  });
 
-  const { rows: lists } = await db.query<{ name: string | null }>('SELECT name FROM lists WHERE organization_id = $1 AND id = $2', [organizationId, listId]);
+  const { rows: lists } = await db.query<{ name: string | null }>(
+    'SELECT name FROM lists WHERE organization_id = $1 AND id = $2',
+    [organizationId, listId],
+  );
   const { rows: people } = await db.query<BulkmailPerson>(
     `SELECT p.id::text AS id, p.first_name, p.last_name, p.email FROM list_results r JOIN people p ON p.id = r.person_id
      WHERE r.list_id = $1 ORDER BY p.id`,

@@ -6,7 +6,10 @@ export const campusResource: ResourceDefinition = {
   type: 'Campus',
   attributes: { name: { type: 'string' }, created_at: { type: 'date_time' } },
   fields: ['name', 'created_at'],
-  links: (row, base) => ({ self: `${base}/people/v2/campuses/${String(row.id)}`, lists: `${base}/people/v2/campuses/${String(row.id)}/lists` }),
+  links: (row, base) => ({
+    self: `${base}/people/v2/campuses/${String(row.id)}`,
+    lists: `${base}/people/v2/campuses/${String(row.id)}/lists`,
+  }),
 };
 
 /** Columns of a Campus row (alias `c`). */

@@ -21,7 +21,10 @@ export function categoryReadRoutes(db: Database): Router {
     router.get(
       path,
       singleRoute(definition, async (req) => {
-        const { rows } = await db.query<Row>(`SELECT ${select} FROM ${table} c WHERE c.organization_id = $1 AND c.id = $2`, [scopeOf(req).organizationId, pathId(req, 'id')]);
+        const { rows } = await db.query<Row>(
+          `SELECT ${select} FROM ${table} c WHERE c.organization_id = $1 AND c.id = $2`,
+          [scopeOf(req).organizationId, pathId(req, 'id')],
+        );
         return { row: rows[0], parent: organizationParent(req) };
       }),
     );

@@ -20,7 +20,8 @@ export function createHttpJsonBulkmailProvider(options: HttpJsonProviderOptions)
   return {
     name: 'http_json',
     async sync(request) {
-      if (!isHttpEndpoint(options.endpointUrl)) return { ok: false, error: 'The configured endpoint is not an http(s) URL' };
+      if (!isHttpEndpoint(options.endpointUrl))
+        return { ok: false, error: 'The configured endpoint is not an http(s) URL' };
       let response: Response;
       try {
         response = await doFetch(options.endpointUrl, {
@@ -33,7 +34,10 @@ export function createHttpJsonBulkmailProvider(options: HttpJsonProviderOptions)
         });
       } catch (error) {
         const name = (error as { name?: string }).name;
-        return { ok: false, error: name === 'TimeoutError' ? 'The provider did not answer in time' : 'The provider could not be reached' };
+        return {
+          ok: false,
+          error: name === 'TimeoutError' ? 'The provider did not answer in time' : 'The provider could not be reached',
+        };
       }
       await response.body?.cancel().catch(() => {});
       if (response.status >= 200 && response.status < 300) return { ok: true, syncedCount: request.people.length };

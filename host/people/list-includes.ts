@@ -12,42 +12,102 @@ import { personResource } from './person-resource.ts';
 import { RULE_SELECT, ruleResource } from './rule-resource.ts';
 
 /** Every type a List response may include (for `fields[Type]`). */
-export const LIST_RELATED = [campusResource, listCategoryResource, personResource, bulkmailSyncStatusResource, ruleResource, listShareResource];
+export const LIST_RELATED = [
+  campusResource,
+  listCategoryResource,
+  personResource,
+  bulkmailSyncStatusResource,
+  ruleResource,
+  listShareResource,
+];
 
 async function byIds(db: Queryable, sql: string, organizationId: string, ids: readonly string[]): Promise<Row[]> {
   return ids.length ? (await db.query<Row>(sql, [organizationId, ids])).rows : [];
 }
 
 /** Loads the groups named by `include` for these list rows. */
-export async function listIncludes(db: Queryable, organizationId: string, rows: readonly Row[], include: readonly string[]): Promise<IncludedGroup[]> {
+export async function listIncludes(
+  db: Queryable,
+  organizationId: string,
+  rows: readonly Row[],
+  include: readonly string[],
+): Promise<IncludedGroup[]> {
   const groups: IncludedGroup[] = [];
   const listIds = idsOf(rows, 'id');
   for (const name of include) {
     switch (name) {
       case 'campus':
-        groups.push({ definition: campusResource, rows: await byIds(db, `SELECT ${CAMPUS_SELECT} FROM campuses c WHERE c.organization_id = $1 AND c.id = ANY($2::bigint[]) ORDER BY c.id`, organizationId, idsOf(rows, 'campus_id')) });
+        groups.push({
+          definition: campusResource,
+          rows: await byIds(
+            db,
+            `SELECT ${CAMPUS_SELECT} FROM campuses c WHERE c.organization_id = $1 AND c.id = ANY($2::bigint[]) ORDER BY c.id`,
+            organizationId,
+            idsOf(rows, 'campus_id'),
+          ),
+        });
         break;
       case 'category':
-        groups.push({ definition: listCategoryResource, rows: await byIds(db, `SELECT ${LIST_CATEGORY_SELECT} FROM list_categories c WHERE c.organization_id = $1 AND c.id = ANY($2::bigint[]) ORDER BY c.id`, organizationId, idsOf(rows, 'list_category_id')) });
+        groups.push({
+          definition: listCategoryResource,
+          rows: await byIds(
+            db,
+            `SELECT ${LIST_CATEGORY_SELECT} FROM list_categories c WHERE c.organization_id = $1 AND c.id = ANY($2::bigint[]) ORDER BY c.id`,
+            organizationId,
+            idsOf(rows, 'list_category_id'),
+          ),
+        });
         break;
       case 'created_by':
       case 'updated_by':
-        groups.push({ definition: personResource, rows: await loadPeople(db, organizationId, idsOf(rows, `${name}_id`)) });
+        groups.push({
+          definition: personResource,
+          rows: await loadPeople(db, organizationId, idsOf(rows, `${name}_id`)),
+        });
         break;
       case 'bulkmail_sync_status':
-        groups.push({ definition: bulkmailSyncStatusResource, rows: await byIds(db, `SELECT ${BULKMAIL_SYNC_STATUS_SELECT} FROM bulkmail_sync_statuses b JOIN lists l ON l.id = b.list_id WHERE l.organization_id = $1 AND b.list_id = ANY($2::bigint[]) ORDER BY b.id`, organizationId, listIds) });
+        groups.push({
+          definition: bulkmailSyncStatusResource,
+          rows: await byIds(
+            db,
+            `SELECT ${BULKMAIL_SYNC_STATUS_SELECT} FROM bulkmail_sync_statuses b JOIN lists l ON l.id = b.list_id WHERE l.organization_id = $1 AND b.list_id = ANY($2::bigint[]) ORDER BY b.id`,
+            organizationId,
+            listIds,
+          ),
+        });
         break;
       case 'people':
         groups.push({
           definition: personResource,
-          rows: await byIds(db, `SELECT DISTINCT ${PERSON_SELECT}, p.id AS sort FROM list_results r JOIN people p ON p.id = r.person_id WHERE p.organization_id = $1 AND r.list_id = ANY($2::bigint[]) ORDER BY sort`, organizationId, listIds),
+          rows: await byIds(
+            db,
+            `SELECT DISTINCT ${PERSON_SELECT}, p.id AS sort FROM list_results r JOIN people p ON p.id = r.person_id WHERE p.organization_id = $1 AND r.list_id = ANY($2::bigint[]) ORDER BY sort`,
+            organizationId,
+            listIds,
+          ),
         });
         break;
       case 'rules':
-        groups.push({ definition: ruleResource, rows: await byIds(db, `SELECT ${RULE_SELECT} FROM list_rules r JOIN lists l ON l.id = r.list_id WHERE l.organization_id = $1 AND r.list_id = ANY($2::bigint[]) ORDER BY r.list_id, r.position, r.id`, organizationId, listIds) });
+        groups.push({
+          definition: ruleResource,
+          rows: await byIds(
+            db,
+            `SELECT ${RULE_SELECT} FROM list_rules r JOIN lists l ON l.id = r.list_id WHERE l.organization_id = $1 AND r.list_id = ANY($2::bigint[]) ORDER BY r.list_id, r.position, r.id`,
+            organizationId,
+            listIds,
+          ),
+        });
         break;
       case 'shares':
-        groups.push({ definition: listShareResource, rows: await byIds(db, `SELECT ${LIST_SHARE_SELECT} FROM list_shares s JOIN lists l ON l.id = s.list_id WHERE l.organization_id = $1 AND s.list_id = ANY($2::bigint[]) ORDER BY s.id`, organizationId, listIds) });
+        groups.push({
+          definition: listShareResource,
+          rows: await byIds(
+            db,
+            `SELECT ${LIST_SHARE_SELECT} FROM list_shares s JOIN lists l ON l.id = s.list_id WHERE l.organization_id = $1 AND s.list_id = ANY($2::bigint[]) ORDER BY s.id`,
+            organizationId,
+            listIds,
+          ),
+        });
         break;
     }
   }

@@ -77,16 +77,56 @@ export const listResource: ResourceDefinition = {
     updated_at: { type: 'date_time' },
   },
   fields: [
-    'active_automations_count', 'auto_generated_name', 'auto_refresh', 'auto_refresh_frequency', 'automations_active', 'automations_count',
-    'batch_completed_at', 'created_at', 'description', 'has_inactive_results', 'include_inactive', 'invalid', 'name', 'name_or_description',
-    'paused_automations_count', 'recently_viewed', 'refreshed_at', 'return_original_if_none', 'returns', 'starred', 'status', 'subset',
-    'total_people', 'updated_at', 'campus', 'category', 'created_by', 'updated_by',
+    'active_automations_count',
+    'auto_generated_name',
+    'auto_refresh',
+    'auto_refresh_frequency',
+    'automations_active',
+    'automations_count',
+    'batch_completed_at',
+    'created_at',
+    'description',
+    'has_inactive_results',
+    'include_inactive',
+    'invalid',
+    'name',
+    'name_or_description',
+    'paused_automations_count',
+    'recently_viewed',
+    'refreshed_at',
+    'return_original_if_none',
+    'returns',
+    'starred',
+    'status',
+    'subset',
+    'total_people',
+    'updated_at',
+    'campus',
+    'category',
+    'created_by',
+    'updated_by',
   ],
   relationships: {
-    campus: { type: 'Campus', id: (row) => row.campus_id as string | null, related: (row, base) => `${listLink(base, row.id)}/campus` },
-    category: { type: 'ListCategory', id: (row) => row.list_category_id as string | null, related: (row, base) => `${listLink(base, row.id)}/category` },
-    created_by: { type: 'Person', id: (row) => row.created_by_id as string | null, related: (row, base) => `${listLink(base, row.id)}/created_by` },
-    updated_by: { type: 'Person', id: (row) => row.updated_by_id as string | null, related: (row, base) => `${listLink(base, row.id)}/updated_by` },
+    campus: {
+      type: 'Campus',
+      id: (row) => row.campus_id as string | null,
+      related: (row, base) => `${listLink(base, row.id)}/campus`,
+    },
+    category: {
+      type: 'ListCategory',
+      id: (row) => row.list_category_id as string | null,
+      related: (row, base) => `${listLink(base, row.id)}/category`,
+    },
+    created_by: {
+      type: 'Person',
+      id: (row) => row.created_by_id as string | null,
+      related: (row, base) => `${listLink(base, row.id)}/created_by`,
+    },
+    updated_by: {
+      type: 'Person',
+      id: (row) => row.updated_by_id as string | null,
+      related: (row, base) => `${listLink(base, row.id)}/updated_by`,
+    },
   },
   links: (row, base) => {
     const self = listLink(base, row.id);
@@ -137,7 +177,8 @@ export const listResource: ResourceDefinition = {
     has_active_automations: () => 'l.active_automations_count > 0',
     bulkmail_connected: () =>
       'EXISTS (SELECT 1 FROM bulkmail_providers bp WHERE bp.organization_id = l.organization_id) AND EXISTS (SELECT 1 FROM bulkmail_sync_statuses b WHERE b.list_id = l.id AND b.last_synced_at IS NOT NULL)',
-    needs_attention: () => "l.invalid OR l.status IN ('stale', 'failed') OR EXISTS (SELECT 1 FROM bulkmail_sync_statuses b WHERE b.list_id = l.id AND b.status = 'failed')",
+    needs_attention: () =>
+      "l.invalid OR l.status IN ('stale', 'failed') OR EXISTS (SELECT 1 FROM bulkmail_sync_statuses b WHERE b.list_id = l.id AND b.status = 'failed')",
     recently_viewed: () => 'l.recently_viewed',
     starred: () => 'l.starred',
     unassigned: () => 'l.list_category_id IS NULL',
@@ -158,7 +199,22 @@ export const listPayload: PayloadShape = {
     subset: { type: 'string', enum: LIST_VALUES.subset },
     starred: { type: 'boolean' },
   },
-  readOnly: Object.keys(listResource.attributes).filter((a) => !['name', 'description', 'auto_refresh', 'auto_refresh_frequency', 'include_inactive', 'return_original_if_none', 'returns', 'subset', 'starred'].includes(a)).concat(['id', 'created_by', 'updated_by']),
+  readOnly: Object.keys(listResource.attributes)
+    .filter(
+      (a) =>
+        ![
+          'name',
+          'description',
+          'auto_refresh',
+          'auto_refresh_frequency',
+          'include_inactive',
+          'return_original_if_none',
+          'returns',
+          'subset',
+          'starred',
+        ].includes(a),
+    )
+    .concat(['id', 'created_by', 'updated_by']),
   relationships: {
     campus: { type: 'Campus', attribute: 'campus_id', nullable: true },
     category: { type: 'ListCategory', attribute: 'list_category_id', nullable: true },

@@ -86,11 +86,22 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Rejects a rule the compiler cannot turn into SQL (also used to validate before storing). */
 export function checkRule(rule: RuleInput, position: number): void {
   const spec = RULE_ATTRIBUTES[rule.attribute];
-  if (!spec) throw new RuleCompileError(position, 'attribute', `Rule ${position}: attribute ${JSON.stringify(rule.attribute)} is not one of ${Object.keys(RULE_ATTRIBUTES).join(', ')}`);
+  if (!spec)
+    throw new RuleCompileError(
+      position,
+      'attribute',
+      `Rule ${position}: attribute ${JSON.stringify(rule.attribute)} is not one of ${Object.keys(RULE_ATTRIBUTES).join(', ')}`,
+    );
   const operators = RULE_OPERATORS[spec.kind];
-  if (!operators.includes(rule.operator)) throw new RuleCompileError(position, 'operator', `Rule ${position}: operator ${JSON.stringify(rule.operator)} does not apply to ${rule.attribute}; use one of ${operators.join(', ')}`);
+  if (!operators.includes(rule.operator))
+    throw new RuleCompileError(
+      position,
+      'operator',
+      `Rule ${position}: operator ${JSON.stringify(rule.operator)} does not apply to ${rule.attribute}; use one of ${operators.join(', ')}`,
+    );
   if ((BLANK as readonly string[]).includes(rule.operator)) return;
-  const bad = (what: string) => new RuleCompileError(position, 'value', `Rule ${position}: the value of ${rule.attribute} must be ${what}`);
+  const bad = (what: string) =>
+    new RuleCompileError(position, 'value', `Rule ${position}: the value of ${rule.attribute} must be ${what}`);
   switch (spec.kind) {
     case 'text':
     case 'note_category':
@@ -106,7 +117,8 @@ export function checkRule(rule: RuleInput, position: number): void {
       if (!/^\d{1,3}$/.test(rule.value)) throw bad('a whole number from 0 to 999');
       return;
     case 'date':
-      if (!DATE.test(rule.value) || Number.isNaN(Date.parse(`${rule.value}T00:00:00Z`))) throw bad('a date (YYYY-MM-DD)');
+      if (!DATE.test(rule.value) || Number.isNaN(Date.parse(`${rule.value}T00:00:00Z`)))
+        throw bad('a date (YYYY-MM-DD)');
       return;
   }
 }
@@ -137,13 +149,19 @@ function compileRule(rule: RuleInput, params: SqlParams, settings: RuleSettings,
       }
     }
     case 'choice':
-      return op === 'is' ? `${column} = ${params.add(rule.value)}::text` : `${column} IS DISTINCT FROM ${params.add(rule.value)}::text`;
+      return op === 'is'
+        ? `${column} = ${params.add(rule.value)}::text`
+        : `${column} IS DISTINCT FROM ${params.add(rule.value)}::text`;
     case 'id':
-      return op === 'is' ? `${column} = ${params.add(rule.value)}::bigint` : `${column} IS DISTINCT FROM ${params.add(rule.value)}::bigint`;
+      return op === 'is'
+        ? `${column} = ${params.add(rule.value)}::bigint`
+        : `${column} IS DISTINCT FROM ${params.add(rule.value)}::bigint`;
     case 'number':
       return ageCondition(op, Number(rule.value), params, settings);
     case 'date':
-      return op === 'is_not' ? `${column} IS DISTINCT FROM ${params.add(rule.value)}::date` : `${column} ${COMPARE[op]} ${params.add(rule.value)}::date`;
+      return op === 'is_not'
+        ? `${column} IS DISTINCT FROM ${params.add(rule.value)}::date`
+        : `${column} ${COMPARE[op]} ${params.add(rule.value)}::date`;
     case 'note_category': {
       const has = `EXISTS (SELECT 1 FROM notes rn JOIN note_categories rc ON rc.id = rn.note_category_id
         WHERE rn.person_id = p.id AND rc.organization_id = ${organizationParam} AND lower(rc.name) = lower(${params.add(rule.value)}::text))`;
@@ -181,7 +199,12 @@ function ageCondition(op: string, n: number, params: SqlParams, settings: RuleSe
  * No rules → nobody (a list without criteria finds no one).
  * @throws RuleCompileError for an unknown attribute, operator or unusable value
  */
-export function compileListCondition(rules: readonly RuleInput[], settings: RuleSettings, organizationId: string, params: SqlParams): string {
+export function compileListCondition(
+  rules: readonly RuleInput[],
+  settings: RuleSettings,
+  organizationId: string,
+  params: SqlParams,
+): string {
   rules.forEach((rule, i) => checkRule(rule, i + 1));
   const organization = params.add(organizationId);
   const parts = [`p.organization_id = ${organization}::bigint`];
@@ -192,7 +215,9 @@ export function compileListCondition(rules: readonly RuleInput[], settings: Rule
     parts.push('false');
   } else {
     const joiner = settings.subset === 'any' ? ' OR ' : ' AND ';
-    parts.push(`(${rules.map((rule) => `(${compileRule(rule, params, settings, `${organization}::bigint`)})`).join(joiner)})`);
+    parts.push(
+      `(${rules.map((rule) => `(${compileRule(rule, params, settings, `${organization}::bigint`)})`).join(joiner)})`,
+    );
   }
   return parts.join(' AND ');
 }

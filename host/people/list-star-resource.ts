@@ -7,10 +7,15 @@ export const listStarResource: ResourceDefinition = {
   attributes: { created_at: { type: 'date_time' } },
   fields: ['created_at', 'person'],
   relationships: {
-    person: { type: 'Person', id: (row) => row.person_id as string, related: (row, base) => `${base}/people/v2/people/${String(row.person_id)}` },
+    person: {
+      type: 'Person',
+      id: (row) => row.person_id as string,
+      related: (row, base) => `${base}/people/v2/people/${String(row.person_id)}`,
+    },
   },
   links: (row, base) => ({ self: `${base}/people/v2/lists/${String(row.list_id)}/star` }),
 };
 
 /** Columns of a ListStar row (alias `s`). */
-export const LIST_STAR_SELECT = 's.id::text AS id, s.list_id::text AS list_id, s.person_id::text AS person_id, s.created_at';
+export const LIST_STAR_SELECT =
+  's.id::text AS id, s.list_id::text AS list_id, s.person_id::text AS person_id, s.created_at';

@@ -21,7 +21,10 @@ const related = [noteCategoryResource, personResource];
 
 /** One note of the organization, or undefined. */
 export async function loadNote(db: Queryable, organizationId: string, id: string): Promise<Row | undefined> {
-  const { rows } = await db.query<Row>(`SELECT ${NOTE_SELECT} FROM notes n WHERE n.organization_id = $1 AND n.id = $2`, [organizationId, id]);
+  const { rows } = await db.query<Row>(
+    `SELECT ${NOTE_SELECT} FROM notes n WHERE n.organization_id = $1 AND n.id = $2`,
+    [organizationId, id],
+  );
   return rows[0];
 }
 
@@ -36,8 +39,19 @@ export function noteReadRoutes(db: Database): Router {
       async (req, query) => {
         const scope = scopeOf(req);
         const params = new SqlParams([scope.organizationId]);
-        const page = await queryCollection(db, noteResource, query, { select: NOTE_SELECT, from: 'notes n', conditions: ['n.organization_id = $1'], params, tieBreaker: 'n.id ASC', personId: scope.personId });
-        return { ...page, parent: organizationParent(req), included: await noteIncludes(db, scope.organizationId, page.rows, query.include) };
+        const page = await queryCollection(db, noteResource, query, {
+          select: NOTE_SELECT,
+          from: 'notes n',
+          conditions: ['n.organization_id = $1'],
+          params,
+          tieBreaker: 'n.id ASC',
+          personId: scope.personId,
+        });
+        return {
+          ...page,
+          parent: organizationParent(req),
+          included: await noteIncludes(db, scope.organizationId, page.rows, query.include),
+        };
       },
       { related },
     ),
@@ -60,7 +74,11 @@ export function noteReadRoutes(db: Database): Router {
           tieBreaker: 'n.id ASC',
           personId: scope.personId,
         });
-        return { ...page, parent: { id: String(person.id), type: 'Person' }, included: await noteIncludes(db, scope.organizationId, page.rows, query.include) };
+        return {
+          ...page,
+          parent: { id: String(person.id), type: 'Person' },
+          included: await noteIncludes(db, scope.organizationId, page.rows, query.include),
+        };
       },
       { related },
     ),
@@ -73,7 +91,11 @@ export function noteReadRoutes(db: Database): Router {
       async (req, query) => {
         const scope = scopeOf(req);
         const row = await loadNote(db, scope.organizationId, pathId(req, 'id'));
-        return { row, parent: organizationParent(req), included: row ? await noteIncludes(db, scope.organizationId, [row], query.include) : [] };
+        return {
+          row,
+          parent: organizationParent(req),
+          included: row ? await noteIncludes(db, scope.organizationId, [row], query.include) : [],
+        };
       },
       { related },
     ),
@@ -85,7 +107,12 @@ export function noteReadRoutes(db: Database): Router {
       const scope = scopeOf(req);
       const note = await loadNote(db, scope.organizationId, pathId(req, 'note_id'));
       const row = note?.note_category_id
-        ? (await db.query<Row>(`SELECT ${NOTE_CATEGORY_SELECT} FROM note_categories c WHERE c.organization_id = $1 AND c.id = $2`, [scope.organizationId, note.note_category_id])).rows[0]
+        ? (
+            await db.query<Row>(
+              `SELECT ${NOTE_CATEGORY_SELECT} FROM note_categories c WHERE c.organization_id = $1 AND c.id = $2`,
+              [scope.organizationId, note.note_category_id],
+            )
+          ).rows[0]
         : undefined;
       return { row, parent: { id: note ? String(note.id) : '', type: 'Note' } };
     }),
@@ -99,8 +126,16 @@ export function noteReadRoutes(db: Database): Router {
         async (req, query) => {
           const scope = scopeOf(req);
           const note = await loadNote(db, scope.organizationId, pathId(req, 'note_id'));
-          const row = await loadPersonRow(db, scope.organizationId, note?.[`${association === 'person' ? 'person' : 'created_by'}_id`] as string | null | undefined);
-          return { row, parent: { id: note ? String(note.id) : '', type: 'Note' }, included: personIncludes(row, query.include) };
+          const row = await loadPersonRow(
+            db,
+            scope.organizationId,
+            note?.[`${association === 'person' ? 'person' : 'created_by'}_id`] as string | null | undefined,
+          );
+          return {
+            row,
+            parent: { id: note ? String(note.id) : '', type: 'Note' },
+            included: personIncludes(row, query.include),
+          };
         },
         { related: [organizationResource] },
       ),

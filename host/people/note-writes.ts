@@ -53,10 +53,17 @@ function requireAuthorChangeAllowed(
 }
 
 /** Checks every id the payload assigns against the organization. */
-async function checkReferences(db: Database, organizationId: string, values: Record<string, PayloadValue>): Promise<void> {
-  if (typeof values.note_category_id === 'string') await requireOrganizationRecord(db, 'note_categories', organizationId, values.note_category_id, 'note_category_id');
-  if (typeof values.created_by_id === 'string') await requireOrganizationRecord(db, 'people', organizationId, values.created_by_id, 'created_by');
-  if (typeof values.person_id === 'string') await requireOrganizationRecord(db, 'people', organizationId, values.person_id, 'person');
+async function checkReferences(
+  db: Database,
+  organizationId: string,
+  values: Record<string, PayloadValue>,
+): Promise<void> {
+  if (typeof values.note_category_id === 'string')
+    await requireOrganizationRecord(db, 'note_categories', organizationId, values.note_category_id, 'note_category_id');
+  if (typeof values.created_by_id === 'string')
+    await requireOrganizationRecord(db, 'people', organizationId, values.created_by_id, 'created_by');
+  if (typeof values.person_id === 'string')
+    await requireOrganizationRecord(db, 'people', organizationId, values.person_id, 'person');
 }
 
 /** The Note write routes (create, update, delete). */
@@ -81,10 +88,23 @@ export function noteWriteRoutes(db: Database): Router {
           `INSERT INTO notes (organization_id, person_id, created_by_id, note_category_id, note, created_at, updated_at, display_date)
            VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), COALESCE($7::timestamptz, $6::timestamptz, now()), COALESCE($8::timestamptz, $6::timestamptz, now()))
            RETURNING id::text`,
-          [scope.organizationId, person.id, values.created_by_id ?? scope.personId, values.note_category_id ?? null, values.note, values.created_at ?? null, values.updated_at ?? null, values.display_date ?? null],
+          [
+            scope.organizationId,
+            person.id,
+            values.created_by_id ?? scope.personId,
+            values.note_category_id ?? null,
+            values.note,
+            values.created_at ?? null,
+            values.updated_at ?? null,
+            values.display_date ?? null,
+          ],
         );
         const row = await loadNote(db, scope.organizationId, rows[0]!.id);
-        return { row, parent: organizationParent(req), included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include) };
+        return {
+          row,
+          parent: organizationParent(req),
+          included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include),
+        };
       },
       { related, status: 201, location: true },
     ),
@@ -104,17 +124,30 @@ export function noteWriteRoutes(db: Database): Router {
         requireAuthorChangeAllowed(scope, values, author, 'created_by can be changed only by a people manager');
         if ('note' in values) requireNoteText(values.note);
         await checkReferences(db, scope.organizationId, values);
-        const columns = ['note', 'created_at', 'display_date', 'note_category_id', 'created_by_id', 'person_id'] as const;
+        const columns = [
+          'note',
+          'created_at',
+          'display_date',
+          'note_category_id',
+          'created_by_id',
+          'person_id',
+        ] as const;
         const params: unknown[] = [scope.organizationId, note.id];
-        const sets = columns.filter((c) => c in values).map((c) => {
-          params.push(values[c]);
-          return `${c} = $${params.length}`;
-        });
+        const sets = columns
+          .filter((c) => c in values)
+          .map((c) => {
+            params.push(values[c]);
+            return `${c} = $${params.length}`;
+          });
         params.push(values.updated_at ?? null);
         sets.push(`updated_at = COALESCE($${params.length}::timestamptz, now())`);
         await db.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
         const row = await loadNote(db, scope.organizationId, String(note.id));
-        return { row, parent: organizationParent(req), included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include) };
+        return {
+          row,
+          parent: organizationParent(req),
+          included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include),
+        };
       },
       { related },
     ),
@@ -122,7 +155,10 @@ export function noteWriteRoutes(db: Database): Router {
 
   router.delete('/notes/:id', async (req, res) => {
     const scope = scopeOf(req);
-    const { rowCount } = await db.query('DELETE FROM notes WHERE organization_id = $1 AND id = $2', [scope.organizationId, pathId(req, 'id')]);
+    const { rowCount } = await db.query('DELETE FROM notes WHERE organization_id = $1 AND id = $2', [
+      scope.organizationId,
+      pathId(req, 'id'),
+    ]);
     if (rowCount === 0) throw new NotFoundError();
     res.status(204).end();
   });

@@ -10,7 +10,16 @@ const TABLES = {
 } as const;
 
 /** Throws 422 attribute_resource_not_found (naming `parameter`) unless `id` is a row of `table` in the organization. */
-export async function requireOrganizationRecord(db: Queryable, table: keyof typeof TABLES, organizationId: string, id: string, parameter: string): Promise<void> {
-  const { rows } = await db.query(`SELECT 1 FROM ${TABLES[table]} WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+export async function requireOrganizationRecord(
+  db: Queryable,
+  table: keyof typeof TABLES,
+  organizationId: string,
+  id: string,
+  parameter: string,
+): Promise<void> {
+  const { rows } = await db.query(`SELECT 1 FROM ${TABLES[table]} WHERE organization_id = $1 AND id = $2`, [
+    organizationId,
+    id,
+  ]);
   if (rows.length === 0) throw new AttributeResourceNotFoundError(parameter);
 }

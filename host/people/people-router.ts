@@ -26,7 +26,8 @@ export interface PeopleRouterOptions {
 
 const viewer = requireRole('people', 'viewer');
 const editor = requireRole('people', 'editor');
-const readOrWrite: RequestHandler = (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? viewer : editor)(req, res, next);
+const readOrWrite: RequestHandler = (req, res, next) =>
+  (req.method === 'GET' || req.method === 'HEAD' ? viewer : editor)(req, res, next);
 
 /** The `/people/v2` router: role check first, then every people route. */
 export function peopleRouter(options: PeopleRouterOptions): Router {
@@ -37,7 +38,12 @@ export function peopleRouter(options: PeopleRouterOptions): Router {
   router.use(noteReadRoutes(db));
   router.use(noteWriteRoutes(db));
   router.use(listReadRoutes(db));
-  router.use(listWriteRoutes(db, { now: options.now ?? (() => new Date()), ...(options.bulkmailProviders ? { providers: options.bulkmailProviders } : {}) }));
+  router.use(
+    listWriteRoutes(db, {
+      now: options.now ?? (() => new Date()),
+      ...(options.bulkmailProviders ? { providers: options.bulkmailProviders } : {}),
+    }),
+  );
   router.use(personReadRoutes(db));
   router.use(categoryReadRoutes(db));
   return router;

@@ -18,7 +18,14 @@ export function personReadRoutes(db: Database): Router {
       personResource,
       async (req, query) => {
         const scope = scopeOf(req);
-        const page = await queryCollection(db, personResource, query, { select: PERSON_SELECT, from: 'people p', conditions: ['p.organization_id = $1'], params: new SqlParams([scope.organizationId]), tieBreaker: 'p.id ASC', personId: scope.personId });
+        const page = await queryCollection(db, personResource, query, {
+          select: PERSON_SELECT,
+          from: 'people p',
+          conditions: ['p.organization_id = $1'],
+          params: new SqlParams([scope.organizationId]),
+          tieBreaker: 'p.id ASC',
+          personId: scope.personId,
+        });
         return { ...page, parent: organizationParent(req), included: personIncludes(page.rows[0], query.include) };
       },
       { related: [organizationResource] },

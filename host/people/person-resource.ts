@@ -12,5 +12,8 @@ export const personResource: ResourceDefinition = {
   links: (row, base) => ({ self: `${base}/people/v2/people/${String(row.id)}` }),
   includes: ['organization'],
   order: { first_name: 'p.first_name', last_name: 'p.last_name' },
-  where: { first_name: { type: 'string', column: 'p.first_name' }, last_name: { type: 'string', column: 'p.last_name' } },
+  where: {
+    first_name: { type: 'string', column: 'p.first_name' },
+    last_name: { type: 'string', column: 'p.last_name' },
+  },
 };

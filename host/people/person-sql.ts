@@ -10,17 +10,26 @@ export const PERSON_SELECT = 'p.id::text AS id, p.organization_id::text AS organ
 /** People of the organization with these ids (unknown ids are skipped). */
 export async function loadPeople(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Row[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<Row>(`SELECT ${PERSON_SELECT} FROM people p WHERE p.organization_id = $1 AND p.id = ANY($2::bigint[]) ORDER BY p.id`, [organizationId, ids]);
+  const { rows } = await db.query<Row>(
+    `SELECT ${PERSON_SELECT} FROM people p WHERE p.organization_id = $1 AND p.id = ANY($2::bigint[]) ORDER BY p.id`,
+    [organizationId, ids],
+  );
   return rows;
 }
 
 /** One person of the organization, or undefined. */
-export async function loadPersonRow(db: Queryable, organizationId: string, id: string | null | undefined): Promise<Row | undefined> {
+export async function loadPersonRow(
+  db: Queryable,
+  organizationId: string,
+  id: string | null | undefined,
+): Promise<Row | undefined> {
   if (!id) return undefined;
   return (await loadPeople(db, organizationId, [id]))[0];
 }
 
 /** Included groups of a Person response (`include=organization`). */
 export function personIncludes(row: Row | undefined, include: readonly string[]): IncludedGroup[] {
-  return row && include.includes('organization') ? [{ definition: organizationResource, rows: [{ id: row.organization_id }] }] : [];
+  return row && include.includes('organization')
+    ? [{ definition: organizationResource, rows: [{ id: row.organization_id }] }]
+    : [];
 }

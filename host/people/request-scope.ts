@@ -14,7 +14,11 @@ export interface RequestScope {
 /** The scope of an authenticated request. */
 export function scopeOf(req: Request): RequestScope {
   const { person } = authOf(req);
-  return { organizationId: person.organization_id, personId: person.id, isManager: hasRole(person, 'people', 'manager') };
+  return {
+    organizationId: person.organization_id,
+    personId: person.id,
+    isManager: hasRole(person, 'people', 'manager'),
+  };
 }
 
 /** The Organization parent of organization-level collections. */

@@ -19,4 +19,5 @@ export const ruleResource: ResourceDefinition = {
 };
 
 /** Columns of a Rule row (alias `r`). */
-export const RULE_SELECT = 'r.id::text AS id, r.list_id::text AS list_id, r.attribute, r.operator, r.value, r.position, r.created_at, r.updated_at';
+export const RULE_SELECT =
+  'r.id::text AS id, r.list_id::text AS list_id, r.attribute, r.operator, r.value, r.position, r.created_at, r.updated_at';

@@ -38,8 +38,7 @@ export interface RunListInput {
 
 /** Counts of a successful run, or the rule error of a failed one. */
 export type RunListOutcome =
-  | { ok: true; matched: number; added: number; removed: number; kept: boolean }
-  | { ok: false; error: RuleCompileError };
+  { ok: true; matched: number; added: number; removed: number; kept: boolean } | { ok: false; error: RuleCompileError };
 
 interface ListSettings {
   subset: string;
@@ -58,17 +57,20 @@ export async function runList(db: Database, input: RunListInput): Promise<RunLis
       ? await recompute(db, input, { lock: false, chunkPeople: input.chunkPeople ?? CHUNK_PEOPLE })
       : await db.transaction((tx) => recompute(tx, input, { lock: true, chunkPeople: undefined }));
   if (!outcome.ok) {
-    await db.query("UPDATE lists SET status = 'failed', invalid = true, batch_completed_at = $3 WHERE organization_id = $1 AND id = $2", [
-      input.organizationId,
-      input.listId,
-      input.now,
-    ]);
+    await db.query(
+      "UPDATE lists SET status = 'failed', invalid = true, batch_completed_at = $3 WHERE organization_id = $1 AND id = $2",
+      [input.organizationId, input.listId, input.now],
+    );
   }
   return outcome;
 }
 
 /** Inclusive person-id ranges of about `chunkPeople` people each, covering every id; one range when undefined. */
-async function idRanges(q: Queryable, organizationId: string, chunkPeople: number | undefined): Promise<[string, string][]> {
+async function idRanges(
+  q: Queryable,
+  organizationId: string,
+  chunkPeople: number | undefined,
+): Promise<[string, string][]> {
   if (chunkPeople === undefined) return [[MIN_ID, MAX_ID]];
   const { rows } = await q.query<{ lo: number | null; hi: number | null; people: number }>(
     'SELECT min(id)::float8 AS lo, max(id)::float8 AS hi, count(*)::int AS people FROM people WHERE organization_id = $1',
@@ -102,12 +104,25 @@ async function recompute(
   );
   const list = lists[0];
   if (!list) throw new Error(`list ${listId} not found`);
-  const { rows: rules } = await q.query<RuleInput>('SELECT attribute, operator, value FROM list_rules WHERE list_id = $1 ORDER BY position, id', [listId]);
+  const { rows: rules } = await q.query<RuleInput>(
+    'SELECT attribute, operator, value FROM list_rules WHERE list_id = $1 ORDER BY position, id',
+    [listId],
+  );
 
   const params = new SqlParams();
   let condition: string;
   try {
-    condition = compileListCondition(rules, { subset: list.subset, includeInactive: list.include_inactive, returns: list.returns, today: now.toISOString().slice(0, 10) }, organizationId, params);
+    condition = compileListCondition(
+      rules,
+      {
+        subset: list.subset,
+        includeInactive: list.include_inactive,
+        returns: list.returns,
+        today: now.toISOString().slice(0, 10),
+      },
+      organizationId,
+      params,
+    );
   } catch (error) {
     if (error instanceof RuleCompileError) return { ok: false, error };
     throw error;
@@ -115,7 +130,10 @@ async function recompute(
 
   // return_original_if_none: when nobody matches, the previous results are kept as they are.
   if (list.return_original_if_none) {
-    const { rows } = await q.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM people p WHERE ${condition}) AS any`, [...params.values]);
+    const { rows } = await q.query<{ any: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM people p WHERE ${condition}) AS any`,
+      [...params.values],
+    );
     if (!rows[0]!.any) {
       await q.query(
         `UPDATE lists SET

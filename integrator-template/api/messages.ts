@@ -6,7 +6,9 @@ import { listMessages, recordMessage } from '../store/messages.ts';
 import { grantOf, requireBearer } from './require-bearer.ts';
 
 /** Host ids are JSON:API strings of digits; plain integers are accepted too. */
-const hostId = z.union([z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a host id (digits)'), z.number().int().positive()]).transform(String);
+const hostId = z
+  .union([z.string().regex(/^[1-9][0-9]{0,18}$/, 'must be a host id (digits)'), z.number().int().positive()])
+  .transform(String);
 
 /** The POST body. */
 export const messageInput = z.strictObject({
@@ -40,7 +42,13 @@ export function messagesRouter(ctx: IntegratorContext): Router {
     const personIds = [...new Set(parsed.data.person_ids)];
     const stored = await recordMessage(
       ctx.db,
-      { userId: grant.userId, clientId: grant.clientId, listId: parsed.data.list_id, personIds, message: parsed.data.message },
+      {
+        userId: grant.userId,
+        clientId: grant.clientId,
+        listId: parsed.data.list_id,
+        personIds,
+        message: parsed.data.message,
+      },
       ctx.now(),
     );
     res.status(201).location(`/api/messages/${stored.id}`).json({ data: stored });

@@ -24,13 +24,21 @@ export function requireBearer(ctx: IntegratorContext, scope: string): RequestHan
     }
     const match = header.match(/^Bearer ([A-Za-z0-9\-._~+/]+=*)$/);
     if (!match) {
-      res.set('WWW-Authenticate', `Bearer ${REALM}, error="invalid_request", error_description="malformed Authorization header"`);
+      res.set(
+        'WWW-Authenticate',
+        `Bearer ${REALM}, error="invalid_request", error_description="malformed Authorization header"`,
+      );
       return res.status(400).json({ error: 'invalid_request', error_description: 'malformed Authorization header' });
     }
     const grant = await verifyAccessToken(ctx.db, match[1]!, ctx.now());
     if (!grant) {
-      res.set('WWW-Authenticate', `Bearer ${REALM}, error="invalid_token", error_description="the access token is invalid or expired"`);
-      return res.status(401).json({ error: 'invalid_token', error_description: 'the access token is invalid or expired' });
+      res.set(
+        'WWW-Authenticate',
+        `Bearer ${REALM}, error="invalid_token", error_description="the access token is invalid or expired"`,
+      );
+      return res
+        .status(401)
+        .json({ error: 'invalid_token', error_description: 'the access token is invalid or expired' });
     }
     if (!grant.scope.split(' ').includes(scope)) {
       res.set('WWW-Authenticate', `Bearer ${REALM}, error="insufficient_scope", scope="${scope}"`);

@@ -22,13 +22,29 @@ export type AuthorizationCheck =
   | { kind: 'page'; status: number; title: string; detail: string }
   | { kind: 'redirect'; redirectUri: string; state: string | undefined; error: OAuthErrorCode; description: string };
 
-const PARAMS = ['client_id', 'redirect_uri', 'response_type', 'state', 'code_challenge', 'code_challenge_method', 'scope'] as const;
+const PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+] as const;
 
 /** Checks an authorization request's parameters. */
-export function checkAuthorizationRequest(input: Record<string, unknown>, config: IntegratorConfig): AuthorizationCheck {
+export function checkAuthorizationRequest(
+  input: Record<string, unknown>,
+  config: IntegratorConfig,
+): AuthorizationCheck {
   const client = findClient(config.clients, input.client_id);
   if (!client) {
-    return { kind: 'page', status: 400, title: 'Unknown application', detail: 'The client_id is missing or not registered with this server.' };
+    return {
+      kind: 'page',
+      status: 400,
+      title: 'Unknown application',
+      detail: 'The client_id is missing or not registered with this server.',
+    };
   }
   // RFC 6749 §4.1.2.1: never redirect to an unverified URI; tell the user instead.
   if (!redirectUriRegistered(client, input.redirect_uri)) {
@@ -42,17 +58,26 @@ export function checkAuthorizationRequest(input: Record<string, unknown>, config
   const redirectUri = input.redirect_uri;
   const rawState = input.state;
   const state = typeof rawState === 'string' ? rawState : undefined;
-  const fail = (error: OAuthErrorCode, description: string): AuthorizationCheck => ({ kind: 'redirect', redirectUri, state, error, description });
+  const fail = (error: OAuthErrorCode, description: string): AuthorizationCheck => ({
+    kind: 'redirect',
+    redirectUri,
+    state,
+    error,
+    description,
+  });
 
   // RFC 6749 §3.1: request parameters MUST NOT be included more than once.
   for (const name of PARAMS) {
-    if (input[name] !== undefined && typeof input[name] !== 'string') return fail('invalid_request', `${name} is repeated or malformed`);
+    if (input[name] !== undefined && typeof input[name] !== 'string')
+      return fail('invalid_request', `${name} is repeated or malformed`);
   }
   if (input.response_type !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
   // RFC 7636 §4.4.1: this server requires PKCE of every client.
-  if (typeof input.code_challenge !== 'string' || input.code_challenge === '') return fail('invalid_request', 'code_challenge is required');
+  if (typeof input.code_challenge !== 'string' || input.code_challenge === '')
+    return fail('invalid_request', 'code_challenge is required');
   if (input.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-  if (!CODE_CHALLENGE.test(input.code_challenge)) return fail('invalid_request', 'code_challenge is not a S256 challenge');
+  if (!CODE_CHALLENGE.test(input.code_challenge))
+    return fail('invalid_request', 'code_challenge is not a S256 challenge');
 
   const allowed = client.scopes.length > 0 ? client.scopes : Object.keys(config.scopes);
   const requested = typeof input.scope === 'string' ? input.scope.split(' ').filter(Boolean) : [];

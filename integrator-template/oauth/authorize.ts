@@ -13,12 +13,23 @@ import { csrfMatches, csrfToken, openSession } from '../session.ts';
 import type { IntegratorContext } from '../context.ts';
 import { checkAuthorizationRequest, redirectWith, type AuthorizationCheck } from './authorization-request.ts';
 
-function sendCheckFailure(site: PageSite, res: Response, check: Exclude<AuthorizationCheck, { kind: 'ok' }>, status: 302 | 303): void {
+function sendCheckFailure(
+  site: PageSite,
+  res: Response,
+  check: Exclude<AuthorizationCheck, { kind: 'ok' }>,
+  status: 302 | 303,
+): void {
   if (check.kind === 'page') {
-    res.status(check.status).type('html').send(messagePage(site, check.title, check.detail));
+    res
+      .status(check.status)
+      .type('html')
+      .send(messagePage(site, check.title, check.detail));
     return;
   }
-  res.redirect(status, redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }));
+  res.redirect(
+    status,
+    redirectWith(check.redirectUri, { error: check.error, error_description: check.description, state: check.state }),
+  );
 }
 
 /** GET and POST /oauth/authorize. */
@@ -59,23 +70,52 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const session = await openSession(req, res, ctx.session);
     if (!csrfMatches(session, body.csrf_token)) {
-      return res.status(403).type('html').send(messagePage(ctx.site, 'Request expired', 'The form was not recognised (CSRF check failed). Start the authorization again.'));
+      return res
+        .status(403)
+        .type('html')
+        .send(
+          messagePage(
+            ctx.site,
+            'Request expired',
+            'The form was not recognised (CSRF check failed). Start the authorization again.',
+          ),
+        );
     }
     // The hidden fields came back from the browser: trust nothing, check them all again.
     const check = checkAuthorizationRequest(body, ctx.config);
     if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 303);
     const { request } = check;
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;
-    if (!user) return res.status(401).type('html').send(messagePage(ctx.site, 'Signed out', 'Your session ended. Start the authorization again.'));
+    if (!user)
+      return res
+        .status(401)
+        .type('html')
+        .send(messagePage(ctx.site, 'Signed out', 'Your session ended. Start the authorization again.'));
     if (body.decision === 'deny') {
-      return res.redirect(303, redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'the user denied the request', state: request.state }));
+      return res.redirect(
+        303,
+        redirectWith(request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'the user denied the request',
+          state: request.state,
+        }),
+      );
     }
     if (body.decision !== 'allow') {
-      return res.status(400).type('html').send(messagePage(ctx.site, 'No decision', 'Choose Allow or Deny.'));
+      return res
+        .status(400)
+        .type('html')
+        .send(messagePage(ctx.site, 'No decision', 'Choose Allow or Deny.'));
     }
     const code = await createAuthorizationCode(
       ctx.db,
-      { clientId: request.client.client_id, userId: user.id, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, scope: request.scopes.join(' ') },
+      {
+        clientId: request.client.client_id,
+        userId: user.id,
+        redirectUri: request.redirectUri,
+        codeChallenge: request.codeChallenge,
+        scope: request.scopes.join(' '),
+      },
       ctx.now(),
       ctx.config.codeTtlSeconds,
     );

@@ -60,7 +60,11 @@ export function authenticateClient(req: Request, clients: readonly RegisteredCli
   }
   if (header) throw new OAuthError('invalid_client', 'unsupported Authorization scheme', 401, true);
   if (typeof body.client_id !== 'string' || typeof body.client_secret !== 'string') {
-    throw new OAuthError('invalid_client', 'client authentication failed: send client_secret_basic or client_secret_post', 401);
+    throw new OAuthError(
+      'invalid_client',
+      'client authentication failed: send client_secret_basic or client_secret_post',
+      401,
+    );
   }
   const client = findClient(clients, body.client_id);
   if (!client || !sameSecret(body.client_secret, client.client_secret)) {

@@ -50,7 +50,16 @@ export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokens
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     const { state, code, error } = req.query;
     if (typeof state !== 'string' || state === '') {
-      return res.status(400).type('html').send(messagePage(ctx.site, 'Missing state', 'This page is reached from the host during add-on authorization; start again from the add-on.'));
+      return res
+        .status(400)
+        .type('html')
+        .send(
+          messagePage(
+            ctx.site,
+            'Missing state',
+            'This page is reached from the host during add-on authorization; start again from the add-on.',
+          ),
+        );
     }
     const next = new URL(advanceUrl(ctx.config));
     next.searchParams.set('state', state);
@@ -60,23 +69,48 @@ export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokens
       return res.redirect(302, next.toString());
     }
     if (typeof code !== 'string' || code === '') {
-      return res.status(400).type('html').send(messagePage(ctx.site, 'Missing code', 'The host did not send an authorization code; start again from the add-on.'));
+      return res
+        .status(400)
+        .type('html')
+        .send(
+          messagePage(
+            ctx.site,
+            'Missing code',
+            'The host did not send an authorization code; start again from the add-on.',
+          ),
+        );
     }
     if (ctx.config.exchangeHostCode) {
       try {
         const currentUrl = new URL(req.originalUrl, ctx.config.baseUrl);
-        const tokens = await client.authorizationCodeGrant(hostConfiguration(ctx.config), currentUrl, { expectedState: client.skipStateCheck });
+        const tokens = await client.authorizationCodeGrant(hostConfiguration(ctx.config), currentUrl, {
+          expectedState: client.skipStateCheck,
+        });
         await onHostTokens?.(
-          { access_token: tokens.access_token, refresh_token: tokens.refresh_token, expires_in: tokens.expires_in, scope: tokens.scope },
+          {
+            access_token: tokens.access_token,
+            refresh_token: tokens.refresh_token,
+            expires_in: tokens.expires_in,
+            scope: tokens.scope,
+          },
           req,
         );
       } catch (err) {
         // Name only the failure kind: the error may quote the request, which holds the code.
-        ctx.logger.warn({ error: err instanceof Error ? err.name : 'unknown' }, 'exchanging the host authorization code failed');
+        ctx.logger.warn(
+          { error: err instanceof Error ? err.name : 'unknown' },
+          'exchanging the host authorization code failed',
+        );
         return res
           .status(502)
           .type('html')
-          .send(messagePage(ctx.site, 'Could not reach the host', 'Exchanging the authorization code with the host failed. Start the authorization again from the add-on.'));
+          .send(
+            messagePage(
+              ctx.site,
+              'Could not reach the host',
+              'Exchanging the authorization code with the host failed. Start the authorization again from the add-on.',
+            ),
+          );
       }
     }
     res.redirect(302, next.toString());

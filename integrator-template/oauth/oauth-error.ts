@@ -31,7 +31,8 @@ export class OAuthError extends Error {
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
  */
 export function sendTokenError(res: Response, error: OAuthError): void {
-  if (error.status === 401 && error.basicChallenge) res.set('WWW-Authenticate', 'Basic realm="integrator", charset="UTF-8"');
+  if (error.status === 401 && error.basicChallenge)
+    res.set('WWW-Authenticate', 'Basic realm="integrator", charset="UTF-8"');
   res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
   res.status(error.status).json({ error: error.code, error_description: error.description });
 }

@@ -48,7 +48,8 @@ export function tokenRouter(ctx: IntegratorContext): Router {
       const stored = await lockAuthorizationCode(tx, code);
       if (!stored) return new OAuthError('invalid_grant', 'the authorization code is invalid');
       // The client first: another client presenting a used code must not revoke this client's tokens.
-      if (stored.clientId !== clientId) return new OAuthError('invalid_grant', 'the authorization code was issued to another client');
+      if (stored.clientId !== clientId)
+        return new OAuthError('invalid_grant', 'the authorization code was issued to another client');
       if (stored.usedAt) {
         // RFC 6749 §4.1.2: a code used twice SHOULD revoke the tokens issued from it.
         if (stored.familyId) await revokeTokenFamily(tx, stored.familyId, now);
@@ -56,9 +57,16 @@ export function tokenRouter(ctx: IntegratorContext): Router {
       }
       if (stored.expiresAt <= now) return new OAuthError('invalid_grant', 'the authorization code expired');
       // RFC 6749 §4.1.3: redirect_uri MUST be identical to the one of the authorization request.
-      if (stored.redirectUri !== redirectUri) return new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
-      if (!checkPkce(verifier, stored.codeChallenge)) return new OAuthError('invalid_grant', 'PKCE verification failed');
-      const { familyId, pair } = await issueTokenFamily(tx, { clientId, userId: stored.userId, scope: stored.scope }, now, settings);
+      if (stored.redirectUri !== redirectUri)
+        return new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
+      if (!checkPkce(verifier, stored.codeChallenge))
+        return new OAuthError('invalid_grant', 'PKCE verification failed');
+      const { familyId, pair } = await issueTokenFamily(
+        tx,
+        { clientId, userId: stored.userId, scope: stored.scope },
+        now,
+        settings,
+      );
       await markCodeUsed(tx, stored.hash, familyId, now);
       return pair;
     });
@@ -70,10 +78,14 @@ export function tokenRouter(ctx: IntegratorContext): Router {
     const refreshToken = stringParam(body, 'refresh_token');
     const scope = body.scope === undefined ? undefined : stringParam(body, 'scope');
     const now = ctx.now();
-    const outcome = await ctx.db.transaction((tx) => rotateRefreshToken(tx, refreshToken, clientId, ctx.derive, now, settings, scope));
+    const outcome = await ctx.db.transaction((tx) =>
+      rotateRefreshToken(tx, refreshToken, clientId, ctx.derive, now, settings, scope),
+    );
     if (outcome.kind === 'issued') return outcome.pair;
-    if (outcome.kind === 'invalid_scope') throw new OAuthError('invalid_scope', 'scope must be omitted or equal to the granted scope');
-    if (outcome.kind === 'reused') ctx.logger.warn({ family: outcome.familyId }, 'refresh token reuse: token family revoked');
+    if (outcome.kind === 'invalid_scope')
+      throw new OAuthError('invalid_scope', 'scope must be omitted or equal to the granted scope');
+    if (outcome.kind === 'reused')
+      ctx.logger.warn({ family: outcome.familyId }, 'refresh token reuse: token family revoked');
     const reasons = {
       unknown: 'the refresh token is invalid',
       wrong_client: 'the refresh token is invalid',
@@ -84,28 +96,38 @@ export function tokenRouter(ctx: IntegratorContext): Router {
     throw new OAuthError('invalid_grant', reasons[outcome.kind]);
   }
 
-  router.post('/oauth/token', express.urlencoded({ extended: false, limit: ctx.config.maxBodyBytes }), async (req: Request, res: Response) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    try {
-      if (!req.is('application/x-www-form-urlencoded')) {
-        throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
+  router.post(
+    '/oauth/token',
+    express.urlencoded({ extended: false, limit: ctx.config.maxBodyBytes }),
+    async (req: Request, res: Response) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      try {
+        if (!req.is('application/x-www-form-urlencoded')) {
+          throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
+        }
+        const grantType = stringParam(body, 'grant_type');
+        const client = authenticateClient(req, ctx.config.clients);
+        let pair: TokenPair;
+        if (grantType === 'authorization_code') pair = await authorizationCodeGrant(body, client.client_id);
+        else if (grantType === 'refresh_token') pair = await refreshTokenGrant(body, client.client_id);
+        else throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
+        sendTokens(res, pair);
+      } catch (error) {
+        if (error instanceof OAuthError) return sendTokenError(res, error);
+        throw error;
       }
-      const grantType = stringParam(body, 'grant_type');
-      const client = authenticateClient(req, ctx.config.clients);
-      let pair: TokenPair;
-      if (grantType === 'authorization_code') pair = await authorizationCodeGrant(body, client.client_id);
-      else if (grantType === 'refresh_token') pair = await refreshTokenGrant(body, client.client_id);
-      else throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
-      sendTokens(res, pair);
-    } catch (error) {
-      if (error instanceof OAuthError) return sendTokenError(res, error);
-      throw error;
-    }
-  });
+    },
+  );
 
   // A body the parser refuses (too large, bad encoding) is still answered the RFC 6749 way.
   router.use('/oauth/token', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (error && typeof error === 'object' && 'status' in error && typeof error.status === 'number' && error.status < 500) {
+    if (
+      error &&
+      typeof error === 'object' &&
+      'status' in error &&
+      typeof error.status === 'number' &&
+      error.status < 500
+    ) {
       return sendTokenError(res, new OAuthError('invalid_request', 'the request body could not be read'));
     }
     next(error);

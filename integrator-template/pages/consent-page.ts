@@ -41,6 +41,10 @@ export function consentPage(
         h('button', { type: 'submit', name: 'decision', value: 'allow', class: 'primary' }, 'Allow'),
       ]),
     ]),
-    h('p', { class: 'footnote' }, `${opts.hostName} never sees your ${site.name} password; it gets a token for these scopes only.`),
+    h(
+      'p',
+      { class: 'footnote' },
+      `${opts.hostName} never sees your ${site.name} password; it gets a token for these scopes only.`,
+    ),
   ]);
 }

@@ -17,7 +17,10 @@ export function renderPage(site: PageSite, title: string, body: ComponentChildre
           h('link', { rel: 'icon', type: 'image/svg+xml', href: site.favicon.path }),
         ]),
         h('body', null, [
-          h('header', { class: 'topbar' }, [h('img', { src: site.favicon.path, alt: '', width: 26, height: 26 }), h('span', null, site.name)]),
+          h('header', { class: 'topbar' }, [
+            h('img', { src: site.favicon.path, alt: '', width: 26, height: 26 }),
+            h('span', null, site.name),
+          ]),
           h('main', null, h('div', { class: 'sheet' }, body)),
         ]),
       ]),

@@ -30,7 +30,11 @@ function load(name: string, extension: string, type: string): Asset {
 
 /** The site of the integrator called `name`. */
 export function createPageSite(name: string): PageSite {
-  return { name, stylesheet: load('integrator', 'css', 'text/css; charset=utf-8'), favicon: load('favicon', 'svg', 'image/svg+xml') };
+  return {
+    name,
+    stylesheet: load('integrator', 'css', 'text/css; charset=utf-8'),
+    favicon: load('favicon', 'svg', 'image/svg+xml'),
+  };
 }
 
 function send(res: Response, asset: Asset, cacheControl: string): void {

@@ -20,18 +20,35 @@ export interface StoredCode extends CodeGrant {
 }
 
 /** Creates a code and returns it; only its digest is stored. */
-export async function createAuthorizationCode(db: Queryable, grant: CodeGrant, now: Date, ttlSeconds: number): Promise<string> {
+export async function createAuthorizationCode(
+  db: Queryable,
+  grant: CodeGrant,
+  now: Date,
+  ttlSeconds: number,
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await db.query(
     `INSERT INTO authorization_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, scope, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [hashSecret(code), grant.clientId, grant.userId, grant.redirectUri, grant.codeChallenge, grant.scope, now, new Date(now.getTime() + ttlSeconds * 1000)],
+    [
+      hashSecret(code),
+      grant.clientId,
+      grant.userId,
+      grant.redirectUri,
+      grant.codeChallenge,
+      grant.scope,
+      now,
+      new Date(now.getTime() + ttlSeconds * 1000),
+    ],
   );
   return code;
 }
 
 /** Locks and returns a code by its plain value (inside a transaction). */
-export async function lockAuthorizationCode(tx: Queryable, code: string): Promise<(StoredCode & { hash: string }) | null> {
+export async function lockAuthorizationCode(
+  tx: Queryable,
+  code: string,
+): Promise<(StoredCode & { hash: string }) | null> {
   const hash = hashSecret(code);
   const { rows } = await tx.query<{
     client_id: string;
@@ -64,5 +81,9 @@ export async function lockAuthorizationCode(tx: Queryable, code: string): Promis
 
 /** Marks a code used, remembering the token family it produced. */
 export async function markCodeUsed(tx: Queryable, hash: string, familyId: string, now: Date): Promise<void> {
-  await tx.query('UPDATE authorization_codes SET used_at = $2, family_id = $3 WHERE code_hash = $1', [hash, now, familyId]);
+  await tx.query('UPDATE authorization_codes SET used_at = $2, family_id = $3 WHERE code_hash = $1', [
+    hash,
+    now,
+    familyId,
+  ]);
 }

@@ -11,7 +11,9 @@ import { openPglite, openPostgres, type Database } from './sql.ts';
 export type { Database, Queryable, QueryResult } from './sql.ts';
 
 /** Folder of the integrator's plain SQL migrations (the package's `migrations/`, also when running from `dist/`). */
-export const INTEGRATOR_MIGRATIONS_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../migrations/' : '../../migrations/', import.meta.url));
+export const INTEGRATOR_MIGRATIONS_DIR = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? '../migrations/' : '../../migrations/', import.meta.url),
+);
 
 /** Where the integrator keeps its data. */
 export interface OpenIntegratorDatabaseOptions {

@@ -27,17 +27,35 @@ export async function recordMessage(
        SELECT $1, p.person_id, p.position FROM unnest($2::text[]) WITH ORDINALITY AS p(person_id, position)`,
       [id, input.personIds],
     );
-    return { id, list_id: input.listId, person_ids: input.personIds, message: input.message, created_at: now.toISOString() };
+    return {
+      id,
+      list_id: input.listId,
+      person_ids: input.personIds,
+      message: input.message,
+      created_at: now.toISOString(),
+    };
   });
 }
 
 /** A user's messages, newest first. */
 export async function listMessages(db: Database, userId: string, limit = 100): Promise<StoredMessage[]> {
-  const { rows } = await db.query<{ id: string; list_id: string; body: string; created_at: Date; person_ids: string[] }>(
+  const { rows } = await db.query<{
+    id: string;
+    list_id: string;
+    body: string;
+    created_at: Date;
+    person_ids: string[];
+  }>(
     `SELECT m.id::text, m.list_id, m.body, m.created_at,
             COALESCE((SELECT array_agg(r.person_id ORDER BY r.position) FROM message_recipients r WHERE r.message_id = m.id), '{}') AS person_ids
        FROM messages m WHERE m.user_id = $1 ORDER BY m.id DESC LIMIT $2`,
     [userId, limit],
   );
-  return rows.map((r) => ({ id: r.id, list_id: r.list_id, person_ids: r.person_ids, message: r.body, created_at: new Date(r.created_at).toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    list_id: r.list_id,
+    person_ids: r.person_ids,
+    message: r.body,
+    created_at: new Date(r.created_at).toISOString(),
+  }));
 }

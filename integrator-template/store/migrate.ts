@@ -16,15 +16,25 @@ export interface Migration {
 /** Reads the `NNN_name.sql` files of a folder in version order. */
 export async function loadMigrations(dir: string): Promise<Migration[]> {
   const files = (await readdir(dir)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
-  return Promise.all(files.map(async (file) => ({ version: file.slice(0, 3), name: file.slice(4, -4), sql: await readFile(join(dir, file), 'utf8') })));
+  return Promise.all(
+    files.map(async (file) => ({
+      version: file.slice(0, 3),
+      name: file.slice(4, -4),
+      sql: await readFile(join(dir, file), 'utf8'),
+    })),
+  );
 }
 
 /** Applies the migrations not yet recorded; returns the versions applied. A failure leaves the database as it was. */
 export async function migrate(db: Database, migrations: Migration[]): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-    await tx.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
-    const done = new Set((await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    await tx.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await tx.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+    );
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;

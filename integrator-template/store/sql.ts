@@ -54,7 +54,11 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 /** A pool on a PostgreSQL server whose connections use `schema` (created when missing). */
 export async function openPostgres(url: string, schema: string | undefined, max = 10): Promise<Database> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max, ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+  });
   // An idle client's error (a server restart) must not crash the process.
   pool.on('error', () => {});
   if (schema) {

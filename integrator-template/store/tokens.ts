@@ -39,7 +39,14 @@ export function createTokenDeriver(secret: string): (purpose: 'access' | 'refres
 
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000);
 
-async function storePair(tx: Queryable, familyId: string, access: string, refresh: string, now: Date, s: TokenSettings): Promise<void> {
+async function storePair(
+  tx: Queryable,
+  familyId: string,
+  access: string,
+  refresh: string,
+  now: Date,
+  s: TokenSettings,
+): Promise<void> {
   await tx.query('INSERT INTO access_tokens (token_hash, family_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
     hashSecret(access),
     familyId,
@@ -69,7 +76,10 @@ export async function issueTokenFamily(
   const access = randomBytes(32).toString('base64url');
   const refresh = randomBytes(32).toString('base64url');
   await storePair(tx, familyId, access, refresh, now, s);
-  return { familyId, pair: { accessToken: access, refreshToken: refresh, expiresIn: s.accessTokenTtlSeconds, scope: grant.scope } };
+  return {
+    familyId,
+    pair: { accessToken: access, refreshToken: refresh, expiresIn: s.accessTokenTtlSeconds, scope: grant.scope },
+  };
 }
 
 /** Revokes every token of a family. */
@@ -120,15 +130,24 @@ export async function rotateRefreshToken(
   if (!row.rotated_at) {
     await tx.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [hashSecret(presented), now]);
     await storePair(tx, row.family_id, access, refresh, now, s);
-    return { kind: 'issued', pair: { accessToken: access, refreshToken: refresh, expiresIn: s.accessTokenTtlSeconds, scope: row.scope } };
+    return {
+      kind: 'issued',
+      pair: { accessToken: access, refreshToken: refresh, expiresIn: s.accessTokenTtlSeconds, scope: row.scope },
+    };
   }
 
   const inGrace = now.getTime() - new Date(row.rotated_at).getTime() <= s.refreshGraceSeconds * 1000;
-  const successor = await tx.query<{ rotated_at: Date | null }>('SELECT rotated_at FROM refresh_tokens WHERE token_hash = $1', [hashSecret(refresh)]);
+  const successor = await tx.query<{ rotated_at: Date | null }>(
+    'SELECT rotated_at FROM refresh_tokens WHERE token_hash = $1',
+    [hashSecret(refresh)],
+  );
   const successorUnused = successor.rows[0] !== undefined && successor.rows[0].rotated_at === null;
   if (inGrace && !row.replayed_at && successorUnused) {
     await tx.query('UPDATE refresh_tokens SET replayed_at = $2 WHERE token_hash = $1', [hashSecret(presented), now]);
-    const { rows: tokenRows } = await tx.query<{ expires_at: Date }>('SELECT expires_at FROM access_tokens WHERE token_hash = $1', [hashSecret(access)]);
+    const { rows: tokenRows } = await tx.query<{ expires_at: Date }>(
+      'SELECT expires_at FROM access_tokens WHERE token_hash = $1',
+      [hashSecret(access)],
+    );
     const expiresAt = new Date(tokenRows[0]!.expires_at).getTime();
     const expiresIn = Math.max(0, Math.ceil((expiresAt - now.getTime()) / 1000));
     return { kind: 'issued', pair: { accessToken: access, refreshToken: refresh, expiresIn, scope: row.scope } };

@@ -66,16 +66,37 @@ describe('GET /oauth/authorize', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
-    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     const html = await res.text();
     // The add-on and the host as the registered client names them, never as the request could.
     expect(html).toContain('<h1>Allow Test Add-on to use your account?</h1>');
-    expect(html).toContain('<p>The add-on <strong>Test Add-on</strong> in <strong>Test Platform</strong> asks to act for you on Template Integrator.</p>');
+    expect(html).toContain(
+      '<p>The add-on <strong>Test Add-on</strong> in <strong>Test Platform</strong> asks to act for you on Template Integrator.</p>',
+    );
     expect(html).toContain('Signed in as Alice Integrator.');
-    expect(html).toContain('<strong>messages</strong> — Send messages to people on your lists and read the messages you sent');
+    expect(html).toContain(
+      '<strong>messages</strong> — Send messages to people on your lists and read the messages you sent',
+    );
     const fields = hiddenInputs(html);
-    expect(Object.keys(fields).sort()).toEqual(['client_id', 'code_challenge', 'code_challenge_method', 'csrf_token', 'redirect_uri', 'response_type', 'scope', 'state']);
-    expect(fields).toMatchObject({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, state: 'st-123', code_challenge: CHALLENGE, scope: 'messages' });
+    expect(Object.keys(fields).sort()).toEqual([
+      'client_id',
+      'code_challenge',
+      'code_challenge_method',
+      'csrf_token',
+      'redirect_uri',
+      'response_type',
+      'scope',
+      'state',
+    ]);
+    expect(fields).toMatchObject({
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      state: 'st-123',
+      code_challenge: CHALLENGE,
+      scope: 'messages',
+    });
   });
 
   it('shows an error page and does not redirect [unknown client]', async () => {
@@ -116,7 +137,10 @@ describe('GET /oauth/authorize', () => {
   it('refuses a repeated parameter [duplicate state]', async () => {
     const res = await new Browser().fetch(`${authorizeUrl()}&state=again`);
     expect(res.status).toBe(302);
-    expect(errorRedirect(res.headers.get('location')).params).toEqual({ error: 'invalid_request', error_description: 'state is repeated or malformed' });
+    expect(errorRedirect(res.headers.get('location')).params).toEqual({
+      error: 'invalid_request',
+      error_description: 'state is repeated or malformed',
+    });
   });
 });
 
@@ -132,7 +156,11 @@ describe('POST /login', () => {
   it('refuses a post without the CSRF token [no csrf]', async () => {
     const browser = new Browser();
     await browser.fetch(`${t.url}/login`);
-    const res = await browser.post(`${t.url}/login`, { username: USER.username, password: USER.password, return_to: '/' });
+    const res = await browser.post(`${t.url}/login`, {
+      username: USER.username,
+      password: USER.password,
+      return_to: '/',
+    });
     expect(res.status).toBe(403);
   });
 
@@ -190,8 +218,21 @@ describe('POST /oauth/authorize', () => {
          FROM authorization_codes c JOIN users u ON u.id = c.user_id WHERE c.code_hash = $1`,
       [createHash('sha256').update(code).digest('hex')],
     );
-    expect(rows).toEqual([{ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, code_challenge: CHALLENGE, scope: 'messages', username: 'alice', used_at: null, ttl: 60 }]);
-    const plain = await t.db.query("SELECT 1 FROM authorization_codes WHERE code_hash = $1 OR redirect_uri LIKE '%' || $1 || '%'", [code]);
+    expect(rows).toEqual([
+      {
+        client_id: CLIENT_ID,
+        redirect_uri: REDIRECT_URI,
+        code_challenge: CHALLENGE,
+        scope: 'messages',
+        username: 'alice',
+        used_at: null,
+        ttl: 60,
+      },
+    ]);
+    const plain = await t.db.query(
+      "SELECT 1 FROM authorization_codes WHERE code_hash = $1 OR redirect_uri LIKE '%' || $1 || '%'",
+      [code],
+    );
     expect(plain.rows).toEqual([]);
   });
 
@@ -204,7 +245,11 @@ describe('POST /oauth/authorize', () => {
   it('redirects back with access_denied and the state [deny]', async () => {
     const back = await authorizeInBrowser(new Browser(), authorizeUrl(), USER, 'deny');
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
-    expect(Object.fromEntries(back.searchParams)).toEqual({ error: 'access_denied', error_description: 'the user denied the request', state: 'st-123' });
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'the user denied the request',
+      state: 'st-123',
+    });
   });
 
   it('refuses a decision without the CSRF token [no csrf]', async () => {
@@ -222,7 +267,11 @@ describe('POST /oauth/authorize', () => {
     await signIn(browser, t.url, USER);
     const page = await browser.fetch(authorizeUrl());
     const fields = hiddenInputs(await page.text());
-    const res = await browser.post(`${t.url}/oauth/authorize`, { ...fields, redirect_uri: 'http://evil.test/cb', decision: 'allow' });
+    const res = await browser.post(`${t.url}/oauth/authorize`, {
+      ...fields,
+      redirect_uri: 'http://evil.test/cb',
+      decision: 'allow',
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
   });
@@ -231,7 +280,10 @@ describe('POST /oauth/authorize', () => {
     const browser = new Browser();
     await signIn(browser, t.url, USER);
     const page = await browser.fetch(authorizeUrl());
-    const res = await browser.post(`${t.url}/oauth/authorize`, { ...hiddenInputs(await page.text()), decision: 'maybe' });
+    const res = await browser.post(`${t.url}/oauth/authorize`, {
+      ...hiddenInputs(await page.text()),
+      decision: 'maybe',
+    });
     expect(res.status).toBe(400);
   });
 });

@@ -4,7 +4,13 @@ import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.ts';
 import type { HostTokens } from '../oauth/complete.ts';
-import { APP_ID, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, type TestIntegrator } from './support.ts';
+import {
+  APP_ID,
+  createIntegratorTestDatabase,
+  HOST_BASE_URL,
+  startTestIntegrator,
+  type TestIntegrator,
+} from './support.ts';
 
 const HOST_CLIENT = { clientId: 'addon-app-client', clientSecret: 'addon-app-secret-0123456789' };
 
@@ -24,7 +30,9 @@ const ADVANCE = `${HOST_BASE_URL}/addons/authorizations/${APP_ID}/advance`;
 
 describe('GET /addon/complete', () => {
   it('redirects to the host advance step with the state and keeps no trace of the code [no exchange]', async () => {
-    const res = await fetch(`${plain.url}/addon/complete?code=host-code-SECRET123&state=opaque%2Fstate%3D`, { redirect: 'manual' });
+    const res = await fetch(`${plain.url}/addon/complete?code=host-code-SECRET123&state=opaque%2Fstate%3D`, {
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(`${ADVANCE}?state=opaque%2Fstate%3D`);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -99,7 +107,14 @@ describe('GET /addon/complete (exchangeHostCode)', () => {
     const grant = new provider.Grant({ accountId: 'person-1', clientId: HOST_CLIENT.clientId });
     grant.addOIDCScope('openid');
     const grantId = await grant.save();
-    const code = new provider.AuthorizationCode({ accountId: 'person-1', client: client!, grantId, gty: 'authorization_code', scope: 'openid', redirectUri: `${exchanging.url}/addon/complete` });
+    const code = new provider.AuthorizationCode({
+      accountId: 'person-1',
+      client: client!,
+      grantId,
+      gty: 'authorization_code',
+      scope: 'openid',
+      redirectUri: `${exchanging.url}/addon/complete`,
+    });
     return code.save();
   }
 
@@ -116,7 +131,9 @@ describe('GET /addon/complete (exchangeHostCode)', () => {
 
   it('shows a failure page and does not advance [code already used]', async () => {
     const code = await hostCode();
-    expect((await fetch(`${exchanging.url}/addon/complete?code=${code}&state=a`, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(`${exchanging.url}/addon/complete?code=${code}&state=a`, { redirect: 'manual' })).status).toBe(
+      302,
+    );
     const res = await fetch(`${exchanging.url}/addon/complete?code=${code}&state=a`, { redirect: 'manual' });
     expect(res.status).toBe(502);
     expect(res.headers.get('location')).toBeNull();

@@ -5,7 +5,14 @@ import * as client from 'openid-client';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.ts';
-import { CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, startTestIntegrator, USER, type TestIntegrator } from './support.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  createIntegratorTestDatabase,
+  startTestIntegrator,
+  USER,
+  type TestIntegrator,
+} from './support.ts';
 import { integratorClient } from './oauth-client.ts';
 
 let store: { db: Database; drop(): Promise<void> };
@@ -17,7 +24,8 @@ let callback: { server: Server; url: string; hits: string[] };
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // A copy of the template on a machine without Chromium skips these tests; CI must have it.
 const hasChromium = existsSync(CHROMIUM_PATH);
-if (!hasChromium && process.env.CI) throw new Error(`Chromium not found at ${CHROMIUM_PATH}; install it (apt-get install chromium)`);
+if (!hasChromium && process.env.CI)
+  throw new Error(`Chromium not found at ${CHROMIUM_PATH}; install it (apt-get install chromium)`);
 if (!hasChromium) console.warn(`skipping the consent page tests: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
 
 beforeAll(async () => {
@@ -28,14 +36,28 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/plain' }).end('callback reached');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  callback = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/addons/authorizations/17`, hits };
+  callback = {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/addons/authorizations/17`,
+    hits,
+  };
   store = await createIntegratorTestDatabase();
-  t = await startTestIntegrator(store.db, { clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [callback.url], name: 'Test Add-on' }] });
+  t = await startTestIntegrator(store.db, {
+    clients: [
+      { client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [callback.url], name: 'Test Add-on' },
+    ],
+  });
   if (!hasChromium) return;
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -66,12 +88,20 @@ describe.skipIf(!hasChromium)('GET /oauth/authorize (in Chromium)', () => {
       await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
       expect(await page.textContent('h1')).toBe('Allow Test Add-on to use your account?');
       // No host_name registered: the host is named by its redirect URI's host.
-      expect(await page.textContent('main p')).toBe(`The add-on Test Add-on in ${new URL(callback.url).host} asks to act for you on Template Integrator.`);
-      await Promise.all([page.waitForURL((u) => u.toString().startsWith(callback.url)), page.click('button[value=allow]')]);
+      expect(await page.textContent('main p')).toBe(
+        `The add-on Test Add-on in ${new URL(callback.url).host} asks to act for you on Template Integrator.`,
+      );
+      await Promise.all([
+        page.waitForURL((u) => u.toString().startsWith(callback.url)),
+        page.click('button[value=allow]'),
+      ]);
       expect(await page.textContent('body')).toBe('callback reached');
       const landed = new URL(page.url());
       expect(landed.searchParams.get('state')).toBe('browser-state');
-      const tokens = await client.authorizationCodeGrant(config, landed, { pkceCodeVerifier: verifier, expectedState: 'browser-state' });
+      const tokens = await client.authorizationCodeGrant(config, landed, {
+        pkceCodeVerifier: verifier,
+        expectedState: 'browser-state',
+      });
       expect(tokens.expires_in).toBe(3600);
     } finally {
       await page.close();
@@ -94,8 +124,15 @@ describe.skipIf(!hasChromium)('GET /oauth/authorize (in Chromium)', () => {
       await page.fill('#username', USER.username);
       await page.fill('#password', USER.password);
       await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
-      await Promise.all([page.waitForURL((u) => u.toString().startsWith(callback.url)), page.click('button[value=deny]')]);
-      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ error: 'access_denied', error_description: 'the user denied the request', state: 's2' });
+      await Promise.all([
+        page.waitForURL((u) => u.toString().startsWith(callback.url)),
+        page.click('button[value=deny]'),
+      ]);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'the user denied the request',
+        state: 's2',
+      });
     } finally {
       await page.close();
     }

@@ -35,7 +35,13 @@ describe('POST /api/messages', () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as { data: { id: string } };
     expect(body).toEqual({
-      data: { id: body.data.id, list_id: '12', person_ids: ['7', '9'], message: 'Choir practice moved to 7pm', created_at: t.clock.now().toISOString() },
+      data: {
+        id: body.data.id,
+        list_id: '12',
+        person_ids: ['7', '9'],
+        message: 'Choir practice moved to 7pm',
+        created_at: t.clock.now().toISOString(),
+      },
     });
     expect(res.headers.get('location')).toBe(`/api/messages/${body.data.id}`);
     const { rows } = await t.db.query<{ person_id: string; body: string; username: string; client_id: string }>(
@@ -67,7 +73,9 @@ describe('POST /api/messages', () => {
   it('answers 422 for a body that is not an object [array]', async () => {
     const res = await post([1, 2]);
     expect(res.status).toBe(422);
-    expect(((await res.json()) as { details: unknown[] }).details).toEqual([{ path: '', message: 'Invalid input: expected object, received array' }]);
+    expect(((await res.json()) as { details: unknown[] }).details).toEqual([
+      { path: '', message: 'Invalid input: expected object, received array' },
+    ]);
   });
 
   it('answers 400 invalid_json [malformed JSON]', async () => {
@@ -84,12 +92,21 @@ describe('POST /api/messages', () => {
   it('answers 401 with an invalid_token challenge [unknown token]', async () => {
     const res = await post({ list_id: '1', person_ids: ['1'], message: 'x' }, 'not-a-real-token');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="integrator", error="invalid_token", error_description="the access token is invalid or expired"');
-    expect(await res.json()).toEqual({ error: 'invalid_token', error_description: 'the access token is invalid or expired' });
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="integrator", error="invalid_token", error_description="the access token is invalid or expired"',
+    );
+    expect(await res.json()).toEqual({
+      error: 'invalid_token',
+      error_description: 'the access token is invalid or expired',
+    });
   });
 
   it('answers 401 with a bare challenge [no token]', async () => {
-    const res = await fetch(`${t.url}/api/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${t.url}/api/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="integrator"');
   });
@@ -97,7 +114,9 @@ describe('POST /api/messages', () => {
   it('answers 400 invalid_request [malformed Authorization]', async () => {
     const res = await fetch(`${t.url}/api/messages`, { headers: { authorization: 'Bearer two words' } });
     expect(res.status).toBe(400);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="integrator", error="invalid_request", error_description="malformed Authorization header"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="integrator", error="invalid_request", error_description="malformed Authorization header"',
+    );
   });
 
   it('answers 403 insufficient_scope [token without messages]', async () => {
@@ -106,7 +125,9 @@ describe('POST /api/messages', () => {
     const tokens = await authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
     const res = await post({ list_id: '1', person_ids: ['1'], message: 'x' }, tokens.access_token);
     expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="integrator", error="insufficient_scope", scope="messages"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="integrator", error="insufficient_scope", scope="messages"',
+    );
   });
 });
 
@@ -117,8 +138,18 @@ describe('GET /api/messages', () => {
     const res = await fetch(`${t.url}/api/messages`, { headers: { authorization: `Bearer ${bob}` } });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { id: string }[] };
-    expect(data).toEqual([{ id: data[0]!.id, list_id: '4', person_ids: ['2'], message: 'from bob', created_at: t.clock.now().toISOString() }]);
-    const mine = (await (await fetch(`${t.url}/api/messages`, { headers: { authorization: `Bearer ${alice}` } })).json()) as { data: { message: string }[] };
+    expect(data).toEqual([
+      {
+        id: data[0]!.id,
+        list_id: '4',
+        person_ids: ['2'],
+        message: 'from bob',
+        created_at: t.clock.now().toISOString(),
+      },
+    ]);
+    const mine = (await (
+      await fetch(`${t.url}/api/messages`, { headers: { authorization: `Bearer ${alice}` } })
+    ).json()) as { data: { message: string }[] };
     expect(mine.data.map((m) => m.message)).toEqual(['second', 'Choir practice moved to 7pm']);
   });
 });

@@ -3,7 +3,12 @@ import * as client from 'openid-client';
 import { CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, USER, authorizeInBrowser, Browser } from './support.ts';
 
 /** A client of the integrator's authorization server (Basic or post authentication). */
-export function integratorClient(baseUrl: string, auth: 'basic' | 'post' = 'basic', secret = CLIENT_SECRET, clientId = CLIENT_ID): client.Configuration {
+export function integratorClient(
+  baseUrl: string,
+  auth: 'basic' | 'post' = 'basic',
+  secret = CLIENT_SECRET,
+  clientId = CLIENT_ID,
+): client.Configuration {
   const config = new client.Configuration(
     { issuer: baseUrl, authorization_endpoint: `${baseUrl}/oauth/authorize`, token_endpoint: `${baseUrl}/oauth/token` },
     clientId,
@@ -17,7 +22,12 @@ export function integratorClient(baseUrl: string, auth: 'basic' | 'post' = 'basi
 /** Runs authorize (login + consent) and returns the callback URL with its PKCE verifier and state. */
 export async function authorizeWith(
   config: client.Configuration,
-  options: { user?: { username: string; password: string }; browser?: Browser; redirectUri?: string; scope?: string } = {},
+  options: {
+    user?: { username: string; password: string };
+    browser?: Browser;
+    redirectUri?: string;
+    scope?: string;
+  } = {},
 ): Promise<{ callback: URL; verifier: string; state: string }> {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
@@ -39,7 +49,11 @@ export async function codeFlow(config: client.Configuration, user = USER) {
 }
 
 /** POSTs raw form parameters to the token endpoint (for exact error assertions). */
-export function postToken(baseUrl: string, params: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export function postToken(
+  baseUrl: string,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -49,5 +63,7 @@ export function postToken(baseUrl: string, params: Record<string, string>, heade
 
 /** `Authorization: Basic` of a client id and secret (form-urlencoded first, RFC 6749 §2.3.1). */
 export function basic(id = CLIENT_ID, secret = CLIENT_SECRET): Record<string, string> {
-  return { authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}` };
+  return {
+    authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+  };
 }

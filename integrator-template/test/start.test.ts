@@ -17,7 +17,13 @@ describe('resolveIntegratorConfig()', () => {
     let error: unknown;
     try {
       resolveIntegratorConfig(
-        { baseUrl: 'not a url', port: -1, secret: 'short', clients: [{ client_id: '', client_secret: 'x', redirect_uris: ['nope'] }], exchangeHostCode: true },
+        {
+          baseUrl: 'not a url',
+          port: -1,
+          secret: 'short',
+          clients: [{ client_id: '', client_secret: 'x', redirect_uris: ['nope'] }],
+          exchangeHostCode: true,
+        },
         {},
       );
     } catch (e) {
@@ -48,7 +54,12 @@ describe('resolveIntegratorConfig()', () => {
     ]);
     expect(config.serviceName).toBe('Template Integrator');
     expect(config.users).toEqual([DEVELOPMENT_DEFAULTS.user]);
-    expect([config.accessTokenTtlSeconds, config.refreshGraceSeconds, config.codeTtlSeconds, config.sessionCookieName]).toEqual([3600, 30, 60, 'integrator_session']);
+    expect([
+      config.accessTokenTtlSeconds,
+      config.refreshGraceSeconds,
+      config.codeTtlSeconds,
+      config.sessionCookieName,
+    ]).toEqual([3600, 30, 60, 'integrator_session']);
   });
 
   it('reads INTEGRATOR_* variables [environment]', () => {
@@ -85,7 +96,17 @@ describe('resolveIntegratorConfig()', () => {
   });
 
   it('refuses the development credentials [production]', () => {
-    expect(() => resolveIntegratorConfig({ environment: 'production', oauthApplicationId: 1, secret: DEVELOPMENT_DEFAULTS.secret, users: [DEVELOPMENT_DEFAULTS.user] }, {})).toThrow(
+    expect(() =>
+      resolveIntegratorConfig(
+        {
+          environment: 'production',
+          oauthApplicationId: 1,
+          secret: DEVELOPMENT_DEFAULTS.secret,
+          users: [DEVELOPMENT_DEFAULTS.user],
+        },
+        {},
+      ),
+    ).toThrow(
       expect.objectContaining({
         problems: [
           'secret: the development default is refused in production',
@@ -107,7 +128,14 @@ describe('startIntegrator()', () => {
   it('listens, serves the flow and keeps its PGlite database in <dataDir>/integrator [dataDir]', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'integrator-'));
     dirs.push(dataDir);
-    const running = await startIntegrator({ port: 0, oauthApplicationId: 5, dataDir, logLevel: 'silent', env: {}, databaseUrl: undefined });
+    const running = await startIntegrator({
+      port: 0,
+      oauthApplicationId: 5,
+      dataDir,
+      logLevel: 'silent',
+      env: {},
+      databaseUrl: undefined,
+    });
     try {
       expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(running.db.kind).toBe('pglite');
@@ -140,10 +168,19 @@ describe('startIntegrator()', () => {
     const admin = await openPostgres(url, undefined, 1);
     try {
       const { rows } = await admin.query<{ table_name: string }>(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+        'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
         [schema],
       );
-      expect(rows.map((r) => r.table_name)).toEqual(['access_tokens', 'authorization_codes', 'message_recipients', 'messages', 'refresh_tokens', 'schema_migrations', 'token_families', 'users']);
+      expect(rows.map((r) => r.table_name)).toEqual([
+        'access_tokens',
+        'authorization_codes',
+        'message_recipients',
+        'messages',
+        'refresh_tokens',
+        'schema_migrations',
+        'token_families',
+        'users',
+      ]);
       expect(running.db.kind).toBe('postgres');
       expect((await fetch(`${running.url}/login`)).status).toBe(200);
     } finally {

@@ -78,7 +78,15 @@ export async function startTestIntegrator(
       oauthApplicationId: APP_ID,
       logLevel: 'info',
       users: [USER, OTHER_USER],
-      clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], name: 'Test Add-on', host_name: 'Test Platform' }],
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+          redirect_uris: [REDIRECT_URI],
+          name: 'Test Add-on',
+          host_name: 'Test Platform',
+        },
+      ],
       ...overrides,
     },
     {},
@@ -130,7 +138,11 @@ export class Browser {
   }
   /** POSTs a form. */
   post(url: string, fields: Record<string, string>): Promise<Response> {
-    return this.fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    return this.fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    });
   }
   cookieNames(): string[] {
     return [...this.cookies.keys()];
@@ -141,13 +153,22 @@ export class Browser {
 export function hiddenInputs(html: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/?>/g)) {
-    out[name!] = value!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    out[name!] = value!
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   }
   return out;
 }
 
 /** Signs `user` in through the login form, starting from a page that redirected to it. */
-export async function signIn(browser: Browser, baseUrl: string, user: { username: string; password: string }, returnTo = '/'): Promise<Response> {
+export async function signIn(
+  browser: Browser,
+  baseUrl: string,
+  user: { username: string; password: string },
+  returnTo = '/',
+): Promise<Response> {
   const page = await browser.fetch(`${baseUrl}/login?${new URLSearchParams({ return_to: returnTo })}`);
   const fields = hiddenInputs(await page.text());
   return browser.post(`${baseUrl}/login`, { ...fields, username: user.username, password: user.password });

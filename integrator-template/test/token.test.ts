@@ -3,9 +3,21 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../store/database.ts';
 import { authorizeWith, basic, codeFlow, integratorClient, postToken } from './oauth-client.ts';
-import { CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, REDIRECT_URI, startTestIntegrator, type TestIntegrator } from './support.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  createIntegratorTestDatabase,
+  REDIRECT_URI,
+  startTestIntegrator,
+  type TestIntegrator,
+} from './support.ts';
 
-const OTHER_CLIENT = { client_id: 'other-host', client_secret: 'other-host-secret-987654321', redirect_uris: [REDIRECT_URI], name: 'Other' };
+const OTHER_CLIENT = {
+  client_id: 'other-host',
+  client_secret: 'other-host-secret-987654321',
+  redirect_uris: [REDIRECT_URI],
+  name: 'Other',
+};
 
 let store: { db: Database; drop(): Promise<void> };
 let t: TestIntegrator;
@@ -13,7 +25,16 @@ let t: TestIntegrator;
 beforeAll(async () => {
   store = await createIntegratorTestDatabase();
   t = await startTestIntegrator(store.db, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [REDIRECT_URI], name: 'Test Add-on', host_name: 'Test Platform' }, OTHER_CLIENT],
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [REDIRECT_URI],
+        name: 'Test Add-on',
+        host_name: 'Test Platform',
+      },
+      OTHER_CLIENT,
+    ],
   });
 });
 afterAll(async () => {
@@ -28,7 +49,12 @@ async function apiStatus(token: string): Promise<number> {
 }
 
 async function errorOf(res: Response) {
-  return { status: res.status, body: await res.json(), cacheControl: res.headers.get('cache-control'), challenge: res.headers.get('www-authenticate') };
+  return {
+    status: res.status,
+    body: await res.json(),
+    cacheControl: res.headers.get('cache-control'),
+    challenge: res.headers.get('www-authenticate'),
+  };
 }
 
 describe('POST /oauth/token (authorization_code)', () => {
@@ -52,7 +78,12 @@ describe('POST /oauth/token (authorization_code)', () => {
     const { callback, verifier } = await authorizeWith(config);
     const res = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      },
       basic(),
     );
     expect(res.status).toBe(200);
@@ -61,12 +92,16 @@ describe('POST /oauth/token (authorization_code)', () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
     expect(body.token_type).toBe('Bearer');
-    const access = await t.db.query('SELECT 1 FROM access_tokens WHERE token_hash = $1', [digest(body.access_token as string)]);
-    const refresh = await t.db.query('SELECT 1 FROM refresh_tokens WHERE token_hash = $1', [digest(body.refresh_token as string)]);
-    const plain = await t.db.query('SELECT 1 FROM access_tokens WHERE token_hash IN ($1, $2) UNION ALL SELECT 1 FROM refresh_tokens WHERE token_hash IN ($1, $2)', [
-      body.access_token,
-      body.refresh_token,
+    const access = await t.db.query('SELECT 1 FROM access_tokens WHERE token_hash = $1', [
+      digest(body.access_token as string),
     ]);
+    const refresh = await t.db.query('SELECT 1 FROM refresh_tokens WHERE token_hash = $1', [
+      digest(body.refresh_token as string),
+    ]);
+    const plain = await t.db.query(
+      'SELECT 1 FROM access_tokens WHERE token_hash IN ($1, $2) UNION ALL SELECT 1 FROM refresh_tokens WHERE token_hash IN ($1, $2)',
+      [body.access_token, body.refresh_token],
+    );
     expect([access.rows.length, refresh.rows.length, plain.rows.length]).toEqual([1, 1, 0]);
   });
 
@@ -74,7 +109,12 @@ describe('POST /oauth/token (authorization_code)', () => {
     const { callback } = await authorizeWith(integratorClient(t.url));
     const res = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: 'b'.repeat(43) },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: 'b'.repeat(43),
+      },
       basic(),
     );
     expect(await errorOf(res)).toEqual({
@@ -87,28 +127,51 @@ describe('POST /oauth/token (authorization_code)', () => {
 
   it('requires the code_verifier [no verifier]', async () => {
     const { callback } = await authorizeWith(integratorClient(t.url));
-    const res = await postToken(t.url, { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI }, basic());
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_request', error_description: 'code_verifier is required' });
+    const res = await postToken(
+      t.url,
+      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI },
+      basic(),
+    );
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'code_verifier is required',
+    });
   });
 
   it('refuses a redirect_uri other than the authorization request one [redirect_uri]', async () => {
     const { callback, verifier } = await authorizeWith(integratorClient(t.url));
     const res = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: `${REDIRECT_URI}/`, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: `${REDIRECT_URI}/`,
+        code_verifier: verifier,
+      },
       basic(),
     );
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'redirect_uri does not match the authorization request' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'redirect_uri does not match the authorization request',
+    });
   });
 
   it('refuses a code a second time and revokes the tokens issued from it [single use]', async () => {
     const config = integratorClient(t.url);
     const { callback, verifier, state } = await authorizeWith(config);
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect(await apiStatus(tokens.access_token)).toBe(200);
     const again = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      },
       basic(),
     );
     expect(await errorOf(again)).toEqual({
@@ -118,8 +181,15 @@ describe('POST /oauth/token (authorization_code)', () => {
       challenge: null,
     });
     expect(await apiStatus(tokens.access_token)).toBe(401);
-    const refresh = await postToken(t.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, basic());
-    expect((await errorOf(refresh)).body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token was revoked' });
+    const refresh = await postToken(
+      t.url,
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! },
+      basic(),
+    );
+    expect((await errorOf(refresh)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token was revoked',
+    });
   });
 
   it('refuses a code after its lifetime [expired]', async () => {
@@ -127,43 +197,82 @@ describe('POST /oauth/token (authorization_code)', () => {
     t.clock.advance(61);
     const res = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      },
       basic(),
     );
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code expired' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the authorization code expired',
+    });
   });
 
   it('refuses a code issued to another client [client binding]', async () => {
     const { callback, verifier } = await authorizeWith(integratorClient(t.url));
     const res = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      },
       basic(OTHER_CLIENT.client_id, OTHER_CLIENT.client_secret),
     );
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code was issued to another client' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the authorization code was issued to another client',
+    });
   });
 
   it('leaves the tokens alone when another client replays a used code [client binding before replay]', async () => {
     const config = integratorClient(t.url);
     const { callback, verifier, state } = await authorizeWith(config);
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     const replay = await postToken(
       t.url,
-      { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+      },
       basic(OTHER_CLIENT.client_id, OTHER_CLIENT.client_secret),
     );
-    expect((await errorOf(replay)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code was issued to another client' });
+    expect((await errorOf(replay)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the authorization code was issued to another client',
+    });
     expect(await apiStatus(tokens.access_token)).toBe(200);
   });
 
   it('refuses an unknown code [bad code]', async () => {
-    const res = await postToken(t.url, { grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT_URI, code_verifier: 'c'.repeat(43) }, basic());
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the authorization code is invalid' });
+    const res = await postToken(
+      t.url,
+      { grant_type: 'authorization_code', code: 'nope', redirect_uri: REDIRECT_URI, code_verifier: 'c'.repeat(43) },
+      basic(),
+    );
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the authorization code is invalid',
+    });
   });
 });
 
 describe('POST /oauth/token (client authentication)', () => {
-  const bad = { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT_URI, code_verifier: 'c'.repeat(43) };
+  const bad = {
+    grant_type: 'authorization_code',
+    code: 'x',
+    redirect_uri: REDIRECT_URI,
+    code_verifier: 'c'.repeat(43),
+  };
 
   it('answers 401 invalid_client with a Basic challenge [wrong secret, basic]', async () => {
     const res = await postToken(t.url, bad, basic(CLIENT_ID, 'wrong-secret'));
@@ -192,7 +301,10 @@ describe('POST /oauth/token (client authentication)', () => {
 
   it('answers 401 invalid_client [no authentication]', async () => {
     const res = await postToken(t.url, bad);
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed: send client_secret_basic or client_secret_post' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_client',
+      error_description: 'client authentication failed: send client_secret_basic or client_secret_post',
+    });
   });
 
   it('refuses two authentication methods at once [basic + post]', async () => {
@@ -208,12 +320,17 @@ describe('POST /oauth/token (client authentication)', () => {
   it('openid-client surfaces invalid_client [wrong secret]', async () => {
     const config = integratorClient(t.url, 'basic', 'wrong-secret-xyz');
     const { callback, verifier, state } = await authorizeWith(config);
-    const error = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }).catch((e: unknown) => e);
+    const error = await client
+      .authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(client.WWWAuthenticateChallengeError);
     const challenge = error as client.WWWAuthenticateChallengeError;
     expect(challenge.status).toBe(401);
     expect(challenge.cause.map((c) => [c.scheme, c.parameters.realm])).toEqual([['basic', 'integrator']]);
-    expect(await challenge.response.json()).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+    expect(await challenge.response.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'client authentication failed',
+    });
   });
 });
 
@@ -230,12 +347,22 @@ describe('POST /oauth/token (request errors)', () => {
 
   it('answers invalid_request [no grant_type]', async () => {
     const res = await postToken(t.url, {}, basic());
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_request', error_description: 'grant_type is required' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'grant_type is required',
+    });
   });
 
   it('answers invalid_request [JSON body]', async () => {
-    const res = await fetch(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...basic() }, body: '{"grant_type":"refresh_token"}' });
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_request', error_description: 'the body must be application/x-www-form-urlencoded' });
+    const res = await fetch(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...basic() },
+      body: '{"grant_type":"refresh_token"}',
+    });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'the body must be application/x-www-form-urlencoded',
+    });
   });
 
   it('answers invalid_request [repeated parameter]', async () => {
@@ -244,7 +371,10 @@ describe('POST /oauth/token (request errors)', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic() },
       body: 'grant_type=refresh_token&refresh_token=a&refresh_token=b',
     });
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_request', error_description: 'refresh_token is repeated or malformed' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_request',
+      error_description: 'refresh_token is repeated or malformed',
+    });
   });
 });
 
@@ -296,9 +426,14 @@ describe('POST /oauth/token (refresh_token)', () => {
     const config = integratorClient(t.url);
     const first = await codeFlow(config);
     const rotated = await client.refreshTokenGrant(config, first.refresh_token!);
-    expect((await postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic())).status).toBe(200);
+    expect(
+      (await postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic())).status,
+    ).toBe(200);
     const res = await postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic());
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token was already used; the grant is revoked' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token was already used; the grant is revoked',
+    });
     expect(await apiStatus(rotated.access_token)).toBe(401);
   });
 
@@ -316,8 +451,15 @@ describe('POST /oauth/token (refresh_token)', () => {
     });
     expect(await apiStatus(rotated.access_token)).toBe(401);
     expect(await apiStatus(first.access_token)).toBe(401);
-    const next = await postToken(t.url, { grant_type: 'refresh_token', refresh_token: rotated.refresh_token! }, basic());
-    expect((await errorOf(next)).body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token was revoked' });
+    const next = await postToken(
+      t.url,
+      { grant_type: 'refresh_token', refresh_token: rotated.refresh_token! },
+      basic(),
+    );
+    expect((await errorOf(next)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token was revoked',
+    });
     const { rows } = await t.db.query<{ revoked: boolean }>(
       'SELECT f.revoked_at IS NOT NULL AS revoked FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id WHERE r.token_hash = $1',
       [digest(first.refresh_token!)],
@@ -338,16 +480,30 @@ describe('POST /oauth/token (refresh_token)', () => {
   it('refuses a refresh token of another client without revoking it [client binding]', async () => {
     const config = integratorClient(t.url);
     const first = await codeFlow(config);
-    const res = await postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic(OTHER_CLIENT.client_id, OTHER_CLIENT.client_secret));
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token is invalid' });
+    const res = await postToken(
+      t.url,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token! },
+      basic(OTHER_CLIENT.client_id, OTHER_CLIENT.client_secret),
+    );
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token is invalid',
+    });
     expect(await apiStatus(first.access_token)).toBe(200);
   });
 
   it('refuses a wider scope and keeps the token usable [scope]', async () => {
     const config = integratorClient(t.url);
     const first = await codeFlow(config);
-    const res = await postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token!, scope: 'messages admin' }, basic());
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_scope', error_description: 'scope must be omitted or equal to the granted scope' });
+    const res = await postToken(
+      t.url,
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token!, scope: 'messages admin' },
+      basic(),
+    );
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_scope',
+      error_description: 'scope must be omitted or equal to the granted scope',
+    });
     const ok = await client.refreshTokenGrant(config, first.refresh_token!, { scope: 'messages' });
     expect(await apiStatus(ok.access_token)).toBe(200);
   });
@@ -357,7 +513,10 @@ describe('POST /oauth/token (refresh_token)', () => {
     const first = await codeFlow(config);
     t.clock.advance(90 * 24 * 3600 + 1);
     const res = await postToken(t.url, { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, basic());
-    expect((await errorOf(res)).body).toEqual({ error: 'invalid_grant', error_description: 'the refresh token expired' });
+    expect((await errorOf(res)).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'the refresh token expired',
+    });
   });
 });
 
@@ -377,7 +536,8 @@ describe('POST /oauth/token (configured lifetime)', () => {
     try {
       const tokens = await codeFlow(integratorClient(short.url));
       expect(tokens.expires_in).toBe(120);
-      const call = () => fetch(`${short.url}/api/messages`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+      const call = () =>
+        fetch(`${short.url}/api/messages`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
       short.clock.advance(119);
       expect((await call()).status).toBe(200);
       short.clock.advance(1);

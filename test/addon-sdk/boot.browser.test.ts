@@ -21,9 +21,21 @@ afterAll(async () => {
 });
 
 /** Mounts `addonUrl` in a fresh page and returns the boot error code and what the page shows. */
-async function bootFailure(installationId: string, addonUrl: string): Promise<{ code: string; text: string; frames: number; page: Page }> {
+async function bootFailure(
+  installationId: string,
+  addonUrl: string,
+): Promise<{ code: string; text: string; frames: number; page: Page }> {
   const page = await harness.openHostPage();
-  await page.evaluate(([id, url]) => (window as any).mountTestAddon({ installationId: id, extension: 'people.list.send_message', addonUrl: url, bootTimeoutMs: 1500 }), [installationId, addonUrl]);
+  await page.evaluate(
+    ([id, url]) =>
+      (window as any).mountTestAddon({
+        installationId: id,
+        extension: 'people.list.send_message',
+        addonUrl: url,
+        bootTimeoutMs: 1500,
+      }),
+    [installationId, addonUrl],
+  );
   await page.waitForFunction(() => (window as any).addonBootError !== undefined);
   return {
     code: await page.evaluate(() => (window as any).addonBootError),
@@ -39,8 +51,17 @@ describe('mountAddon() boot handshake', () => {
     // Time stands still until the test moves it.
     await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
     await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
-    await page.evaluate(() => (window as any).mountTestAddon({ installationId: 'b1', extension: 'people.list.send_message', addonUrl: 'addons/silent.js', bootTimeoutMs: 10_000 }));
-    await page.waitForFunction(() => (window as any).addonEvents.some((e: any) => e.type === 'status' && e.status.kind === 'starting'));
+    await page.evaluate(() =>
+      (window as any).mountTestAddon({
+        installationId: 'b1',
+        extension: 'people.list.send_message',
+        addonUrl: 'addons/silent.js',
+        bootTimeoutMs: 10_000,
+      }),
+    );
+    await page.waitForFunction(() =>
+      (window as any).addonEvents.some((e: any) => e.type === 'status' && e.status.kind === 'starting'),
+    );
     await page.clock.runFor(9_999);
     expect(await page.evaluate(() => (window as any).mounted.status())).toEqual({ kind: 'starting' });
     await page.clock.runFor(2);
@@ -55,7 +76,11 @@ describe('mountAddon() boot handshake', () => {
 
   it('reports protocol_mismatch when the worker speaks another protocol version [version]', async () => {
     const { code, text, frames, page } = await bootFailure('b2', 'addons/future.js');
-    expect({ code, text, frames }).toEqual({ code: 'protocol_mismatch', text: 'The add-on could not start (protocol_mismatch).', frames: 0 });
+    expect({ code, text, frames }).toEqual({
+      code: 'protocol_mismatch',
+      text: 'The add-on could not start (protocol_mismatch).',
+      frames: 0,
+    });
     await page.close();
   });
 
@@ -87,7 +112,14 @@ describe('mountAddon() fetch timeout', () => {
     const page = await harness.openHostPage();
     await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
     await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
-    await page.evaluate(() => (window as any).mountTestAddon({ installationId: 't1', extension: 'people.list.send_message', addonUrl: 'addons/fidelity.js', fetchTimeoutMs: 5_000 }));
+    await page.evaluate(() =>
+      (window as any).mountTestAddon({
+        installationId: 't1',
+        extension: 'people.list.send_message',
+        addonUrl: 'addons/fidelity.js',
+        fetchTimeoutMs: 5_000,
+      }),
+    );
     await page.waitForFunction(() => (window as any).addonReady === true);
     const closed = harness.servers.upstreamClosed('/fidelity/hang');
     await page.getByRole('button', { name: 'run pending', exact: true }).click();
@@ -95,7 +127,9 @@ describe('mountAddon() fetch timeout', () => {
     await page.clock.runFor(4_999);
     expect(await page.locator('p.addon-kit-text').textContent()).toBe('pending => running');
     await page.clock.runFor(2);
-    expect(await runScenarioResult(page, 'pending')).toEqual({ thrown: { name: 'SdkFetchError', isTypeError: true, code: 'timeout', detail: null } });
+    expect(await runScenarioResult(page, 'pending')).toEqual({
+      thrown: { name: 'SdkFetchError', isTypeError: true, code: 'timeout', detail: null },
+    });
     expect(await closed).toEqual({ finished: false });
     await page.close();
   });
@@ -103,7 +137,8 @@ describe('mountAddon() fetch timeout', () => {
 
 /** The rendered result of a scenario already started. */
 async function runScenarioResult(page: Page, name: string): Promise<unknown> {
-  const content = (await page.locator('p.addon-kit-text', { hasText: new RegExp(`^${name} => (?!running)`) }).textContent()) ?? '';
+  const content =
+    (await page.locator('p.addon-kit-text', { hasText: new RegExp(`^${name} => (?!running)`) }).textContent()) ?? '';
   const value = content.slice(`${name} => `.length);
   return value.startsWith('error ') ? { thrown: JSON.parse(value.slice(6)) } : JSON.parse(value);
 }

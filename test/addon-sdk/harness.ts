@@ -22,7 +22,11 @@ export interface Harness {
 /** Builds and starts everything; `addons` maps an add-on name to its entry file. */
 export async function startHarness(addons: Record<string, string>): Promise<Harness> {
   const outDir = await mkdtemp(join(tmpdir(), 'addon-sdk-'));
-  const addonBundles = Object.entries(addons).map(([name, entry]) => ({ file: `addons/${name}.js`, entry, format: 'addon' as const }));
+  const addonBundles = Object.entries(addons).map(([name, entry]) => ({
+    file: `addons/${name}.js`,
+    entry,
+    format: 'addon' as const,
+  }));
   await buildAddonSdk({ outDir, bundles: [HOST_BUNDLE, SANDBOX_BUNDLE, ...addonBundles] });
   const servers = await startContractServers({
     bundleDir: outDir,

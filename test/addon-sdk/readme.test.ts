@@ -15,8 +15,10 @@ describe('addon-sdk/README.md', () => {
   it('shows the testing example exactly as test/addon-sdk/testing/readme-example.browser.test.ts runs it', async () => {
     const test = await readFile(new URL('./testing/readme-example.browser.test.ts', import.meta.url), 'utf8');
     // The package name resolves to the SDK's sources in the repository; only the entry's path differs.
-    const asInTheRepository = example('## Testing an add-on \\(`testing/`\\)')
-      .replace("'src/send-message.tsx'", "'addon-sdk/sample/send-message.tsx'");
+    const asInTheRepository = example('## Testing an add-on \\(`testing/`\\)').replace(
+      "'src/send-message.tsx'",
+      "'addon-sdk/sample/send-message.tsx'",
+    );
     expect(test.replace(/^(\/\/.*\n)+/, '')).toBe(asInTheRepository);
   });
 });

@@ -9,7 +9,14 @@ let page: Page;
 beforeAll(async () => {
   harness = await startHarness({ 'send-message': SAMPLE_ADDON_BUNDLE.entry });
   page = await harness.openHostPage();
-  await page.evaluate(() => (window as any).mountTestAddon({ installationId: 'inst-s', extension: 'people.list.send_message', props: { listId: '42' }, addonUrl: 'addons/send-message.js' }));
+  await page.evaluate(() =>
+    (window as any).mountTestAddon({
+      installationId: 'inst-s',
+      extension: 'people.list.send_message',
+      props: { listId: '42' },
+      addonUrl: 'addons/send-message.js',
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -29,7 +36,9 @@ async function authorizeInPopup() {
 describe('mountAddon() with the sample send_message add-on', () => {
   it('shows the Authorize button and starts no sandbox while the handshake is not done [uninitialized]', async () => {
     await page.getByRole('button', { name: 'Authorize' }).waitFor();
-    expect(await page.locator('#addon').textContent()).toBe('This add-on needs your authorization before it can run.Authorize');
+    expect(await page.locator('#addon').textContent()).toBe(
+      'This add-on needs your authorization before it can run.Authorize',
+    );
     expect(await page.locator('iframe').count()).toBe(0);
     expect(harness.servers.proxyLog).toEqual([]);
   });
@@ -38,7 +47,11 @@ describe('mountAddon() with the sample send_message add-on', () => {
     await authorizeInPopup();
     await page.waitForFunction(() => (window as any).addonReady === true);
     await page.getByText('3 of 3 people selected').waitFor();
-    expect(await page.locator('#addon li').allInnerTexts()).toEqual(['Ada Lovelace', 'Grace Hopper', 'Katherine Johnson']);
+    expect(await page.locator('#addon li').allInnerTexts()).toEqual([
+      'Ada Lovelace',
+      'Grace Hopper',
+      'Katherine Johnson',
+    ]);
     expect(harness.servers.serviceLog.map((e) => [e.method, e.path, e.authorization])).toEqual([
       ['GET', '/people/v2/lists/42/people?per_page=100', 'Bearer service-access-token'],
     ]);
@@ -52,19 +65,38 @@ describe('mountAddon() with the sample send_message add-on', () => {
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Message msg_1 sent to 2 people.').waitFor();
     const sent = harness.servers.integratorLog.filter((e) => e.path === '/api/messages');
-    expect(sent.map((e) => ({ method: e.method, authorization: e.authorization, contentType: e.contentType, body: JSON.parse(e.body.toString('utf8')) }))).toEqual([
-      { method: 'POST', authorization: 'Bearer integrator-access-token', contentType: 'application/json', body: { list_id: '42', person_ids: ['101', '103'], message: 'Rehearsal moves to 7pm.' } },
+    expect(
+      sent.map((e) => ({
+        method: e.method,
+        authorization: e.authorization,
+        contentType: e.contentType,
+        body: JSON.parse(e.body.toString('utf8')),
+      })),
+    ).toEqual([
+      {
+        method: 'POST',
+        authorization: 'Bearer integrator-access-token',
+        contentType: 'application/json',
+        body: { list_id: '42', person_ids: ['101', '103'], message: 'Rehearsal moves to 7pm.' },
+      },
     ]);
   });
 
   it('shows Authorize again on reauthorization_required, and restarts the add-on in a fresh worker after the popup [reauthorization]', async () => {
-    harness.servers.failNext('integrator', 401, { side: 'integrator_auth', code: 'reauthorization_required', message: 'The integrator token was revoked', retryable: false });
+    harness.servers.failNext('integrator', 401, {
+      side: 'integrator_auth',
+      code: 'reauthorization_required',
+      message: 'The integrator token was revoked',
+      retryable: false,
+    });
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Sending failed: The integrator token was revoked').waitFor();
     await page.getByText('This add-on needs to be authorized again.').waitFor();
     harness.servers.states.set('inst-s', 'reauthorization_required');
     const failure = (await mountEvents(page)).filter((e) => e.type === 'fetch' && e.outcome !== 'response');
-    expect(failure).toEqual([{ type: 'fetch', id: expect.any(Number), target: 'integrator', outcome: 'reauthorization_required' }]);
+    expect(failure).toEqual([
+      { type: 'fetch', id: expect.any(Number), target: 'integrator', outcome: 'reauthorization_required' },
+    ]);
 
     const frame = await page.locator('iframe').elementHandle();
     const peopleReads = harness.servers.serviceLog.length;
@@ -75,7 +107,9 @@ describe('mountAddon() with the sample send_message add-on', () => {
     expect(await frame.evaluate((f) => f.isConnected)).toBe(false);
     expect(await page.locator('iframe').count()).toBe(1);
     expect(await page.getByText('Sending failed: The integrator token was revoked').count()).toBe(0);
-    expect(harness.servers.serviceLog.slice(peopleReads).map((e) => e.path)).toEqual(['/people/v2/lists/42/people?per_page=100']);
+    expect(harness.servers.serviceLog.slice(peopleReads).map((e) => e.path)).toEqual([
+      '/people/v2/lists/42/people?per_page=100',
+    ]);
     await page.getByLabel('Message').fill('Rehearsal moves to 8pm.');
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Message msg_2 sent to 3 people.').waitFor();
@@ -87,7 +121,14 @@ describe('the sample send_message add-on with a List of more than one page of pe
   it('lists a checkbox for every person it counts, and a change is counted [228 people]', async () => {
     harness.servers.states.set('inst-big', 'ready');
     const big = await harness.openHostPage();
-    await big.evaluate(() => (window as any).mountTestAddon({ installationId: 'inst-big', extension: 'people.list.send_message', props: { listId: '228' }, addonUrl: 'addons/send-message.js' }));
+    await big.evaluate(() =>
+      (window as any).mountTestAddon({
+        installationId: 'inst-big',
+        extension: 'people.list.send_message',
+        props: { listId: '228' },
+        addonUrl: 'addons/send-message.js',
+      }),
+    );
     await big.getByText('228 of 228 people selected').waitFor();
     const checkboxes = big.locator('#addon input[type=checkbox]');
     await expect.poll(() => checkboxes.count()).toBe(228);

@@ -41,18 +41,30 @@ async function eventually<T>(check: () => T | undefined, what: string): Promise<
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const source = (text: string) => `const root = self as unknown as { postMessage(m: string): void };\nroot.postMessage(${JSON.stringify(text)});\n`;
+const source = (text: string) =>
+  `const root = self as unknown as { postMessage(m: string): void };\nroot.postMessage(${JSON.stringify(text)});\n`;
 
 beforeAll(async () => {
   t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0 } });
   demoOrg = await organizationId(t.db, 'demo');
-  const app = await createOAuthApplication(t.db, testBox(), { organizationId: demoOrg, name: 'Dev loop add-on', redirectUris: ['http://localhost:4100/addon/complete'] });
+  const app = await createOAuthApplication(t.db, testBox(), {
+    organizationId: demoOrg,
+    name: 'Dev loop add-on',
+    redirectUris: ['http://localhost:4100/addon/complete'],
+  });
   const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'addon dev');
   dir = await mkdtemp(join(tmpdir(), 'addon-dev-'));
   mkdirSync(join(dir, 'src'));
   await writeFile(join(dir, 'src', 'index.ts'), source('version one'));
-  await writeFile(join(dir, 'addon.config.json'), await readFile(new URL('../../addon.config.json', import.meta.url), 'utf8'));
-  env = { ADDON_KIT_PAT_CLIENT_ID: token.client_id, ADDON_KIT_PAT_SECRET: token.secret, ADDON_OAUTH_APPLICATION_ID: app.id };
+  await writeFile(
+    join(dir, 'addon.config.json'),
+    await readFile(new URL('../../addon.config.json', import.meta.url), 'utf8'),
+  );
+  env = {
+    ADDON_KIT_PAT_CLIENT_ID: token.client_id,
+    ADDON_KIT_PAT_SECRET: token.secret,
+    ADDON_OAUTH_APPLICATION_ID: app.id,
+  };
 });
 afterAll(async () => {
   await t?.close();
@@ -82,7 +94,9 @@ describe('addon-kit addon build', () => {
     const broken = join(dir, 'broken.ts');
     await writeFile(broken, 'const x = (;\n');
     const c = captureIo();
-    expect(await addonCommand(['build', '--entry', broken, '--out', join(dir, 'dist', 'broken.js')], c.io, env)).toBe(1);
+    expect(await addonCommand(['build', '--entry', broken, '--out', join(dir, 'dist', 'broken.js')], c.io, env)).toBe(
+      1,
+    );
     expect(c.err[0]).toMatch(/^build failed: /);
   });
 });
@@ -94,17 +108,30 @@ describe('addon-kit addon dev', () => {
     const args = [...paths(), '--config', join(dir, 'addon.config.json'), '--host', t.baseUrl];
     const running = addonDevCommand(args, c.io, env, stop.signal);
     const pushed = (n: number) => {
-      const lines = c.out.filter((l) => / → pushed add-on \d+ to development: version \d+ \(bundle sha256 [0-9a-f]{64}\)$/.test(l));
+      const lines = c.out.filter((l) =>
+        / → pushed add-on \d+ to development: version \d+ \(bundle sha256 [0-9a-f]{64}\)$/.test(l),
+      );
       return lines.length >= n ? lines[n - 1] : undefined;
     };
     const hashOf = (line: string) => /sha256 ([0-9a-f]{64})\)$/.exec(line)![1]!;
     const versionOf = (line: string) => Number(/version (\d+) /.exec(line)![1]);
-    const sandbox = supertest(createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl: 'http://127.0.0.1:1', bundleDir: dir }));
-    const liveHash = async () => (await listInstallations(t.db, demoOrg)).find((i) => i.environment === 'development' && i.uiExtensions['people.list.send_message']?.title === 'Send a message')?.bundleSha256;
+    const sandbox = supertest(
+      createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl: 'http://127.0.0.1:1', bundleDir: dir }),
+    );
+    const liveHash = async () =>
+      (await listInstallations(t.db, demoOrg)).find(
+        (i) =>
+          i.environment === 'development' && i.uiExtensions['people.list.send_message']?.title === 'Send a message',
+      )?.bundleSha256;
     try {
       const first = await eventually(() => pushed(1), 'the first push');
-      expect(first).toMatch(/^start: built \S*dist\/addon\.js [\d.]+ kB gzip [\d.]+ kB \/ budget 25\.0 kB ok → pushed add-on \d+ to development: version \d+ /);
-      await eventually(() => (c.err.some((l) => l.startsWith('addon-kit addon dev: watching')) ? true : undefined), 'the watch');
+      expect(first).toMatch(
+        /^start: built \S*dist\/addon\.js [\d.]+ kB gzip [\d.]+ kB \/ budget 25\.0 kB ok → pushed add-on \d+ to development: version \d+ /,
+      );
+      await eventually(
+        () => (c.err.some((l) => l.startsWith('addon-kit addon dev: watching')) ? true : undefined),
+        'the watch',
+      );
 
       await writeFile(join(dir, 'src', 'index.ts'), source('version two'));
       const second = await eventually(() => pushed(2), 'the push after an edit');
@@ -116,7 +143,10 @@ describe('addon-kit addon dev', () => {
       expect((await sandbox.get(`/addons/${hashOf(first)}.js`)).text).toContain('version one');
 
       await writeFile(join(dir, 'src', 'index.ts'), 'const broken = (;\n');
-      const failed = await eventually(() => c.err.find((l) => l.includes('build failed, still watching')), 'the build error');
+      const failed = await eventually(
+        () => c.err.find((l) => l.includes('build failed, still watching')),
+        'the build error',
+      );
       expect(failed).toMatch(/^changed index\.ts: build failed, still watching: /);
       expect(pushed(3)).toBeUndefined();
 

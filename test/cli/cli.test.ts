@@ -31,14 +31,32 @@ describe('addon-kit (bad arguments)', () => {
     [['seed', '--people', '-3'], /^addon-kit seed: /],
     [['pat', 'create', '--name', 'x'], /^addon-kit pat: --email is required$/],
     [['pat', 'list'], /^addon-kit pat: unknown pat action "list"; actions: create \(see addon-kit help pat\)$/],
-    [['addon', 'publish'], /^addon-kit addon: unknown addon action "publish"; actions: push, promote, build, dev \(see addon-kit help addon\)$/],
+    [
+      ['addon', 'publish'],
+      /^addon-kit addon: unknown addon action "publish"; actions: push, promote, build, dev \(see addon-kit help addon\)$/,
+    ],
     [['addon', 'promote', 'development', 'beta', '--env', 'beta'], /^addon-kit addon: Unknown option '--env'/],
-    [['doctor', '--env', 'staging'], /^addon-kit doctor: --env must be one of development, beta, production, got "staging"$/],
+    [
+      ['doctor', '--env', 'staging'],
+      /^addon-kit doctor: --env must be one of development, beta, production, got "staging"$/,
+    ],
     [['start', '--port'], /^addon-kit start: Option '--port <value>' argument missing$/],
-    [['oauth-app', 'create', '--name', 'x'], /^addon-kit oauth-app: --redirect-uri is required \(repeat it for several\)$/],
-    [['oauth-app', 'create', '--name', ' ', '--redirect-uri', 'https://a.test/cb'], /^addon-kit oauth-app: --name is required$/],
-    [['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'not a url'], /^addon-kit oauth-app: --redirect-uri must be an absolute URL/],
-    [['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'https://a.test/cb', '--scopes', 'people admin'], /^addon-kit oauth-app: unknown scope\(s\) admin;/],
+    [
+      ['oauth-app', 'create', '--name', 'x'],
+      /^addon-kit oauth-app: --redirect-uri is required \(repeat it for several\)$/,
+    ],
+    [
+      ['oauth-app', 'create', '--name', ' ', '--redirect-uri', 'https://a.test/cb'],
+      /^addon-kit oauth-app: --name is required$/,
+    ],
+    [
+      ['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'not a url'],
+      /^addon-kit oauth-app: --redirect-uri must be an absolute URL/,
+    ],
+    [
+      ['oauth-app', 'create', '--name', 'x', '--redirect-uri', 'https://a.test/cb', '--scopes', 'people admin'],
+      /^addon-kit oauth-app: unknown scope\(s\) admin;/,
+    ],
   ])('exits 2 with one clear line for %j', async (args, message) => {
     const res = await runCli(args);
     expect(res.code).toBe(2);
@@ -50,10 +68,32 @@ describe('addon-kit (bad arguments)', () => {
 
 /** Each command's flags, written out here (not read from the declarations) so a flag dropped from help is caught. */
 const FLAGS: Record<string, string[]> = {
-  start: ['--port', '--sandbox-port', '--integrator-port', '--no-demo', '--data-dir', '--database-url', '--demo-password', '--base-url', '--help'],
+  start: [
+    '--port',
+    '--sandbox-port',
+    '--integrator-port',
+    '--no-demo',
+    '--data-dir',
+    '--database-url',
+    '--demo-password',
+    '--base-url',
+    '--help',
+  ],
   seed: ['--people', '--demo-password', '--data-dir', '--database-url', '--help'],
   pat: ['--email', '--name', '--json', '--data-dir', '--database-url', '--help'],
-  'oauth-app': ['--name', '--redirect-uri', '--public', '--scopes', '--email', '--description', '--url', '--json', '--data-dir', '--database-url', '--help'],
+  'oauth-app': [
+    '--name',
+    '--redirect-uri',
+    '--public',
+    '--scopes',
+    '--email',
+    '--description',
+    '--url',
+    '--json',
+    '--data-dir',
+    '--database-url',
+    '--help',
+  ],
   addon: [
     ...['--env', '--config', '--bundle', '--host', '--help', '--config', '--host', '--help'],
     ...['--entry', '--out', '--budget-kb', '--help', '--entry', '--out', '--budget-kb', '--config', '--host', '--help'],
@@ -66,14 +106,21 @@ const FLAGS: Record<string, string[]> = {
 const helpFlags = (help: string) => [...help.matchAll(/^ {2}(?:-h, )?(--[a-z-]+)/gm)].map((m) => m[1]);
 
 describe('addon-kit help', () => {
-  it.each(Object.keys(FLAGS))('prints the usage and every flag of %s for "help <command>" and "<command> --help", exit 0', async (command) => {
-    const [asked, flag, short] = await Promise.all([runCli(['help', command]), runCli([command, '--help']), runCli([command, '-h'])]);
-    expect([asked.code, asked.stderr]).toEqual([0, '']);
-    expect(asked.stdout).toMatch(new RegExp(`^usage:\n  addon-kit ${command} `));
-    expect(helpFlags(asked.stdout)).toEqual(FLAGS[command]);
-    expect([flag.code, flag.stderr, flag.stdout]).toEqual([0, '', asked.stdout]);
-    expect([short.code, short.stderr, short.stdout]).toEqual([0, '', asked.stdout]);
-  });
+  it.each(Object.keys(FLAGS))(
+    'prints the usage and every flag of %s for "help <command>" and "<command> --help", exit 0',
+    async (command) => {
+      const [asked, flag, short] = await Promise.all([
+        runCli(['help', command]),
+        runCli([command, '--help']),
+        runCli([command, '-h']),
+      ]);
+      expect([asked.code, asked.stderr]).toEqual([0, '']);
+      expect(asked.stdout).toMatch(new RegExp(`^usage:\n  addon-kit ${command} `));
+      expect(helpFlags(asked.stdout)).toEqual(FLAGS[command]);
+      expect([flag.code, flag.stderr, flag.stdout]).toEqual([0, '', asked.stdout]);
+      expect([short.code, short.stderr, short.stdout]).toEqual([0, '', asked.stdout]);
+    },
+  );
 
   it('prints the help of start exactly, --sandbox-port included', async () => {
     const res = await runCli(['start', '--port', '0', '--help']);
@@ -99,7 +146,10 @@ describe('addon-kit help', () => {
   });
 
   it('prints the help of an action for "<command> <action> --help" [pat create]', async () => {
-    const [action, command] = await Promise.all([runCli(['pat', 'create', '--email', 'x@demo.test', '--help']), runCli(['help', 'pat'])]);
+    const [action, command] = await Promise.all([
+      runCli(['pat', 'create', '--email', 'x@demo.test', '--help']),
+      runCli(['help', 'pat']),
+    ]);
     expect([action.code, action.stdout]).toEqual([0, command.stdout]);
   });
 
@@ -124,7 +174,10 @@ describe('addon-kit help', () => {
   });
 
   it.each([
-    [['help', 'launch'], 'addon-kit help: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor'],
+    [
+      ['help', 'launch'],
+      'addon-kit help: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor',
+    ],
     [['help', 'start', 'now'], 'addon-kit help: unexpected argument: now'],
   ])('exits 2 with one line for %j [usage mistake]', async (args, line) => {
     const res = await runCli(args);
@@ -144,7 +197,16 @@ describe('addon-kit seed, pat create, oauth-app create', () => {
   }, 90_000);
 
   it('creates a personal access token and prints it once as JSON [--json]', async () => {
-    const res = await runCli(['pat', 'create', '--email', 'admin@demo.test', '--name', 'ci script', '--json', ...storage]);
+    const res = await runCli([
+      'pat',
+      'create',
+      '--email',
+      'admin@demo.test',
+      '--name',
+      'ci script',
+      '--json',
+      ...storage,
+    ]);
     expect(res.code).toBe(0);
     const token = JSON.parse(res.stdout) as { id: string; name: string; client_id: string; secret: string };
     expect(Object.keys(token)).toEqual(['id', 'name', 'client_id', 'secret']);
@@ -170,23 +232,62 @@ describe('addon-kit seed, pat create, oauth-app create', () => {
   });
 
   it('creates a confidential OAuth application with a sealed secret, and a public one without [--public]', async () => {
-    const confidential = await runCli(['oauth-app', 'create', '--name', 'Sync', '--redirect-uri', 'https://sync.test/cb', '--redirect-uri', 'http://localhost:9999/cb', '--scopes', 'people api', '--json', ...storage]);
+    const confidential = await runCli([
+      'oauth-app',
+      'create',
+      '--name',
+      'Sync',
+      '--redirect-uri',
+      'https://sync.test/cb',
+      '--redirect-uri',
+      'http://localhost:9999/cb',
+      '--scopes',
+      'people api',
+      '--json',
+      ...storage,
+    ]);
     expect(confidential.code).toBe(0);
     const app = JSON.parse(confidential.stdout) as { id: number; client_id: string; client_secret: string };
     expect(Number.isInteger(app.id)).toBe(true);
-    const pub = JSON.parse((await runCli(['oauth-app', 'create', '--name', 'Mobile', '--redirect-uri', 'https://m.test/cb', '--public', '--json', ...storage])).stdout);
+    const pub = JSON.parse(
+      (
+        await runCli([
+          'oauth-app',
+          'create',
+          '--name',
+          'Mobile',
+          '--redirect-uri',
+          'https://m.test/cb',
+          '--public',
+          '--json',
+          ...storage,
+        ])
+      ).stdout,
+    );
     expect(Object.keys(pub)).toEqual(['id', 'client_id']);
     const db = await openStorage();
     try {
-      const { rows } = await db.query<{ redirect_uris: string[]; add_on_scopes: string; client_secret_encrypted: string; public: boolean }>(
-        'SELECT redirect_uris, add_on_scopes, client_secret_encrypted, public FROM oauth_applications WHERE id = $1',
-        [app.id],
-      );
-      expect(rows[0]).toMatchObject({ redirect_uris: ['https://sync.test/cb', 'http://localhost:9999/cb'], add_on_scopes: 'people api', public: false });
+      const { rows } = await db.query<{
+        redirect_uris: string[];
+        add_on_scopes: string;
+        client_secret_encrypted: string;
+        public: boolean;
+      }>('SELECT redirect_uris, add_on_scopes, client_secret_encrypted, public FROM oauth_applications WHERE id = $1', [
+        app.id,
+      ]);
+      expect(rows[0]).toMatchObject({
+        redirect_uris: ['https://sync.test/cb', 'http://localhost:9999/cb'],
+        add_on_scopes: 'people api',
+        public: false,
+      });
       expect(rows[0]!.client_secret_encrypted).not.toContain(app.client_secret);
       const { readFile } = await import('node:fs/promises');
-      const secrets = JSON.parse(await readFile(join(dataDir, 'secrets.json'), 'utf8')) as { encryptionKeys: { id: string; key: string }[] };
-      expect(createSecretBox(secrets.encryptionKeys).open(rows[0]!.client_secret_encrypted, clientSecretAad(app.client_id))).toBe(app.client_secret);
+      const secrets = JSON.parse(await readFile(join(dataDir, 'secrets.json'), 'utf8')) as {
+        encryptionKeys: { id: string; key: string }[];
+      };
+      expect(
+        createSecretBox(secrets.encryptionKeys).open(rows[0]!.client_secret_encrypted, clientSecretAad(app.client_id)),
+      ).toBe(app.client_secret);
     } finally {
       await db.close();
     }
@@ -213,7 +314,8 @@ function pollHealth(url: string): { answers: Promise<HealthAnswer[]>; stop: () =
         const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
         seen.push({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() });
       } catch (error) {
-        if ((error as Error).name === 'TimeoutError') seen.push({ status: 0, retryAfter: null, body: 'no answer within 5 s' });
+        if ((error as Error).name === 'TimeoutError')
+          seen.push({ status: 0, retryAfter: null, body: 'no answer within 5 s' });
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -236,18 +338,34 @@ describe('addon-kit start', () => {
     const port = await freePort();
     const health = pollHealth(`http://localhost:${port}/health`);
     // Run from outside the repository: the pages must still compile with the repository's tsconfig (preact).
-    const ports = ['--port', String(port), '--sandbox-port', String(await freePort()), '--integrator-port', String(await freePort())];
-    const run = await startCli([...args(), ...ports, '--demo-password', 'first-start-pw'], READY, {}, { cwd: startDir }).finally(health.stop);
+    const ports = [
+      '--port',
+      String(port),
+      '--sandbox-port',
+      String(await freePort()),
+      '--integrator-port',
+      String(await freePort()),
+    ];
+    const run = await startCli(
+      [...args(), ...ports, '--demo-password', 'first-start-pw'],
+      READY,
+      {},
+      { cwd: startDir },
+    ).finally(health.stop);
     try {
       const url = /listening on (http:\/\/\S+)/.exec(run.stdout())![1]!;
       expect(url).toBe(`http://localhost:${port}`);
-      expect(run.stdout()).toContain('admin@demo.test / first-start-pw\neditor@demo.test / first-start-pw\nmember@demo.test / first-start-pw\nadmin@other.test / first-start-pw');
+      expect(run.stdout()).toContain(
+        'admin@demo.test / first-start-pw\neditor@demo.test / first-start-pw\nmember@demo.test / first-start-pw\nadmin@other.test / first-start-pw',
+      );
       // While it started (listening, the apps not attached yet) /health answered at once: 503 starting, then 200.
       const database = startDb ? 'postgres' : 'pglite';
       const answers = await health.answers;
       const starting = answers.filter((a) => a.status === 503);
       expect(starting.length).toBeGreaterThan(0);
-      expect(new Set(starting.map((a) => JSON.stringify(a)))).toEqual(new Set([JSON.stringify({ status: 503, retryAfter: '1', body: { status: 'starting', database } })]));
+      expect(new Set(starting.map((a) => JSON.stringify(a)))).toEqual(
+        new Set([JSON.stringify({ status: 503, retryAfter: '1', body: { status: 'starting', database } })]),
+      );
       const statuses = answers.map((a) => a.status);
       expect(statuses).toEqual([...starting.map(() => 503), ...statuses.slice(starting.length).map(() => 200)]);
       const ready = await fetch(`${url}/health`);

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 
 let work: string;
-const manifest = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as Record<string, Record<string, string>>;
+const manifest = async (path: string) =>
+  JSON.parse(await readFile(path, 'utf8')) as Record<string, Record<string, string>>;
 const template = await manifest(new URL('../../integrator-template/package.json', import.meta.url).pathname);
 const sdk = await manifest(new URL('../../addon-sdk/package.json', import.meta.url).pathname);
 
@@ -23,16 +24,41 @@ describe('addon-kit create integrator', () => {
     const res = await runCli(['create', 'integrator', dir]);
     expect(res.code).toBe(0);
     expect(res.stderr.split('\n')[0]).toBe(`addon-kit create integrator: writing ${dir}`);
-    expect(res.stdout.split('\n')).toEqual([`created an integrator in ${dir}; next:`, `  cd ${dir}`, '  npm install', '  npm test', "  INTEGRATOR_OAUTH_APPLICATION_ID=<the add-on's OAuth application id on the host> npm start", '']);
+    expect(res.stdout.split('\n')).toEqual([
+      `created an integrator in ${dir}; next:`,
+      `  cd ${dir}`,
+      '  npm install',
+      '  npm test',
+      "  INTEGRATOR_OAUTH_APPLICATION_ID=<the add-on's OAuth application id on the host> npm start",
+      '',
+    ]);
     const files = await readdir(dir, { recursive: true });
-    expect(files).toEqual(expect.arrayContaining(['server.ts', 'main.ts', 'store/sql.ts', 'migrations/001_integrator.sql', 'test/token.test.ts', 'vitest.config.ts', 'tsconfig.json', 'README.md', '.gitignore']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'server.ts',
+        'main.ts',
+        'store/sql.ts',
+        'migrations/001_integrator.sql',
+        'test/token.test.ts',
+        'vitest.config.ts',
+        'tsconfig.json',
+        'README.md',
+        '.gitignore',
+      ]),
+    );
     expect(files.filter((f) => /^(node_modules|dist|vendor)(\/|$)|tsconfig\.build\.json/.test(f))).toEqual([]);
     const pkg = await manifest(join(dir, 'package.json'));
     expect(pkg.name).toBe('my-integrator');
-    expect(pkg.scripts).toEqual({ start: 'tsx main.ts', test: 'tsc -p tsconfig.json && vitest run', typecheck: 'tsc -p tsconfig.json' });
+    expect(pkg.scripts).toEqual({
+      start: 'tsx main.ts',
+      test: 'tsc -p tsconfig.json && vitest run',
+      typecheck: 'tsc -p tsconfig.json',
+    });
     expect(pkg.dependencies).toEqual(template.dependencies);
     expect(pkg.devDependencies).toEqual(template.devDependencies);
-    expect(Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => n.startsWith('@addon-kit/'))).toEqual([]);
+    expect(
+      Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => n.startsWith('@addon-kit/')),
+    ).toEqual([]);
   });
 });
 
@@ -41,9 +67,25 @@ describe('addon-kit create addon', () => {
     const dir = join(work, 'registry-addon');
     const res = await runCli(['create', 'addon', dir, '--from-registry']);
     expect(res.code).toBe(0);
-    expect((await readdir(dir, { recursive: true })).sort()).toEqual(['.gitignore', 'README.md', 'addon.config.json', 'package.json', 'src', 'src/index.tsx', 'test', 'test/addon.test.ts', 'tsconfig.json', 'vitest.config.ts']);
+    expect((await readdir(dir, { recursive: true })).sort()).toEqual([
+      '.gitignore',
+      'README.md',
+      'addon.config.json',
+      'package.json',
+      'src',
+      'src/index.tsx',
+      'test',
+      'test/addon.test.ts',
+      'tsconfig.json',
+      'vitest.config.ts',
+    ]);
     const pkg = await manifest(join(dir, 'package.json'));
-    expect(pkg.scripts).toEqual({ build: 'addon-kit addon build', dev: 'addon-kit addon dev', push: 'addon-kit addon push --env development', test: 'tsc -p tsconfig.json && vitest run' });
+    expect(pkg.scripts).toEqual({
+      build: 'addon-kit addon build',
+      dev: 'addon-kit addon dev',
+      push: 'addon-kit addon push --env development',
+      test: 'tsc -p tsconfig.json && vitest run',
+    });
     expect(pkg.devDependencies).toEqual({
       '@addon-kit/sdk': '^0.1.0',
       '@addon-kit/host': '^0.1.0',
@@ -67,11 +109,20 @@ describe('addon-kit create addon', () => {
     const packed = join(work, 'packed');
     const { mkdir } = await import('node:fs/promises');
     await mkdir(packed, { recursive: true });
-    for (const name of ['addon-kit-sdk-0.1.0.tgz', 'addon-kit-integrator-template-0.1.0.tgz', 'addon-kit-host-0.1.0.tgz']) await writeFile(join(packed, name), 'not really a tarball');
+    for (const name of [
+      'addon-kit-sdk-0.1.0.tgz',
+      'addon-kit-integrator-template-0.1.0.tgz',
+      'addon-kit-host-0.1.0.tgz',
+    ])
+      await writeFile(join(packed, name), 'not really a tarball');
     const dir = join(work, 'vendored-addon');
     const res = await runCli(['create', 'addon', dir, '--packages', packed]);
     expect(res.code).toBe(0);
-    expect((await readdir(join(dir, 'vendor'))).sort()).toEqual(['addon-kit-host-0.1.0.tgz', 'addon-kit-integrator-template-0.1.0.tgz', 'addon-kit-sdk-0.1.0.tgz']);
+    expect((await readdir(join(dir, 'vendor'))).sort()).toEqual([
+      'addon-kit-host-0.1.0.tgz',
+      'addon-kit-integrator-template-0.1.0.tgz',
+      'addon-kit-sdk-0.1.0.tgz',
+    ]);
     const deps = (await manifest(join(dir, 'package.json'))).devDependencies!;
     expect([deps['@addon-kit/sdk'], deps['@addon-kit/integrator-template'], deps['@addon-kit/host']]).toEqual([
       'file:vendor/addon-kit-sdk-0.1.0.tgz',
@@ -83,7 +134,10 @@ describe('addon-kit create addon', () => {
   it.each([
     [['create', 'addon'], /^addon-kit create: <dir> is required: /],
     [['create', 'plugin', 'x'], /^addon-kit create: create what\? addon-kit create integrator\|addon <dir>/],
-    [['create', 'addon', 'x', '--from-registry', '--packages', 'y'], /^addon-kit create: --from-registry and --packages exclude each other$/],
+    [
+      ['create', 'addon', 'x', '--from-registry', '--packages', 'y'],
+      /^addon-kit create: --from-registry and --packages exclude each other$/,
+    ],
   ])('exits 2 with one line for %j', async (args, message) => {
     const res = await runCli(args);
     expect(res.code).toBe(2);

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { collectChecks, runDoctor, DOCTOR_CHECKS } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
-import { APP_ID, createIntegratorTestDatabase, startTestIntegrator, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import {
+  APP_ID,
+  createIntegratorTestDatabase,
+  startTestIntegrator,
+  type TestIntegrator,
+} from '@addon-kit/integrator-template/internal/test/support.ts';
 import { optionsFor } from '../support/doctor-options.ts';
 
 let store: { db: Database; drop(): Promise<void> };
@@ -26,24 +31,46 @@ const ALL_PASS = [
   {
     id: 'authorize.unregistered_redirect',
     status: 'pass',
-    detail: '400 error page for a redirect_uri on another origin; 400 error page for the registered redirect_uri with a path added',
+    detail:
+      '400 error page for a redirect_uri on another origin; 400 error page for the registered redirect_uri with a path added',
   },
-  { id: 'completion.advance', status: 'pass', detail: `redirects to /addons/authorizations/${APP_ID}/advance with state unchanged` },
+  {
+    id: 'completion.advance',
+    status: 'pass',
+    detail: `redirects to /addons/authorizations/${APP_ID}/advance with state unchanged`,
+  },
   { id: 'authorize.state', status: 'pass', detail: 'redirected to redirect_uri with a code and state unchanged' },
-  { id: 'token.exchange', status: 'pass', detail: 'access_token + refresh_token, expires_in 3600 (client credentials as client_secret_post)' },
+  {
+    id: 'token.exchange',
+    status: 'pass',
+    detail: 'access_token + refresh_token, expires_in 3600 (client credentials as client_secret_post)',
+  },
   { id: 'token.bad_code', status: 'pass', detail: 'unknown code: 400 invalid_grant' },
   { id: 'token.wrong_secret', status: 'pass', detail: 'wrong client_secret: 401 invalid_client' },
   { id: 'token.code_reuse', status: 'pass', detail: 'code used twice: 400 invalid_grant' },
   { id: 'token.pkce', status: 'pass', detail: 'wrong code_verifier: 400 invalid_grant' },
-  { id: 'refresh.grant', status: 'pass', detail: 'new access_token + refresh_token, expires_in 3600, refresh_token rotated' },
-  { id: 'refresh.rotation', status: 'pass', detail: 'old refresh_token refused after its successor was used: 400 invalid_grant' },
+  {
+    id: 'refresh.grant',
+    status: 'pass',
+    detail: 'new access_token + refresh_token, expires_in 3600, refresh_token rotated',
+  },
+  {
+    id: 'refresh.rotation',
+    status: 'pass',
+    detail: 'old refresh_token refused after its successor was used: 400 invalid_grant',
+  },
   { id: 'api.token', status: 'pass', detail: 'GET /api/messages 200' },
-  { id: 'api.bad_token', status: 'pass', detail: 'GET /api/messages with a made-up token: 401 WWW-Authenticate: Bearer' },
+  {
+    id: 'api.bad_token',
+    status: 'pass',
+    detail: 'GET /api/messages with a made-up token: 401 WWW-Authenticate: Bearer',
+  },
   { id: 'config.urls', status: 'pass', detail: '4 URLs resolve (http allowed in development)' },
 ];
 
 /** The rows that did not pass, as [id, status]. */
-const notPassing = (checks: { id: string; status: string }[]) => checks.filter((c) => c.status !== 'pass').map((c) => [c.id, c.status]);
+const notPassing = (checks: { id: string; status: string }[]) =>
+  checks.filter((c) => c.status !== 'pass').map((c) => [c.id, c.status]);
 
 describe('collectChecks()', () => {
   it('passes every row, in the order of DOCTOR_CHECKS [template integrator]', async () => {
@@ -68,7 +95,7 @@ describe('collectChecks()', () => {
       status: 'fail',
       detail:
         '401 {"error":"invalid_client","error_description":"client authentication failed"} for the config\'s client credentials (sent as client_secret_post)',
-      fix: "Register the client_id and client_secret of the add-on config with the integrator; the host sends them in the form body (client_secret_post).",
+      fix: 'Register the client_id and client_secret of the add-on config with the integrator; the host sends them in the form body (client_secret_post).',
     });
   });
 
@@ -117,18 +144,23 @@ describe('collectChecks()', () => {
     expect(checks.at(-1)).toEqual({
       id: 'config.urls',
       status: 'fail',
-      detail: 'integrator_oauth.authorize_url uses http; integrator_oauth.token_url uses http; integrator_oauth.redirect_url uses http; integrator_api.base_url uses http',
+      detail:
+        'integrator_oauth.authorize_url uses http; integrator_oauth.token_url uses http; integrator_oauth.redirect_url uses http; integrator_api.base_url uses http',
       fix: 'Use https URLs outside development whose host names resolve (beta config).',
     });
   });
 
   it('fails config.urls and completion.advance for a host name that does not resolve [redirect_url on .invalid]', async () => {
-    const checks = await collectChecks(optionsFor(t.url, { completionUrl: 'http://integrator.doctor.invalid/addon/complete' }));
+    const checks = await collectChecks(
+      optionsFor(t.url, { completionUrl: 'http://integrator.doctor.invalid/addon/complete' }),
+    );
     expect(notPassing(checks)).toEqual([
       ['completion.advance', 'fail'],
       ['config.urls', 'fail'],
     ]);
-    expect(checks.at(-1)!.detail).toBe('integrator_oauth.redirect_url: integrator.doctor.invalid does not resolve (ENOTFOUND)');
+    expect(checks.at(-1)!.detail).toBe(
+      'integrator_oauth.redirect_url: integrator.doctor.invalid does not resolve (ENOTFOUND)',
+    );
     expect(checks.find((c) => c.id === 'completion.advance')!.detail).toBe('cannot connect (ENOTFOUND)');
   });
 
@@ -137,7 +169,11 @@ describe('collectChecks()', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const hostTokenUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/oauth/token`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const exchanging = await startTestIntegrator(store.db, { exchangeHostCode: true, hostClient: { clientId: 'host-app', clientSecret: 'host-app-secret' }, hostTokenUrl });
+    const exchanging = await startTestIntegrator(store.db, {
+      exchangeHostCode: true,
+      hostClient: { clientId: 'host-app', clientSecret: 'host-app-secret' },
+      hostTokenUrl,
+    });
     try {
       const checks = await collectChecks(optionsFor(exchanging.url));
       expect(notPassing(checks)).toEqual([]);
@@ -155,7 +191,12 @@ describe('collectChecks()', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const checks = await collectChecks(optionsFor(url));
-    expect(checks[0]).toEqual({ id: 'authorize.page', status: 'fail', detail: 'cannot connect (ECONNREFUSED)', fix: 'Start the integrator and check the URL in the add-on config.' });
+    expect(checks[0]).toEqual({
+      id: 'authorize.page',
+      status: 'fail',
+      detail: 'cannot connect (ECONNREFUSED)',
+      fix: 'Start the integrator and check the URL in the add-on config.',
+    });
     expect(checks.filter((c) => c.status === 'pass').map((c) => c.id)).toEqual(['config.urls']);
   });
 });
@@ -167,23 +208,38 @@ describe('runDoctor()', () => {
     expect(code).toBe(0);
     const lines = output.split('\n');
     expect(lines[0]).toMatch(/^Check\s+Result\s+Saw\s+Fix$/);
-    expect(lines.slice(2, 2 + ALL_PASS.length).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual(ALL_PASS.map((c) => [c.id, 'PASS', c.detail]));
+    expect(lines.slice(2, 2 + ALL_PASS.length).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual(
+      ALL_PASS.map((c) => [c.id, 'PASS', c.detail]),
+    );
     expect(lines.slice(2 + ALL_PASS.length)).toEqual(['', 'All checks passed.', '']);
   });
 
   it('prints the JSON report and returns 1 with a failing row [--json, beta environment on http]', async () => {
     let output = '';
-    const code = await runDoctor(optionsFor(t.url, { environment: 'beta' }), { write: (s: string) => (output += s) }, 'json');
+    const code = await runDoctor(
+      optionsFor(t.url, { environment: 'beta' }),
+      { write: (s: string) => (output += s) },
+      'json',
+    );
     expect(code).toBe(1);
-    const report = JSON.parse(output) as { ok: boolean; checks: { id: string; checks: string; status: string; detail: string; fix?: string }[] };
+    const report = JSON.parse(output) as {
+      ok: boolean;
+      checks: { id: string; checks: string; status: string; detail: string; fix?: string }[];
+    };
     expect(report.ok).toBe(false);
     expect(report.checks.map((c) => c.id)).toEqual(Object.keys(DOCTOR_CHECKS));
-    expect(report.checks[0]).toEqual({ id: 'authorize.page', checks: DOCTOR_CHECKS['authorize.page'], status: 'pass', detail: '200 HTML page at /login' });
+    expect(report.checks[0]).toEqual({
+      id: 'authorize.page',
+      checks: DOCTOR_CHECKS['authorize.page'],
+      status: 'pass',
+      detail: '200 HTML page at /login',
+    });
     expect(report.checks.at(-1)).toEqual({
       id: 'config.urls',
       checks: DOCTOR_CHECKS['config.urls'],
       status: 'fail',
-      detail: 'integrator_oauth.authorize_url uses http; integrator_oauth.token_url uses http; integrator_oauth.redirect_url uses http; integrator_api.base_url uses http',
+      detail:
+        'integrator_oauth.authorize_url uses http; integrator_oauth.token_url uses http; integrator_oauth.redirect_url uses http; integrator_api.base_url uses http',
       fix: 'Use https URLs outside development whose host names resolve (beta config).',
     });
   });

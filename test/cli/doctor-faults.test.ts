@@ -7,8 +7,19 @@ import type { AddressInfo } from 'node:net';
 import express, { type Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { collectChecks, DOCTOR_CHECKS, type DoctorCheck, type DoctorCheckId } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
-import { APP_ID, HOST_BASE_URL, createIntegratorTestDatabase, startTestIntegrator, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import {
+  collectChecks,
+  DOCTOR_CHECKS,
+  type DoctorCheck,
+  type DoctorCheckId,
+} from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+import {
+  APP_ID,
+  HOST_BASE_URL,
+  createIntegratorTestDatabase,
+  startTestIntegrator,
+  type TestIntegrator,
+} from '@addon-kit/integrator-template/internal/test/support.ts';
 import { optionsFor } from '../support/doctor-options.ts';
 import { FAULTS, type FaultName } from '../support/integrator-faults.ts';
 
@@ -41,7 +52,11 @@ const FIELDS_FIX =
   'Answer with the RFC 6749 §5.1 field names: access_token, token_type ("Bearer"), expires_in (integer seconds), refresh_token and scope; the host reads exactly these.';
 const EXPIRES_FIX = 'expires_in must be a positive JSON integer: the lifetime in seconds (RFC 6749 §5.1).';
 const ISSUED = '{"access_token":"…","token_type":"Bearer","expires_in":3600,"refresh_token":"…","scope":"messages"}';
-const SKIP_CLIENT = { status: 'skip', detail: 'the token endpoint refused the client credentials (see token.exchange)', fix: 'Fix token.exchange first.' } as const;
+const SKIP_CLIENT = {
+  status: 'skip',
+  detail: 'the token endpoint refused the client credentials (see token.exchange)',
+  fix: 'Fix token.exchange first.',
+} as const;
 const SKIP_NO_TOKENS = {
   'refresh.grant': { status: 'skip', detail: 'no tokens were issued', fix: 'Fix token.exchange first.' },
   'refresh.rotation': { status: 'skip', detail: 'no refresh happened', fix: 'Fix refresh.grant first.' },
@@ -52,13 +67,25 @@ type Row = Omit<DoctorCheck, 'id'>;
 /** Per fault: every row that does not pass, exactly; all other rows must pass. */
 const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
   completion404: {
-    'completion.advance': { status: 'fail', detail: 'GET /addon/complete answered 404', fix: `Serve redirect_url: ${COMPLETION_FIX}` },
+    'completion.advance': {
+      status: 'fail',
+      detail: 'GET /addon/complete answered 404',
+      fix: `Serve redirect_url: ${COMPLETION_FIX}`,
+    },
   },
   completionDropsState: {
-    'completion.advance': { status: 'fail', detail: 'redirected to the advance step without state', fix: COMPLETION_FIX },
+    'completion.advance': {
+      status: 'fail',
+      detail: 'redirected to the advance step without state',
+      fix: COMPLETION_FIX,
+    },
   },
   completionChangesState: {
-    'completion.advance': { status: 'fail', detail: 'redirected to the advance step with the state changed', fix: COMPLETION_FIX },
+    'completion.advance': {
+      status: 'fail',
+      detail: 'redirected to the advance step with the state changed',
+      fix: COMPLETION_FIX,
+    },
   },
   authorizeRedirectsToUnregistered: {
     'authorize.unregistered_redirect': {
@@ -94,12 +121,24 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
     ...SKIP_NO_TOKENS,
   },
   tokenCamelCase: {
-    'token.exchange': { status: 'fail', detail: 'camelCased fields accessToken, tokenType, expiresIn, refreshToken', fix: FIELDS_FIX },
+    'token.exchange': {
+      status: 'fail',
+      detail: 'camelCased fields accessToken, tokenType, expiresIn, refreshToken',
+      fix: FIELDS_FIX,
+    },
     ...SKIP_NO_TOKENS,
   },
   tokenTypeMac: {
-    'token.exchange': { status: 'fail', detail: 'token_type "mac"', fix: 'Return token_type "Bearer" (RFC 6750 §4); the host sends the token as a Bearer token.' },
-    'refresh.grant': { status: 'fail', detail: 'token_type "mac"', fix: 'Return token_type "Bearer" (RFC 6750 §4); the host sends the token as a Bearer token.' },
+    'token.exchange': {
+      status: 'fail',
+      detail: 'token_type "mac"',
+      fix: 'Return token_type "Bearer" (RFC 6750 §4); the host sends the token as a Bearer token.',
+    },
+    'refresh.grant': {
+      status: 'fail',
+      detail: 'token_type "mac"',
+      fix: 'Return token_type "Bearer" (RFC 6750 §4); the host sends the token as a Bearer token.',
+    },
   },
   expiresInString: {
     'token.exchange': { status: 'fail', detail: 'expires_in "3600"', fix: EXPIRES_FIX },
@@ -110,8 +149,16 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
     'refresh.grant': { status: 'fail', detail: 'expires_in -1', fix: EXPIRES_FIX },
   },
   noCacheControl: {
-    'token.exchange': { status: 'fail', detail: 'Cache-Control (none)', fix: 'Send Cache-Control: no-store with tokens (RFC 6749 §5.1).' },
-    'refresh.grant': { status: 'fail', detail: 'Cache-Control (none)', fix: 'Send Cache-Control: no-store with tokens (RFC 6749 §5.1).' },
+    'token.exchange': {
+      status: 'fail',
+      detail: 'Cache-Control (none)',
+      fix: 'Send Cache-Control: no-store with tokens (RFC 6749 §5.1).',
+    },
+    'refresh.grant': {
+      status: 'fail',
+      detail: 'Cache-Control (none)',
+      fix: 'Send Cache-Control: no-store with tokens (RFC 6749 §5.1).',
+    },
   },
   badCode500: {
     'token.bad_code': {
@@ -130,7 +177,8 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
   wrongSecret400: {
     'token.wrong_secret': {
       status: 'fail',
-      detail: 'wrong client_secret: answered 400 {"error":"invalid_client","error_description":"client authentication failed"}',
+      detail:
+        'wrong client_secret: answered 400 {"error":"invalid_client","error_description":"client authentication failed"}',
       fix: 'A wrong client secret must get 401 {"error":"invalid_client"} (RFC 6749 §5.2).',
     },
   },
@@ -158,7 +206,8 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
   pkceNotSupported: {
     'token.pkce': {
       status: 'skip',
-      detail: 'the integrator does not use PKCE (a request without code_challenge and a wrong code_verifier were accepted)',
+      detail:
+        'the integrator does not use PKCE (a request without code_challenge and a wrong code_verifier were accepted)',
       fix: 'Support PKCE S256 (RFC 7636): the host sends code_challenge and code_verifier with every authorization.',
     },
   },
@@ -194,18 +243,23 @@ const EXPECTED: Record<FaultName, Partial<Record<DoctorCheckId, Row>>> = {
 };
 
 describe('collectChecks() against broken integrators', () => {
-  it.each(Object.keys(FAULTS) as FaultName[])('fails exactly the rows of the fault, the others passing [%s]', async (name) => {
-    fault = FAULTS[name]();
-    let checks: DoctorCheck[];
-    try {
-      checks = await collectChecks(optionsFor(front.url));
-    } finally {
-      fault = undefined;
-    }
-    expect(checks.map((c) => c.id)).toEqual(Object.keys(DOCTOR_CHECKS));
-    const expected = EXPECTED[name];
-    expect(Object.fromEntries(checks.filter((c) => c.status !== 'pass').map(({ id, ...row }) => [id, row]))).toEqual(expected);
-  });
+  it.each(Object.keys(FAULTS) as FaultName[])(
+    'fails exactly the rows of the fault, the others passing [%s]',
+    async (name) => {
+      fault = FAULTS[name]();
+      let checks: DoctorCheck[];
+      try {
+        checks = await collectChecks(optionsFor(front.url));
+      } finally {
+        fault = undefined;
+      }
+      expect(checks.map((c) => c.id)).toEqual(Object.keys(DOCTOR_CHECKS));
+      const expected = EXPECTED[name];
+      expect(Object.fromEntries(checks.filter((c) => c.status !== 'pass').map(({ id, ...row }) => [id, row]))).toEqual(
+        expected,
+      );
+    },
+  );
 
   it('passes every row once the fault is gone [template integrator behind the same front]', async () => {
     const checks = await collectChecks(optionsFor(front.url));

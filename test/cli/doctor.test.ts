@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { DOCTOR_CHECKS } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
 import { runCli } from '../support/cli.ts';
-import { APP_ID, CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, HOST_BASE_URL, startTestIntegrator, USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import {
+  APP_ID,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  createIntegratorTestDatabase,
+  HOST_BASE_URL,
+  startTestIntegrator,
+  USER,
+  type TestIntegrator,
+} from '@addon-kit/integrator-template/internal/test/support.ts';
 
 let store: { db: Database; drop(): Promise<void> };
 let t: TestIntegrator;
@@ -15,7 +24,10 @@ beforeAll(async () => {
   store = await createIntegratorTestDatabase();
   t = await startTestIntegrator(store.db);
   // The repository's sample config, pointed at this test's integrator.
-  const sample = (await readFile(new URL('../../addon.config.json', import.meta.url), 'utf8')).replaceAll('http://localhost:4100', t.url);
+  const sample = (await readFile(new URL('../../addon.config.json', import.meta.url), 'utf8')).replaceAll(
+    'http://localhost:4100',
+    t.url,
+  );
   configPath = join(await mkdtemp(join(tmpdir(), 'addon-kit-doctor-')), 'addon.config.json');
   await writeFile(configPath, sample);
 });
@@ -24,9 +36,23 @@ afterAll(async () => {
   await store.drop();
 });
 
-const env = (secret = CLIENT_SECRET) => ({ ADDON_OAUTH_APPLICATION_ID: String(APP_ID), INTEGRATOR_CLIENT_ID: CLIENT_ID, INTEGRATOR_CLIENT_SECRET: secret });
+const env = (secret = CLIENT_SECRET) => ({
+  ADDON_OAUTH_APPLICATION_ID: String(APP_ID),
+  INTEGRATOR_CLIENT_ID: CLIENT_ID,
+  INTEGRATOR_CLIENT_SECRET: secret,
+});
 const IDS = Object.keys(DOCTOR_CHECKS);
-const args = ['doctor', '--env', 'development', '--host', HOST_BASE_URL, '--username', USER.username, '--password', USER.password];
+const args = [
+  'doctor',
+  '--env',
+  'development',
+  '--host',
+  HOST_BASE_URL,
+  '--username',
+  USER.username,
+  '--password',
+  USER.password,
+];
 
 describe('addon-kit doctor', () => {
   it('checks a running integrator with the add-on config and passes every row [sample config]', async () => {
@@ -36,14 +62,18 @@ describe('addon-kit doctor', () => {
     const rows = res.stdout.split('\n');
     expect(rows[0]).toBe(`addon-kit doctor: checking the development integrator at ${t.url}`);
     expect(rows[1]).toMatch(/^Check\s+Result\s+Saw\s+Fix$/);
-    expect(rows.slice(3, 3 + IDS.length).map((l) => l.split(/\s{2,}/).slice(0, 2))).toEqual(IDS.map((id) => [id, 'PASS']));
+    expect(rows.slice(3, 3 + IDS.length).map((l) => l.split(/\s{2,}/).slice(0, 2))).toEqual(
+      IDS.map((id) => [id, 'PASS']),
+    );
     expect(res.stdout).toContain('All checks passed.');
   });
 
   it('exits 1 with the failing row and its fix [wrong client secret]', async () => {
     const res = await runCli([...args, '--config', configPath], env('a-wrong-secret-0123456789'));
     expect(res.code).toBe(1);
-    expect(res.stdout).toMatch(/\ntoken\.exchange\s+FAIL\s+401 .*invalid_client.*\s+Register the client_id and client_secret of the add-on config/);
+    expect(res.stdout).toMatch(
+      /\ntoken\.exchange\s+FAIL\s+401 .*invalid_client.*\s+Register the client_id and client_secret of the add-on config/,
+    );
     expect(res.stdout).toMatch(/\nrefresh\.grant\s+SKIP/);
     expect(res.stdout).toContain('1 check(s) failed.');
   });
@@ -73,7 +103,10 @@ describe('addon-kit doctor', () => {
     expect(noEnv.code).toBe(2);
     expect(noEnv.stderr.trim()).toBe('addon-kit doctor: --env is required (one of development, beta, production)');
     const bad = join(await mkdtemp(join(tmpdir(), 'addon-kit-doctor-')), 'addon.config.json');
-    await writeFile(bad, JSON.stringify({ oauth_application_id: 'x', scopes: [], ui_extensions: {}, environments: {} }));
+    await writeFile(
+      bad,
+      JSON.stringify({ oauth_application_id: 'x', scopes: [], ui_extensions: {}, environments: {} }),
+    );
     const invalid = await runCli(['doctor', '--env', 'development', '--config', bad], env());
     expect(invalid.code).toBe(1);
     expect(invalid.stderr.split('\n')[0]).toBe(`${bad} is not a valid add-on config:`);

@@ -8,7 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
-import { CSRF_FORM_FIELD, CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope } from '@addon-kit/sdk/protocol';
+import {
+  CSRF_FORM_FIELD,
+  CSRF_HEADER,
+  FETCH_HEADER,
+  UPSTREAM_HEADER,
+  decodeEnvelope,
+  encodeEnvelope,
+} from '@addon-kit/sdk/protocol';
 import { startCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
@@ -39,7 +46,10 @@ async function readyInstallation(
     csrf_token: string;
   };
   const installation = data[0]!.id;
-  const start = await host.request(`/addons/installations/${installation}/authorize`, { form: { [CSRF_FORM_FIELD]: csrf }, headers: { origin: url } });
+  const start = await host.request(`/addons/installations/${installation}/authorize`, {
+    form: { [CSRF_FORM_FIELD]: csrf },
+    headers: { origin: url },
+  });
   const completion = await runAuthorization(host, new URL(start.location!), { password: PASSWORD });
   const integratorBrowser = new Browser();
   const toAdvance = await integratorBrowser.fetch(completion.toString());

@@ -20,7 +20,10 @@ let people: number;
 beforeAll(async () => {
   fixture = await startDemoFixture();
   t = fixture.t;
-  const { rows } = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM list_results WHERE list_id = $1', [fixture.listId]);
+  const { rows } = await t.db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM list_results WHERE list_id = $1',
+    [fixture.listId],
+  );
   people = rows[0]!.count;
   page = await (await fixture.browser.newContext()).newPage();
   await fixture.signInToList(page);
@@ -32,7 +35,9 @@ afterAll(async () => {
 });
 
 /** Presses Authorize and answers the popup (Allow unless told), until it closes; returns the pages met. */
-async function authorize(decisions: { host?: 'allow' | 'deny'; integrator?: 'allow' | 'deny' } = {}): Promise<string[]> {
+async function authorize(
+  decisions: { host?: 'allow' | 'deny'; integrator?: 'allow' | 'deny' } = {},
+): Promise<string[]> {
   const opened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Authorize' }).click();
   const popup = await opened;
@@ -46,10 +51,15 @@ async function authorize(decisions: { host?: 'allow' | 'deny'; integrator?: 'all
 }
 
 /** The mounted add-on's status, as the page's `window.addonKitDemo` holds it. */
-const status = () => page.evaluate(() => (window as unknown as { addonKitDemo: { addon: { status(): unknown } }[] }).addonKitDemo[0]!.addon.status());
+const status = () =>
+  page.evaluate(() =>
+    (window as unknown as { addonKitDemo: { addon: { status(): unknown } }[] }).addonKitDemo[0]!.addon.status(),
+  );
 
 async function vaultState(): Promise<string[]> {
-  const { rows } = await t.db.query<{ state: string }>('SELECT state FROM addon_authorizations WHERE person_id = $1', [await personId(t.db, 'admin@demo.test')]);
+  const { rows } = await t.db.query<{ state: string }>('SELECT state FROM addon_authorizations WHERE person_id = $1', [
+    await personId(t.db, 'admin@demo.test'),
+  ]);
   return rows.map((r) => r.state);
 }
 
@@ -67,7 +77,11 @@ describe('the Authorize popup on the demo List page', () => {
     const seen = await authorize({ integrator: 'deny' });
     expect(seen).toEqual(['host/oauth/interaction/:uid', 'integrator/login', 'integrator/oauth/authorize']);
     await page.getByText('You declined the authorization on the add-on service’s consent page.').waitFor();
-    expect(await status()).toEqual({ kind: 'needs_authorization', state: 'integrator_pending', declined: 'integrator' });
+    expect(await status()).toEqual({
+      kind: 'needs_authorization',
+      state: 'integrator_pending',
+      declined: 'integrator',
+    });
     expect(await page.getByRole('button', { name: 'Authorize' }).count()).toBe(1);
     expect(await page.locator('iframe').count()).toBe(0);
   });
@@ -86,7 +100,9 @@ describe('the Authorize popup on the demo List page', () => {
     await fixture.integratorDb.db.query('UPDATE token_families SET revoked_at = now()');
     await page.getByLabel('Message').fill('Choir practice is cancelled.');
     await page.getByRole('button', { name: 'Send message' }).click();
-    await page.getByText('Sending failed: The integrator no longer accepts this authorization; authorize the add-on again').waitFor();
+    await page
+      .getByText('Sending failed: The integrator no longer accepts this authorization; authorize the add-on again')
+      .waitFor();
     await page.getByText('This add-on needs to be authorized again.').waitFor();
     expect(await vaultState()).toEqual(['reauthorization_required']);
     const oldFrame = (await page.locator('iframe').elementHandle()) as ElementHandle<HTMLIFrameElement>;

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { integratorStartingListener, startDemoIntegrator, type DemoIntegrator } from '@addon-kit/host/internal/demo/demo-integrator.ts';
+import {
+  integratorStartingListener,
+  startDemoIntegrator,
+  type DemoIntegrator,
+} from '@addon-kit/host/internal/demo/demo-integrator.ts';
 import { listenOn, type Listener } from '@addon-kit/host/internal/http/listen.ts';
 import { prepareDemo, type PreparedDemo } from '@addon-kit/host/internal/demo/prepare-demo.ts';
 import { createSandboxApp } from '@addon-kit/host/internal/addons/sandbox-origin.ts';
@@ -42,7 +46,10 @@ export async function startDemoFixture(): Promise<DemoFixture> {
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`;
   const integratorListener: Listener = await listenOn(0, '127.0.0.1', integratorStartingListener);
   const integratorUrl = `http://127.0.0.1:${integratorListener.port}`;
-  const t = await startHttpTestHost({ demo: true, config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir } });
+  const t = await startHttpTestHost({
+    demo: true,
+    config: { addonSweepIntervalSeconds: 0, sandboxUrl, addonSdkDir: bundleDir },
+  });
   const demo = await prepareDemo({ db: t.db, config: t.host.config, integratorUrl, env: {} });
   const { rows } = await t.db.query<{ id: string }>(
     "SELECT l.id::text FROM lists l JOIN organizations o ON o.id = l.organization_id WHERE o.slug = 'demo' AND l.total_people > 100 ORDER BY l.id LIMIT 1",

@@ -37,7 +37,11 @@ beforeAll(async () => {
   fixture = await startDemoFixture();
   ({ t, sandboxUrl, integratorDb, integrator, listId } = fixture);
   // A fixed viewport and the light scheme: the screenshots of this walk-through are the README's pictures.
-  context = await fixture.browser.newContext({ viewport: { width: 1200, height: 820 }, colorScheme: 'light', deviceScaleFactor: 1 });
+  context = await fixture.browser.newContext({
+    viewport: { width: 1200, height: 820 },
+    colorScheme: 'light',
+    deviceScaleFactor: 1,
+  });
   context.on('response', (response) => {
     seenUrls.push(response.url());
     pendingBodies.push(
@@ -63,7 +67,10 @@ const POPUP_SCREENSHOTS: Record<string, string> = {
 
 /** The people of a List by plain SQL, in id order. */
 async function listPeople(listId: string): Promise<string[]> {
-  const { rows } = await t.db.query<{ id: string }>('SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]);
+  const { rows } = await t.db.query<{ id: string }>(
+    'SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY person_id',
+    [listId],
+  );
   return rows.map((r) => r.id);
 }
 
@@ -72,7 +79,9 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
     await fixture.signInToList(page, 'admin@demo.test', (login) => checkPage(login, '01-sign-in'));
     const people = await listPeople(listId);
     expect(people.length).toBeGreaterThan(100);
-    expect(await page.locator('#list-people-count').textContent()).toBe(`${people.length} ${people.length === 1 ? 'person' : 'people'}`);
+    expect(await page.locator('#list-people-count').textContent()).toBe(
+      `${people.length} ${people.length === 1 ? 'person' : 'people'}`,
+    );
     await page.getByRole('button', { name: 'Authorize' }).waitFor();
     expect(await page.locator('iframe').count()).toBe(0);
     await checkPage(page, '02-list-page-authorize');
@@ -107,12 +116,15 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
     const frame = page.locator('iframe');
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
     expect(new URL((await frame.getAttribute('src'))!).origin).toBe(sandboxUrl);
-    const { rows } = await t.db.query<{ state: string }>('SELECT state FROM addon_authorizations WHERE person_id = $1', [await personId(t.db, 'admin@demo.test')]);
+    const { rows } = await t.db.query<{ state: string }>(
+      'SELECT state FROM addon_authorizations WHERE person_id = $1',
+      [await personId(t.db, 'admin@demo.test')],
+    );
     expect(rows).toEqual([{ state: 'ready' }]);
     await checkPage(page, '06-addon-ready');
   });
 
-  it("sends the message through the template integrator to every person of the List and shows the result [send]", async () => {
+  it('sends the message through the template integrator to every person of the List and shows the result [send]', async () => {
     const people = await listPeople(listId);
     await page.getByLabel('Message').fill('Potluck after the service on Sunday.');
     await page.getByRole('button', { name: 'Send message' }).click();
@@ -122,19 +134,36 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
         'SELECT m.id::text, m.list_id, m.body, u.username FROM messages m JOIN users u ON u.id = m.user_id ORDER BY m.id',
       );
     })();
-    expect(messages).toEqual([{ id: expect.any(String), list_id: listId, body: 'Potluck after the service on Sunday.', username: 'demo' }]);
-    expect(await page.getByText(`Message ${messages[0]!.id} sent to ${people.length} ${people.length === 1 ? 'person' : 'people'}.`).count()).toBe(1);
+    expect(messages).toEqual([
+      { id: expect.any(String), list_id: listId, body: 'Potluck after the service on Sunday.', username: 'demo' },
+    ]);
+    expect(
+      await page
+        .getByText(`Message ${messages[0]!.id} sent to ${people.length} ${people.length === 1 ? 'person' : 'people'}.`)
+        .count(),
+    ).toBe(1);
     await page.getByText(/^Message \d+ sent to/).scrollIntoViewIfNeeded();
     await checkPage(page, '07-message-sent');
-    const { rows: recipients } = await integratorDb.db.query<{ person_id: string }>('SELECT person_id FROM message_recipients WHERE message_id = $1 ORDER BY person_id::bigint', [messages[0]!.id]);
+    const { rows: recipients } = await integratorDb.db.query<{ person_id: string }>(
+      'SELECT person_id FROM message_recipients WHERE message_id = $1 ORDER BY person_id::bigint',
+      [messages[0]!.id],
+    );
     expect(recipients.map((r) => r.person_id)).toEqual(people);
   });
 
   it('never lets a token reach the page: not in its cookies, not in any response it received [tokens]', async () => {
     const vault = createTokenVault(t.db, createSecretBox([TEST_ENCRYPTION_KEY]));
-    const { rows } = await t.db.query<{ id: string }>('SELECT id::text FROM addon_authorizations WHERE person_id = $1', [await personId(t.db, 'admin@demo.test')]);
+    const { rows } = await t.db.query<{ id: string }>(
+      'SELECT id::text FROM addon_authorizations WHERE person_id = $1',
+      [await personId(t.db, 'admin@demo.test')],
+    );
     const record = (await vault.findById(rows[0]!.id))!;
-    const secrets = [record.integrator!.accessToken, record.integrator!.refreshToken!, record.service!.accessToken, record.service!.refreshToken!];
+    const secrets = [
+      record.integrator!.accessToken,
+      record.integrator!.refreshToken!,
+      record.service!.accessToken,
+      record.service!.refreshToken!,
+    ];
     for (const secret of secrets) expect(secret.length).toBeGreaterThan(10);
     // The session cookie is HttpOnly: nothing is visible to scripts.
     expect(await page.evaluate(() => document.cookie)).toBe('');
@@ -146,7 +175,11 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
       expect(received.filter((r) => r.body.includes(secret)).map((r) => r.url)).toEqual([]);
     }
     // The proxied calls the page made did reach the host (so the responses above are the ones that mattered).
-    expect(seenUrls.some((u) => u.startsWith(`${t.baseUrl}/addons/installations/`) && u.endsWith('/fetch/integrator'))).toBe(true);
-    expect(seenUrls.some((u) => u.startsWith(`${t.baseUrl}/addons/installations/`) && u.endsWith('/fetch/service'))).toBe(true);
+    expect(
+      seenUrls.some((u) => u.startsWith(`${t.baseUrl}/addons/installations/`) && u.endsWith('/fetch/integrator')),
+    ).toBe(true);
+    expect(
+      seenUrls.some((u) => u.startsWith(`${t.baseUrl}/addons/installations/`) && u.endsWith('/fetch/service')),
+    ).toBe(true);
   });
 });

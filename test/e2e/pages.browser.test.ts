@@ -48,7 +48,12 @@ async function authorizationUrl(prompt?: string): Promise<string> {
 }
 
 /** Opens `url` and checks the page; `status` and `heading` make sure it is the page meant. */
-async function visit(page: Page, url: string, name: string, expected: { status: number; heading: string | RegExp }): Promise<void> {
+async function visit(
+  page: Page,
+  url: string,
+  name: string,
+  expected: { status: number; heading: string | RegExp },
+): Promise<void> {
   const response = await page.goto(url);
   expect(response?.status()).toBe(expected.status);
   const heading = (await page.locator('h1').first().textContent())?.trim();
@@ -67,7 +72,9 @@ for (const scheme of ['light', 'dark'] as const) {
     beforeAll(async () => {
       context = await fixture.browser.newContext({ viewport: { width: 1200, height: 820 }, colorScheme: scheme });
       refused = collectPolicyViolations(context);
-      await context.route(`${new URL(REDIRECT_URI).origin}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }));
+      await context.route(`${new URL(REDIRECT_URI).origin}/**`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }),
+      );
       page = await context.newPage();
     });
     afterAll(async () => {
@@ -82,7 +89,8 @@ for (const scheme of ['light', 'dark'] as const) {
         favicon: (document.querySelector('link[rel=icon]') as HTMLLinkElement).href,
       }));
       // --ak-color-bg and --ak-color-primary of the scheme.
-      const expected = scheme === 'light' ? ['rgb(245, 246, 248)', 'rgb(58, 79, 214)'] : ['rgb(17, 20, 24)', 'rgb(143, 162, 255)'];
+      const expected =
+        scheme === 'light' ? ['rgb(245, 246, 248)', 'rgb(58, 79, 214)'] : ['rgb(17, 20, 24)', 'rgb(143, 162, 255)'];
       expect([looks.background, looks.button]).toEqual(expected);
       expect((await context.request.get(looks.favicon)).headers()['content-type']).toBe('image/svg+xml');
       expect(refused).toEqual([]);
@@ -120,11 +128,16 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     it('has no serious accessibility violation on the account chooser, the consent page and the refusal page [GET /oauth/interaction/{uid}]', async () => {
-      await visit(page, await authorizationUrl('select_account'), shot('account-chooser'), { status: 200, heading: 'Choose an account' });
+      await visit(page, await authorizationUrl('select_account'), shot('account-chooser'), {
+        status: 200,
+        heading: 'Choose an account',
+      });
       await Promise.all([page.waitForURL(/\/oauth\/interaction\//), page.click('button[name=account]')]);
       expect((await page.locator('h1').textContent())?.trim()).toBe('Authorize Community Calendar');
       await checkPage(page, shot('host-consent'));
-      const other = await context.browser()!.newContext({ viewport: { width: 1200, height: 820 }, colorScheme: scheme });
+      const other = await context
+        .browser()!
+        .newContext({ viewport: { width: 1200, height: 820 }, colorScheme: scheme });
       try {
         const member = await other.newPage();
         await member.goto(await authorizationUrl());
@@ -141,25 +154,55 @@ for (const scheme of ['light', 'dark'] as const) {
     it('has no serious accessibility violation on the developer-account pages and the API reference [GET /developer/*, /docs/api]', async () => {
       const base = `${fixture.t.baseUrl}/developer`;
       await visit(page, base, shot('developer'), { status: 200, heading: 'Developer account' });
-      await visit(page, `${base}/personal-access-tokens`, shot('developer-tokens'), { status: 200, heading: 'Personal access tokens' });
+      await visit(page, `${base}/personal-access-tokens`, shot('developer-tokens'), {
+        status: 200,
+        heading: 'Personal access tokens',
+      });
       await page.fill('input[name=name]', 'Attendance export');
       await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Create token' }).click()]);
       await page.locator('[data-field=secret]').waitFor();
       await checkPage(page, shot('developer-token-created'));
-      await visit(page, `${base}/oauth-applications`, shot('developer-applications'), { status: 200, heading: 'OAuth applications' });
-      await visit(page, `${base}/oauth-applications/${app.id}`, shot('developer-application'), { status: 200, heading: 'Community Calendar' });
-      await visit(page, `${base}/connected-applications`, shot('developer-connected'), { status: 200, heading: 'Connected applications' });
-      await visit(page, `${base}/connected-applications/${app.id}`, shot('developer-connected-application'), { status: 200, heading: 'Community Calendar' });
+      await visit(page, `${base}/oauth-applications`, shot('developer-applications'), {
+        status: 200,
+        heading: 'OAuth applications',
+      });
+      await visit(page, `${base}/oauth-applications/${app.id}`, shot('developer-application'), {
+        status: 200,
+        heading: 'Community Calendar',
+      });
+      await visit(page, `${base}/connected-applications`, shot('developer-connected'), {
+        status: 200,
+        heading: 'Connected applications',
+      });
+      await visit(page, `${base}/connected-applications/${app.id}`, shot('developer-connected-application'), {
+        status: 200,
+        heading: 'Community Calendar',
+      });
       await visit(page, `${base}/account`, shot('developer-account'), { status: 200, heading: 'Account' });
-      await visit(page, `${fixture.t.baseUrl}/docs/api`, shot('api-reference'), { status: 200, heading: 'Organization Developer API' });
+      await visit(page, `${fixture.t.baseUrl}/docs/api`, shot('api-reference'), {
+        status: 200,
+        heading: 'Organization Developer API',
+      });
     });
 
     it('has no serious accessibility violation on the error pages [404, provider error, expired sign-in, handshake failure]', async () => {
       const host = fixture.t.baseUrl;
-      await visit(page, `${host}/developer/oauth-applications/999999`, shot('error-not-found'), { status: 404, heading: 'Not found' });
-      await visit(page, `${host}/oauth/authorize?client_id=no-such-client&response_type=code`, shot('error-provider'), { status: 400, heading: 'Authorization failed' });
-      await visit(page, `${host}/oauth/interaction/no-such-interaction`, shot('error-expired'), { status: 400, heading: 'This sign-in has expired' });
-      await visit(page, `${host}/addons/authorizations/999999/advance`, shot('error-handshake'), { status: 400, heading: 'No authorization in progress' });
+      await visit(page, `${host}/developer/oauth-applications/999999`, shot('error-not-found'), {
+        status: 404,
+        heading: 'Not found',
+      });
+      await visit(page, `${host}/oauth/authorize?client_id=no-such-client&response_type=code`, shot('error-provider'), {
+        status: 400,
+        heading: 'Authorization failed',
+      });
+      await visit(page, `${host}/oauth/interaction/no-such-interaction`, shot('error-expired'), {
+        status: 400,
+        heading: 'This sign-in has expired',
+      });
+      await visit(page, `${host}/addons/authorizations/999999/advance`, shot('error-handshake'), {
+        status: 400,
+        heading: 'No authorization in progress',
+      });
     });
 
     it("has no serious accessibility violation on the integrator's sign-in, consent and error pages [GET /oauth/authorize]", async () => {
@@ -190,14 +233,24 @@ for (const scheme of ['light', 'dark'] as const) {
       await Promise.all([page.waitForURL(/\/oauth\/authorize\?/), page.click('button[type=submit]')]);
       // The add-on and the host by the names start gave the integrator's registered client.
       expect(await page.textContent('h1')).toBe('Allow Send Message (sample add-on) to use your account?');
-      expect(await page.textContent('main p')).toBe('The add-on Send Message (sample add-on) in addon-kit asks to act for you on Template Integrator.');
+      expect(await page.textContent('main p')).toBe(
+        'The add-on Send Message (sample add-on) in addon-kit asks to act for you on Template Integrator.',
+      );
       await checkPage(page, shot('integrator-consent'));
-      await visit(page, `${integrator}/oauth/authorize?client_id=no-such-client`, shot('integrator-error'), { status: 400, heading: /.+/ });
+      await visit(page, `${integrator}/oauth/authorize?client_id=no-such-client`, shot('integrator-error'), {
+        status: 400,
+        heading: /.+/,
+      });
       expect(ownRefused).toEqual([]);
     });
 
     it("fits a phone's width: no page scrolls sideways, wide tables scroll in their own box [375 px]", async () => {
-      const phone = await fixture.browser.newContext({ viewport: { width: 375, height: 740 }, colorScheme: scheme, isMobile: true, hasTouch: true });
+      const phone = await fixture.browser.newContext({
+        viewport: { width: 375, height: 740 },
+        colorScheme: scheme,
+        isMobile: true,
+        hasTouch: true,
+      });
       onTestFinished(() => phone.close());
       const small = await phone.newPage();
       await fixture.signInToList(small);
@@ -215,7 +268,10 @@ for (const scheme of ['light', 'dark'] as const) {
       const overflowing: string[] = [];
       for (const url of pages) {
         await small.goto(url);
-        const { scrollWidth, innerWidth } = await small.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        const { scrollWidth, innerWidth } = await small.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
         if (scrollWidth > innerWidth) overflowing.push(`${new URL(url).pathname}: ${scrollWidth} > ${innerWidth}`);
         await checkPage(small, shot(`phone-${new URL(url).pathname.split('/').filter(Boolean).join('-')}`));
       }

@@ -49,7 +49,10 @@ describe('addon-kit start (README defaults)', () => {
       const count = Number(/^(\d+) people$/.exec((await page.locator('#list-people-count').textContent())!)![1]);
       expect(count).toBeGreaterThan(0);
 
-      const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Authorize' }).click()]);
+      const [popup] = await Promise.all([
+        page.waitForEvent('popup'),
+        page.getByRole('button', { name: 'Authorize' }).click(),
+      ]);
       const seen = await drivePopup(popup, {
         origins: { [HOST]: 'host', [INTEGRATOR]: 'integrator' },
         integrator: { username: 'demo', password: 'demo-password' },

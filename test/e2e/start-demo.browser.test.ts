@@ -31,7 +31,14 @@ beforeAll(async () => {
 
 const args = () => [
   'start',
-  ...['--port', String(ports.host), '--sandbox-port', String(ports.sandbox), '--integrator-port', String(ports.integrator)],
+  ...[
+    '--port',
+    String(ports.host),
+    '--sandbox-port',
+    String(ports.sandbox),
+    '--integrator-port',
+    String(ports.integrator),
+  ],
   ...['--data-dir', dataDir, '--demo-password', 'demo-start-pw'],
   ...(databaseUrl ? ['--database-url', databaseUrl] : []),
 ];
@@ -77,9 +84,20 @@ describe('addon-kit start (demo)', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain(`frame-src http://127.0.0.1:${ports.sandbox}`);
       expect(page.body).toContain("import('/assets/addon-sdk/host.js')");
-      const mounts = JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!) as {
+      const mounts = JSON.parse(
+        /<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!,
+      ) as {
         csrfToken: string;
-        mounts: { options: { extension: string; environment: string; sandboxUrl: string; addonUrl: string; props: Record<string, string>; uiOrigins: string[] } }[];
+        mounts: {
+          options: {
+            extension: string;
+            environment: string;
+            sandboxUrl: string;
+            addonUrl: string;
+            props: Record<string, string>;
+            uiOrigins: string[];
+          };
+        }[];
       };
       expect(mounts.mounts.map((m) => ({ ...m.options, installationId: undefined }))).toEqual([
         {
@@ -145,7 +163,9 @@ describe('addon-kit start (demo)', () => {
     first = undefined;
     const run = await startCli(args(), READY, ENV);
     try {
-      expect(run.stdout()).toMatch(new RegExp(`^  demo List page:    http://localhost:${ports.host}/demo/lists/\\d+ `, 'm'));
+      expect(run.stdout()).toMatch(
+        new RegExp(`^  demo List page:    http://localhost:${ports.host}/demo/lists/\\d+ `, 'm'),
+      );
       expect(run.stderr()).not.toContain('created the OAuth application');
       expect(run.stderr()).not.toContain('registered the sample add-on');
       expect(run.stderr()).not.toContain('ran ');
@@ -155,18 +175,30 @@ describe('addon-kit start (demo)', () => {
   }, 90_000);
 
   it('runs the platform alone: host and sandbox, no demo pages, no integrator [--no-demo]', async () => {
-    const run = await startCli([...args(), '--no-demo'].filter((a, i, all) => a !== '--integrator-port' && all[i - 1] !== '--integrator-port'), READY, ENV);
+    const run = await startCli(
+      [...args(), '--no-demo'].filter((a, i, all) => a !== '--integrator-port' && all[i - 1] !== '--integrator-port'),
+      READY,
+      ENV,
+    );
     try {
       const host = `http://localhost:${ports.host}`;
       expect(run.stdout()).toContain(
-        [`  health:            ${host}/health`, `  sign in:           ${host}/login`, `  add-on sandbox:    http://127.0.0.1:${ports.sandbox}`, 'demo logins (email / password):'].join('\n'),
+        [
+          `  health:            ${host}/health`,
+          `  sign in:           ${host}/login`,
+          `  add-on sandbox:    http://127.0.0.1:${ports.sandbox}`,
+          'demo logins (email / password):',
+        ].join('\n'),
       );
       expect(run.stdout()).not.toContain('demo List');
       expect(run.stdout()).not.toContain('integrator');
       expect(run.stderr()).not.toContain('sample add-on');
       expect((await fetch(`${host}/health`)).status).toBe(200);
       const demo = await fetch(`${host}/demo/lists`);
-      expect([demo.status, (await demo.json()) as unknown]).toEqual([404, { errors: [expect.objectContaining({ status: '404' })] }]);
+      expect([demo.status, (await demo.json()) as unknown]).toEqual([
+        404,
+        { errors: [expect.objectContaining({ status: '404' })] },
+      ]);
       expect((await fetch(`${host}/assets/addon-sdk/host.js`)).status).toBe(200);
       const frame = await fetch(`http://127.0.0.1:${ports.sandbox}/frame.html`);
       expect(frame.headers.get('content-security-policy')).toContain(`frame-ancestors ${host}`);

@@ -10,7 +10,23 @@ import { describe, expect, it } from 'vitest';
 const HOST = resolve(dirname(fileURLToPath(import.meta.url)), '../../host');
 
 /** Top-level entries of host/ above the auth layer. */
-const ABOVE_AUTH = ['pages', 'developer', 'demo', 'cli', 'oauth', 'addons', 'people', 'api', 'current', 'http', 'limits', 'jsonapi', 'app.ts', 'main.ts', 'index.ts'];
+const ABOVE_AUTH = [
+  'pages',
+  'developer',
+  'demo',
+  'cli',
+  'oauth',
+  'addons',
+  'people',
+  'api',
+  'current',
+  'http',
+  'limits',
+  'jsonapi',
+  'app.ts',
+  'main.ts',
+  'index.ts',
+];
 const RULES: { layer: string; forbidden: string[] }[] = [
   { layer: 'db', forbidden: ['auth', ...ABOVE_AUTH] },
   { layer: 'crypto', forbidden: ['auth', 'db', ...ABOVE_AUTH] },
@@ -27,7 +43,9 @@ function sources(dir: string): string[] {
 
 /** The relative module specifiers of a file's static and dynamic imports and re-exports. */
 function relativeImports(text: string): string[] {
-  const found = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm)].map((m) => m[1]!);
+  const found = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm)].map(
+    (m) => m[1]!,
+  );
   return [...new Set(found)];
 }
 
@@ -38,7 +56,8 @@ function landsIn(file: string, specifier: string): string {
 
 describe('host layering', () => {
   it('finds import lines of every kind [scanner]', () => {
-    const text = "import a from './a.ts';\nimport type { B } from '../b.ts';\nexport { c } from '../../c.ts';\nconst d = await import('./d.ts');\nimport './e.ts';\nimport x from 'express';";
+    const text =
+      "import a from './a.ts';\nimport type { B } from '../b.ts';\nexport { c } from '../../c.ts';\nconst d = await import('./d.ts');\nimport './e.ts';\nimport x from 'express';";
     expect(relativeImports(text)).toEqual(['./a.ts', '../b.ts', '../../c.ts', './d.ts', './e.ts']);
   });
 

@@ -21,7 +21,11 @@ function capture(): { logger: ReturnType<typeof createLogger>; lines: Record<str
   return { logger: createLogger('info', sink), lines };
 }
 
-const failure = (sql: string, params: unknown[]) => db.query(sql, params).then(() => expect.unreachable(), (error: unknown) => error);
+const failure = (sql: string, params: unknown[]) =>
+  db.query(sql, params).then(
+    () => expect.unreachable(),
+    (error: unknown) => error,
+  );
 
 describe('createLogger()', () => {
   it('keeps a PostgreSQL error’s code and hides the values it quotes [unique violation]', async () => {
@@ -46,7 +50,10 @@ describe('createLogger()', () => {
   it('still redacts OAuth codes, tokens, secrets and passwords', () => {
     const { logger, lines } = capture();
     const code = 'Zk3-abcdefghijklmnopqrstuvwxyz0123456789ABCDE';
-    logger.info({ body: { code, password: 'pw', client_secret: 'cs', refresh_token: 'rt' }, err: { code: 'ECONNRESET' } }, 'x');
+    logger.info(
+      { body: { code, password: 'pw', client_secret: 'cs', refresh_token: 'rt' }, err: { code: 'ECONNRESET' } },
+      'x',
+    );
     expect(lines[0]).toMatchObject({
       body: { code: '[redacted]', password: '[redacted]', client_secret: '[redacted]', refresh_token: '[redacted]' },
       err: { code: 'ECONNRESET' },

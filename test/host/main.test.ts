@@ -40,12 +40,27 @@ async function answer(url: string, init: RequestInit = {}): Promise<Answer> {
     'cache-control': res.headers.get('cache-control'),
   };
   const text = await res.text();
-  return { status: res.status, headers, body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    headers,
+    body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text,
+  };
 }
 
-const STARTING_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store' };
+const STARTING_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'retry-after': '1',
+  'cache-control': 'no-store',
+};
 const HOST_STARTING = {
-  errors: [{ status: '503', code: 'starting', title: 'Service Unavailable', detail: 'The service is starting; retry in a moment' }],
+  errors: [
+    {
+      status: '503',
+      code: 'starting',
+      title: 'Service Unavailable',
+      detail: 'The service is starting; retry in a moment',
+    },
+  ],
 };
 
 describe('startHost()', () => {
@@ -53,7 +68,9 @@ describe('startHost()', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let listening!: (urls: { url: string; sandboxUrl: string; integratorUrl: string | undefined }) => void;
-    const urlsKnown = new Promise<{ url: string; sandboxUrl: string; integratorUrl: string | undefined }>((resolve) => (listening = resolve));
+    const urlsKnown = new Promise<{ url: string; sandboxUrl: string; integratorUrl: string | undefined }>(
+      (resolve) => (listening = resolve),
+    );
     const starting = startHost({
       db,
       dataDir: join(tmp, '.addon-kit'),
@@ -67,17 +84,32 @@ describe('startHost()', () => {
     let running: RunningHost | undefined;
     try {
       const { url, sandboxUrl, integratorUrl } = await urlsKnown;
-      const startingHealth = { status: 503, headers: STARTING_HEADERS, body: { status: 'starting', database: db.kind } };
+      const startingHealth = {
+        status: 503,
+        headers: STARTING_HEADERS,
+        body: { status: 'starting', database: db.kind },
+      };
       expect(await answer(`${url}/health`)).toEqual(startingHealth);
-      expect(await answer(`${url}/health?verbose=1`)).toMatchObject({ status: 503, body: { status: 'starting', database: db.kind } });
-      expect(await answer(`${url}/people/v2/lists`)).toEqual({ status: 503, headers: STARTING_HEADERS, body: HOST_STARTING });
+      expect(await answer(`${url}/health?verbose=1`)).toMatchObject({
+        status: 503,
+        body: { status: 'starting', database: db.kind },
+      });
+      expect(await answer(`${url}/people/v2/lists`)).toEqual({
+        status: 503,
+        headers: STARTING_HEADERS,
+        body: HOST_STARTING,
+      });
       const token = await answer(`${url}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'grant_type=client_credentials',
       });
       expect(token).toEqual({ status: 503, headers: STARTING_HEADERS, body: HOST_STARTING });
-      expect(await answer(`${sandboxUrl}/frame.html`)).toEqual({ status: 503, headers: STARTING_HEADERS, body: HOST_STARTING });
+      expect(await answer(`${sandboxUrl}/frame.html`)).toEqual({
+        status: 503,
+        headers: STARTING_HEADERS,
+        body: HOST_STARTING,
+      });
       expect(await answer(`${integratorUrl}/login`)).toEqual({
         status: 503,
         headers: STARTING_HEADERS,
@@ -87,7 +119,11 @@ describe('startHost()', () => {
       release();
       running = await starting;
       const health = await answer(`${url}/health`);
-      expect([health.status, health.headers['retry-after'], health.body]).toEqual([200, null, { status: 'ok', database: db.kind }]);
+      expect([health.status, health.headers['retry-after'], health.body]).toEqual([
+        200,
+        null,
+        { status: 'ok', database: db.kind },
+      ]);
       expect((await answer(`${sandboxUrl}/frame.html`)).status).toBe(200);
       expect((await answer(`${integratorUrl}/login`)).status).toBe(200);
     } finally {

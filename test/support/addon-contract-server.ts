@@ -9,13 +9,32 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import express, { type Express, type Request, type Response } from 'express';
-import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type FetchEnvelope, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
+import {
+  CSRF_HEADER,
+  FETCH_HEADER,
+  UPSTREAM_HEADER,
+  decodeEnvelope,
+  encodeEnvelope,
+  type FetchEnvelope,
+  type ProxyErrorSide,
+} from '@addon-kit/sdk/protocol';
 import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
 
 /** One request the proxy forwarded (outcome `forwarded`) or refused (outcome: the error code). */
-export interface ProxyLogEntry { target: string; method: string; url: string; outcome: string }
+export interface ProxyLogEntry {
+  target: string;
+  method: string;
+  url: string;
+  outcome: string;
+}
 /** One request an upstream received. */
-export interface UpstreamLogEntry { method: string; path: string; authorization: string | undefined; contentType: string | undefined; body: Buffer }
+export interface UpstreamLogEntry {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: Buffer;
+}
 
 type ErrorBody = { side: ProxyErrorSide; code: string; message: string; retryable: boolean };
 
@@ -41,8 +60,27 @@ export interface ContractServers {
 const SERVICE_TOKEN = 'service-access-token';
 const INTEGRATOR_TOKEN = 'integrator-access-token';
 /** Hop-by-hop and host-owned headers the proxy never forwards. */
-const DROP_REQUEST = new Set(['host', 'cookie', 'authorization', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization']);
-const DROP_RESPONSE = new Set(['set-cookie', 'connection', 'transfer-encoding', 'keep-alive', 'content-length', 'content-encoding']);
+const DROP_REQUEST = new Set([
+  'host',
+  'cookie',
+  'authorization',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+]);
+const DROP_RESPONSE = new Set([
+  'set-cookie',
+  'connection',
+  'transfer-encoding',
+  'keep-alive',
+  'content-length',
+  'content-encoding',
+]);
 
 async function listen(app: Express) {
   const server = app.listen(0, '127.0.0.1');
@@ -54,14 +92,23 @@ function recordUpstream(log: UpstreamLogEntry[]) {
   return [
     express.raw({ type: () => true, limit: '16mb' }),
     (req: Request, _res: Response, next: () => void) => {
-      log.push({ method: req.method, path: req.originalUrl, authorization: req.get('authorization'), contentType: req.get('content-type'), body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0) });
+      log.push({
+        method: req.method,
+        path: req.originalUrl,
+        authorization: req.get('authorization'),
+        contentType: req.get('content-type'),
+        body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      });
       next();
     },
   ];
 }
 
 /** Starts host, sandbox and upstream servers; `bundleDir` holds the built host.js, bootstrap and add-ons. */
-export async function startContractServers(options: { bundleDir: string; addons: Record<string, string> }): Promise<ContractServers> {
+export async function startContractServers(options: {
+  bundleDir: string;
+  addons: Record<string, string>;
+}): Promise<ContractServers> {
   const serviceLog: UpstreamLogEntry[] = [];
   const integratorLog: UpstreamLogEntry[] = [];
   const closeWaiters = new Map<string, (r: { finished: boolean }) => void>();
@@ -81,9 +128,16 @@ export async function startContractServers(options: { bundleDir: string; addons:
     const perPage = Number(req.query.per_page ?? 25);
     const offset = Number(req.query.offset ?? 0);
     const ids = Array.from({ length: Math.max(0, Math.min(perPage, size - offset)) }, (_, i) => offset + i + 1);
-    const nextPage = offset + perPage < size ? `${up.url}/people/v2/lists/${size}/people?per_page=${perPage}&offset=${offset + perPage}` : undefined;
+    const nextPage =
+      offset + perPage < size
+        ? `${up.url}/people/v2/lists/${size}/people?per_page=${perPage}&offset=${offset + perPage}`
+        : undefined;
     res.json({
-      data: ids.map((n) => ({ type: 'Person', id: String(1000 + n), attributes: { first_name: 'Person', last_name: String(n) } })),
+      data: ids.map((n) => ({
+        type: 'Person',
+        id: String(1000 + n),
+        attributes: { first_name: 'Person', last_name: String(n) },
+      })),
       meta: { total_count: size, count: ids.length },
       links: nextPage ? { next: nextPage } : {},
     });
@@ -118,7 +172,14 @@ export async function startContractServers(options: { bundleDir: string; addons:
     res.type('text/plain').send('repeated');
   });
   service.all('/fidelity/echo', (req, res) => {
-    res.json({ method: req.method, custom: req.get('x-custom') ?? null, contentType: req.get('content-type') ?? null, authorization: req.get('authorization') ?? null, cookie: req.get('cookie') ?? null, body: (req.body as Buffer).toString('base64') });
+    res.json({
+      method: req.method,
+      custom: req.get('x-custom') ?? null,
+      contentType: req.get('content-type') ?? null,
+      authorization: req.get('authorization') ?? null,
+      cookie: req.get('cookie') ?? null,
+      body: (req.body as Buffer).toString('base64'),
+    });
   });
   // Sends one chunk, then holds the response open until the client goes away.
   service.get('/fidelity/slow', (req, res) => {
@@ -142,7 +203,9 @@ export async function startContractServers(options: { bundleDir: string; addons:
       res.status(400).json({ error: 'invalid_json' });
       return;
     }
-    res.status(201).json({ id: `msg_${integratorLog.filter((e) => e.path === '/api/messages').length}`, received: body });
+    res
+      .status(201)
+      .json({ id: `msg_${integratorLog.filter((e) => e.path === '/api/messages').length}`, received: body });
   });
   integrator.get('/api/whoami', (req, res) => {
     res.json({ authorization: req.get('authorization') ?? null });
@@ -197,7 +260,9 @@ window.hostReady = true;
 
   host.get('/addons/installations/:id/state', (req, res) => {
     if (!sessionOf(req) || !sessions.has(sessionOf(req)!)) {
-      res.status(401).json({ error: { side: 'host_auth', code: 'login_required', message: 'Sign in', retryable: false } });
+      res
+        .status(401)
+        .json({ error: { side: 'host_auth', code: 'login_required', message: 'Sign in', retryable: false } });
       return;
     }
     res.json({ state: states.get(req.params.id) ?? 'uninitialized' });
@@ -226,11 +291,20 @@ document.getElementById('approve').addEventListener('click', async () => {
       proxyLog.push({ target, method: '', url, outcome: error.code });
       res.status(status).json({ error });
     };
-    if (target !== 'service' && target !== 'integrator') return refuse(404, { side: 'policy', code: 'unknown_target', message: 'Unknown target', retryable: false });
+    if (target !== 'service' && target !== 'integrator')
+      return refuse(404, { side: 'policy', code: 'unknown_target', message: 'Unknown target', retryable: false });
     const sid = sessionOf(req);
-    if (!sid || !sessions.has(sid)) return refuse(401, { side: 'host_auth', code: 'login_required', message: 'Sign in', retryable: false });
-    if (req.get(CSRF_HEADER) !== sessions.get(sid)) return refuse(403, { side: 'host_auth', code: 'csrf_failed', message: 'Bad CSRF token', retryable: false });
-    if (states.get(req.params.id) !== 'ready') return refuse(409, { side: 'host_auth', code: 'handshake_required', message: 'Authorize the add-on', retryable: false });
+    if (!sid || !sessions.has(sid))
+      return refuse(401, { side: 'host_auth', code: 'login_required', message: 'Sign in', retryable: false });
+    if (req.get(CSRF_HEADER) !== sessions.get(sid))
+      return refuse(403, { side: 'host_auth', code: 'csrf_failed', message: 'Bad CSRF token', retryable: false });
+    if (states.get(req.params.id) !== 'ready')
+      return refuse(409, {
+        side: 'host_auth',
+        code: 'handshake_required',
+        message: 'Authorize the add-on',
+        retryable: false,
+      });
     let call: FetchEnvelope;
     try {
       call = decodeEnvelope(req.get(FETCH_HEADER) ?? '') as FetchEnvelope;
@@ -244,11 +318,19 @@ document.getElementById('approve').addEventListener('click', async () => {
     }
     const base = target === 'service' ? up.url : int.url;
     const resolved = new URL(call.url, base);
-    if (resolved.origin !== base) return refuse(403, { side: 'policy', code: 'url_not_allowed', message: 'URL outside the allow-list', retryable: false }, call.url);
+    if (resolved.origin !== base)
+      return refuse(
+        403,
+        { side: 'policy', code: 'url_not_allowed', message: 'URL outside the allow-list', retryable: false },
+        call.url,
+      );
     const headers: Array<[string, string]> = call.headers.filter(([name]) => !DROP_REQUEST.has(name.toLowerCase()));
     headers.push(['host', resolved.host]);
     headers.push(['authorization', `Bearer ${target === 'service' ? SERVICE_TOKEN : INTEGRATOR_TOKEN}`]);
-    const body = Buffer.isBuffer(req.body) && req.body.length > 0 && call.method !== 'GET' && call.method !== 'HEAD' ? req.body : null;
+    const body =
+      Buffer.isBuffer(req.body) && req.body.length > 0 && call.method !== 'GET' && call.method !== 'HEAD'
+        ? req.body
+        : null;
     if (body) headers.push(['content-length', String(body.length)]);
     // node:http keeps repeated response headers apart (rawHeaders), which the contract requires.
     const outgoing = httpRequest(resolved, { method: call.method, headers: headers.flat() });
@@ -256,7 +338,12 @@ document.getElementById('approve').addEventListener('click', async () => {
       if (!res.writableFinished) outgoing.destroy();
     });
     outgoing.on('error', () => {
-      if (!res.headersSent) refuse(502, { side: 'upstream', code: 'upstream_unreachable', message: 'Upstream unreachable', retryable: true }, call.url);
+      if (!res.headersSent)
+        refuse(
+          502,
+          { side: 'upstream', code: 'upstream_unreachable', message: 'Upstream unreachable', retryable: true },
+          call.url,
+        );
       else res.destroy();
     });
     outgoing.on('response', (upstream) => {
@@ -266,7 +353,12 @@ document.getElementById('approve').addEventListener('click', async () => {
         const name = upstream.rawHeaders[i]!.toLowerCase();
         if (!DROP_RESPONSE.has(name)) pairs.push([name, upstream.rawHeaders[i + 1]!]);
       }
-      const head = { status: upstream.statusCode ?? 502, statusText: upstream.statusMessage ?? '', url: resolved.href, headers: pairs };
+      const head = {
+        status: upstream.statusCode ?? 502,
+        statusText: upstream.statusMessage ?? '',
+        url: resolved.href,
+        headers: pairs,
+      };
       res.status(200).set({ [UPSTREAM_HEADER]: encodeEnvelope(head), 'Content-Type': 'application/octet-stream' });
       res.flushHeaders();
       upstream.on('error', () => res.destroy());
@@ -280,7 +372,9 @@ document.getElementById('approve').addEventListener('click', async () => {
   // ---- sandbox origin ----
   const sandbox = express();
   sandbox.disable('x-powered-by');
-  sandbox.use(createSandboxRouter({ hostOrigins: [hostListener.url], bundleDir: options.bundleDir, addons: options.addons }));
+  sandbox.use(
+    createSandboxRouter({ hostOrigins: [hostListener.url], bundleDir: options.bundleDir, addons: options.addons }),
+  );
   // A page that pretends to be the sandbox frame / the popup, to test spoofing from another frame.
   sandbox.get('/spoof.html', (_req, res) => {
     res.type('html').send(`<!doctype html><script>

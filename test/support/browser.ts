@@ -50,7 +50,8 @@ export async function drivePopup(popup: Page, actors: PopupActors): Promise<stri
     const label = actors.origins[url.origin] ?? url.origin;
     const step = `${label}${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}/, '/:uid')}`;
     seen.push(step);
-    const answerable = (await popup.locator('input[name=email], input[name=username], button[value=allow]').count()) > 0;
+    const answerable =
+      (await popup.locator('input[name=email], input[name=username], button[value=allow]').count()) > 0;
     // Only pages that wait for the person: the last page closes the popup by itself.
     if (answerable && actors.onPage) await actors.onPage(popup, step);
     if (actors.host && (await popup.locator('input[name=email]').count())) {

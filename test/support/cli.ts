@@ -46,7 +46,12 @@ export interface RunningCli {
 }
 
 /** Starts a long-running command and resolves once stdout matches `ready`. */
-export function startCli(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, options: CliOptions = {}): Promise<RunningCli> {
+export function startCli(
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+  options: CliOptions = {},
+): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env, options.unset), cwd: options.cwd });
     let stdout = '';

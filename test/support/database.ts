@@ -14,7 +14,9 @@ export async function createTestDatabase(): Promise<Database> {
     return openDatabase({ loadDataDir: blob });
   }
   const name = `${template.prefix}_${randomBytes(4).toString('hex')}`;
-  await withDatabase(adminUrl(template.url), (admin) => admin.exec(`CREATE DATABASE ${name} TEMPLATE ${template.database}`));
+  await withDatabase(adminUrl(template.url), (admin) =>
+    admin.exec(`CREATE DATABASE ${name} TEMPLATE ${template.database}`),
+  );
   return openDatabase({ databaseUrl: withDatabaseName(template.url, name) });
 }
 

@@ -31,7 +31,12 @@ export const testPersonResource: ResourceDefinition = {
   relationships: { campus: { type: 'Campus', id: (row) => row.campus_id as string | null } },
   links: (row, base) => ({ self: `${base}/test/people/${String(row.id)}` }),
   includes: ['campus'],
-  order: { first_name: 'p.first_name', last_name: 'p.last_name', created_at: 'p.created_at', 'campuses.name': 'c.name' },
+  order: {
+    first_name: 'p.first_name',
+    last_name: 'p.last_name',
+    created_at: 'p.created_at',
+    'campuses.name': 'c.name',
+  },
   defaultOrder: 'p.id ASC',
   where: {
     id: { type: 'primary_key', column: 'p.id' },
@@ -59,13 +64,24 @@ export function engineApp(db: Database, logger: Logger = createLogger('silent'))
         const params = new SqlParams([]);
         const conditions = ["o.slug = 'demo'", ...queryConditions(testPersonResource, query, params, '0')];
         const where = `WHERE ${conditions.join(' AND ')}`;
-        const from = 'FROM people p JOIN organizations o ON o.id = p.organization_id LEFT JOIN campuses c ON c.id = p.campus_id';
-        const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from} ${where}`, params.values)).rows[0]!.n;
+        const from =
+          'FROM people p JOIN organizations o ON o.id = p.organization_id LEFT JOIN campuses c ON c.id = p.campus_id';
+        const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from} ${where}`, params.values))
+          .rows[0]!.n;
         const page = pageClause(query, params);
-        const { rows } = await db.query(`SELECT p.id::text, p.first_name, p.last_name, p.site_administrator, p.created_at, p.campus_id::text ${from} ${where} ${orderClause(testPersonResource, query, 'p.id ASC')} ${page}`, params.values);
+        const { rows } = await db.query(
+          `SELECT p.id::text, p.first_name, p.last_name, p.site_administrator, p.created_at, p.campus_id::text ${from} ${where} ${orderClause(testPersonResource, query, 'p.id ASC')} ${page}`,
+          params.values,
+        );
         const campusIds = [...new Set(rows.map((r) => r.campus_id).filter(Boolean))];
         const included = query.include.includes('campus')
-          ? [{ definition: campusResource, rows: (await db.query('SELECT id::text, name FROM campuses WHERE id = ANY($1::bigint[])', [campusIds])).rows }]
+          ? [
+              {
+                definition: campusResource,
+                rows: (await db.query('SELECT id::text, name FROM campuses WHERE id = ANY($1::bigint[])', [campusIds]))
+                  .rows,
+              },
+            ]
           : [];
         const org = (await db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!;
         return { rows, total, parent: { id: org.id, type: 'Organization' }, included };
@@ -76,7 +92,10 @@ export function engineApp(db: Database, logger: Logger = createLogger('silent'))
   router.get(
     '/people/:id',
     singleRoute(testPersonResource, async (req) => {
-      const { rows } = await db.query("SELECT p.id::text, p.first_name, p.last_name, p.site_administrator, p.created_at, p.campus_id::text FROM people p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'demo' AND p.id = $1", [pathId(req, 'id')]);
+      const { rows } = await db.query(
+        "SELECT p.id::text, p.first_name, p.last_name, p.site_administrator, p.created_at, p.campus_id::text FROM people p JOIN organizations o ON o.id = p.organization_id WHERE o.slug = 'demo' AND p.id = $1",
+        [pathId(req, 'id')],
+      );
       return { row: rows[0], parent: { id: '1', type: 'Organization' } };
     }),
   );

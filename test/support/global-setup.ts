@@ -33,7 +33,10 @@ export default async function setup(project: TestProject) {
     project.provide('dbTemplate', { kind: 'postgres', url: databaseUrl, database: template, prefix });
     return async () => {
       await withDatabase(adminUrl(databaseUrl), async (admin) => {
-        const { rows } = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
+        const { rows } = await admin.query<{ datname: string }>(
+          'SELECT datname FROM pg_database WHERE datname LIKE $1',
+          [`${prefix}%`],
+        );
         for (const { datname } of rows) await admin.exec(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
       });
     };
@@ -44,7 +47,9 @@ export default async function setup(project: TestProject) {
   const db = await openDatabase({ dataDir: 'memory://' });
   await migrate(db);
   await seedDemo(db, { password: TEST_PASSWORD });
-  const dump = await (db as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).pglite.dumpDataDir('gzip');
+  const dump = await (db as unknown as { pglite: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).pglite.dumpDataDir(
+    'gzip',
+  );
   await writeFile(file, Buffer.from(await dump.arrayBuffer()));
   await db.close();
   project.provide('dbTemplate', { kind: 'pglite', file });

@@ -36,7 +36,9 @@ export function testConfig(overrides: HostConfigInput = {}) {
 }
 
 /** A host over a private copy of the test database; `demo` adds the demo pages as `start` does. */
-export async function createTestHost(options: { config?: HostConfigInput; deps?: Partial<HostDeps>; demo?: boolean } = {}): Promise<TestHost> {
+export async function createTestHost(
+  options: { config?: HostConfigInput; deps?: Partial<HostDeps>; demo?: boolean } = {},
+): Promise<TestHost> {
   const db = await createTestDatabase();
   const config = testConfig(options.config);
   const routers = options.demo ? [demoRouter({ db, config })] : [];
@@ -54,7 +56,9 @@ export async function createTestHost(options: { config?: HostConfigInput; deps?:
 
 /** The id of a person by e-mail. */
 export async function personId(db: Database, email: string): Promise<string> {
-  const { rows } = await db.query<{ id: string }>('SELECT id::text FROM people WHERE lower(email) = lower($1)', [email]);
+  const { rows } = await db.query<{ id: string }>('SELECT id::text FROM people WHERE lower(email) = lower($1)', [
+    email,
+  ]);
   if (!rows[0]) throw new Error(`no person ${email}`);
   return rows[0].id;
 }

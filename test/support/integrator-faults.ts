@@ -75,9 +75,18 @@ function neutralizePkce(optional: boolean): Router {
 
 /** The faults by name; each is what an integrator gets wrong, in one place. */
 export const FAULTS = {
-  completion404: () => Router().get('/addon/complete', (_req, res) => void res.status(404).json({ error: 'not_found' })),
-  completionDropsState: () => Router().get('/addon/complete', onLocation((u) => u.searchParams.delete('state'))),
-  completionChangesState: () => Router().get('/addon/complete', onLocation((u) => u.searchParams.set('state', 'fixed-state'))),
+  completion404: () =>
+    Router().get('/addon/complete', (_req, res) => void res.status(404).json({ error: 'not_found' })),
+  completionDropsState: () =>
+    Router().get(
+      '/addon/complete',
+      onLocation((u) => u.searchParams.delete('state')),
+    ),
+  completionChangesState: () =>
+    Router().get(
+      '/addon/complete',
+      onLocation((u) => u.searchParams.set('state', 'fixed-state')),
+    ),
   authorizeRedirectsToUnregistered: () =>
     Router().get('/oauth/authorize', (req, res, next) => {
       const { redirect_uri: uri, state } = req.query as Record<string, string>;
@@ -90,22 +99,49 @@ export const FAULTS = {
       if (clientId === CLIENT_ID || !uri) return next();
       res.redirect(302, `${uri}?${new URLSearchParams({ error: 'unauthorized_client', state: state ?? '' })}`);
     }),
-  authorizeAltersState: () => Router().post('/oauth/authorize', onLocation((u) => u.searchParams.set('state', `${u.searchParams.get('state')}x`))),
+  authorizeAltersState: () =>
+    Router().post(
+      '/oauth/authorize',
+      onLocation((u) => u.searchParams.set('state', `${u.searchParams.get('state')}x`)),
+    ),
   tokenBasicOnly: () =>
     Router().post('/oauth/token', (req, res, next) => {
       if (/^Basic /i.test(req.get('authorization') ?? '')) return next();
-      res.set('WWW-Authenticate', 'Basic realm="integrator"').status(401).json({ error: 'invalid_client', error_description: 'use HTTP Basic' });
+      res
+        .set('WWW-Authenticate', 'Basic realm="integrator"')
+        .status(401)
+        .json({ error: 'invalid_client', error_description: 'use HTTP Basic' });
     }),
   tokenCamelCase: () =>
     Router().post(
       '/oauth/token',
       onJson((_res, b) =>
-        'access_token' in b ? { accessToken: b.access_token, tokenType: b.token_type, expiresIn: b.expires_in, refreshToken: b.refresh_token, scope: b.scope } : b,
+        'access_token' in b
+          ? {
+              accessToken: b.access_token,
+              tokenType: b.token_type,
+              expiresIn: b.expires_in,
+              refreshToken: b.refresh_token,
+              scope: b.scope,
+            }
+          : b,
       ),
     ),
-  tokenTypeMac: () => Router().post('/oauth/token', onJson((_res, b) => ('access_token' in b ? { ...b, token_type: 'mac' } : b))),
-  expiresInString: () => Router().post('/oauth/token', onJson((_res, b) => ('expires_in' in b ? { ...b, expires_in: String(b.expires_in) } : b))),
-  expiresInNegative: () => Router().post('/oauth/token', onJson((_res, b) => ('expires_in' in b ? { ...b, expires_in: -1 } : b))),
+  tokenTypeMac: () =>
+    Router().post(
+      '/oauth/token',
+      onJson((_res, b) => ('access_token' in b ? { ...b, token_type: 'mac' } : b)),
+    ),
+  expiresInString: () =>
+    Router().post(
+      '/oauth/token',
+      onJson((_res, b) => ('expires_in' in b ? { ...b, expires_in: String(b.expires_in) } : b)),
+    ),
+  expiresInNegative: () =>
+    Router().post(
+      '/oauth/token',
+      onJson((_res, b) => ('expires_in' in b ? { ...b, expires_in: -1 } : b)),
+    ),
   noCacheControl: () =>
     Router().post(
       '/oauth/token',

@@ -18,7 +18,11 @@ export class CookieJar {
     for (const header of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = header.split(';').map((p) => p.trim());
       const eq = pair.indexOf('=');
-      const cookie: StoredCookie = { name: pair.slice(0, eq), value: pair.slice(eq + 1), path: defaultPath(requestPath) };
+      const cookie: StoredCookie = {
+        name: pair.slice(0, eq),
+        value: pair.slice(eq + 1),
+        path: defaultPath(requestPath),
+      };
       for (const attribute of attributes) {
         const [key = '', value = ''] = attribute.split('=');
         const k = key.toLowerCase();
@@ -35,7 +39,11 @@ export class CookieJar {
   /** The Cookie header for a request path. */
   header(path: string): string {
     return [...this.cookies.values()]
-      .filter((c) => (c.expires === undefined || c.expires > Date.now()) && (path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/'))
+      .filter(
+        (c) =>
+          (c.expires === undefined || c.expires > Date.now()) &&
+          (path === c.path || path.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`) || c.path === '/'),
+      )
       .map((c) => `${c.name}=${c.value}`)
       .join('; ');
   }
@@ -66,9 +74,15 @@ export class TestBrowser {
   constructor(readonly baseUrl: string) {}
 
   /** One request, no redirect following; cookies sent and stored. */
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<PageResponse> {
     const target = new URL(url, this.baseUrl);
-    const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', ...init.headers };
+    const headers: Record<string, string> = {
+      accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8',
+      ...init.headers,
+    };
     const cookie = target.origin === new URL(this.baseUrl).origin ? this.jar.header(target.pathname) : '';
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;
@@ -76,7 +90,12 @@ export class TestBrowser {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(target, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' });
+    const response = await fetch(target, {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     if (target.origin === new URL(this.baseUrl).origin) this.jar.store(response, target.pathname);
     const location = response.headers.get('location');
     return {
@@ -99,9 +118,15 @@ export class TestBrowser {
   }
 
   /** Submits the form of a page (the first, or the one whose button has `buttonText`), merged with `fields`. */
-  async submit(page: PageResponse, fields: Record<string, string>, options: { button?: string; formIndex?: number } = {}): Promise<PageResponse> {
+  async submit(
+    page: PageResponse,
+    fields: Record<string, string>,
+    options: { button?: string; formIndex?: number } = {},
+  ): Promise<PageResponse> {
     const forms = parseForms(page.body);
-    const form = options.button ? forms.find((f) => f.buttons.some((b) => b.text === options.button)) : forms[options.formIndex ?? 0];
+    const form = options.button
+      ? forms.find((f) => f.buttons.some((b) => b.text === options.button))
+      : forms[options.formIndex ?? 0];
     if (!form) throw new Error(`no form${options.button ? ` with button ${options.button}` : ''} on ${page.url}`);
     const button = options.button ? form.buttons.find((b) => b.text === options.button) : undefined;
     const data = { ...form.fields, ...(button?.name ? { [button.name]: button.value ?? '' } : {}), ...fields };
@@ -115,7 +140,13 @@ export interface ParsedForm {
   buttons: { name?: string; value?: string; text: string }[];
 }
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const attr = (tag: string, name: string) => {
   const m = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
   return m ? decode(m[1]!) : undefined;

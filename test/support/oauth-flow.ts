@@ -15,7 +15,10 @@ export interface TestApplication {
 }
 
 /** Creates an OAuth application in the demo organization. */
-export async function createTestApplication(db: Database, options: { public?: boolean; name?: string; redirectUris?: string[] } = {}): Promise<TestApplication> {
+export async function createTestApplication(
+  db: Database,
+  options: { public?: boolean; name?: string; redirectUris?: string[] } = {},
+): Promise<TestApplication> {
   const { rows } = await db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'");
   const created = await createOAuthApplication(db, createSecretBox([TEST_ENCRYPTION_KEY]), {
     organizationId: rows[0]!.id,
@@ -23,17 +26,27 @@ export async function createTestApplication(db: Database, options: { public?: bo
     redirectUris: options.redirectUris ?? [REDIRECT_URI],
     public: options.public ?? false,
   });
-  return { id: created.id, clientId: created.client_id, ...(created.client_secret ? { clientSecret: created.client_secret } : {}) };
+  return {
+    id: created.id,
+    clientId: created.client_id,
+    ...(created.client_secret ? { clientSecret: created.client_secret } : {}),
+  };
 }
 
 /** openid-client configured by discovery against the host (plain HTTP allowed: tests run on 127.0.0.1). */
-export async function discoverClient(baseUrl: string, app: TestApplication, auth: 'basic' | 'post' = 'basic'): Promise<client.Configuration> {
+export async function discoverClient(
+  baseUrl: string,
+  app: TestApplication,
+  auth: 'basic' | 'post' = 'basic',
+): Promise<client.Configuration> {
   const authentication = app.clientSecret
     ? auth === 'basic'
       ? client.ClientSecretBasic(app.clientSecret)
       : client.ClientSecretPost(app.clientSecret)
     : client.None();
-  return client.discovery(new URL(baseUrl), app.clientId, undefined, authentication, { execute: [client.allowInsecureRequests] });
+  return client.discovery(new URL(baseUrl), app.clientId, undefined, authentication, {
+    execute: [client.allowInsecureRequests],
+  });
 }
 
 export interface FlowOptions {
@@ -64,19 +77,32 @@ export function pageKind(page: PageResponse): PageKind | undefined {
  * button), and returns the URL the host finally redirects to on the client's side (the redirect_uri
  * with code or error).
  */
-export async function runAuthorization(browser: TestBrowser, authorizationUrl: URL, options: FlowOptions = {}): Promise<URL> {
+export async function runAuthorization(
+  browser: TestBrowser,
+  authorizationUrl: URL,
+  options: FlowOptions = {},
+): Promise<URL> {
   let response = await browser.follow(authorizationUrl.href);
   for (let steps = 0; steps < 10; steps++) {
-    if (response.location && new URL(response.location).origin !== new URL(browser.baseUrl).origin) return new URL(response.location);
+    if (response.location && new URL(response.location).origin !== new URL(browser.baseUrl).origin)
+      return new URL(response.location);
     const kind = pageKind(response);
-    if (!kind) throw new Error(`unexpected page (${response.status}) at ${response.url}: ${response.body.slice(0, 3000)}`);
+    if (!kind)
+      throw new Error(`unexpected page (${response.status}) at ${response.url}: ${response.body.slice(0, 3000)}`);
     await options.onPage?.(response, kind);
     if (kind === 'login') {
-      response = await browser.submit(response, { email: options.email ?? 'admin@demo.test', password: options.password ?? TEST_PASSWORD });
+      response = await browser.submit(response, {
+        email: options.email ?? 'admin@demo.test',
+        password: options.password ?? TEST_PASSWORD,
+      });
     } else if (kind === 'chooser') {
       response =
         options.chooser === 'other'
-          ? await browser.submit(response, { email: options.email ?? 'admin@demo.test', password: options.password ?? TEST_PASSWORD }, { formIndex: 1 })
+          ? await browser.submit(
+              response,
+              { email: options.email ?? 'admin@demo.test', password: options.password ?? TEST_PASSWORD },
+              { formIndex: 1 },
+            )
           : await browser.submit(response, {}, { formIndex: 0 });
     } else if (kind === 'refused') {
       response = await browser.submit(response, {});
@@ -103,7 +129,9 @@ export async function obtainTokens(
     scope: options.scope ?? 'openid people',
     state,
     ...(options.nonce ? { nonce: options.nonce } : {}),
-    ...(pkce ? { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' } : {}),
+    ...(pkce
+      ? { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
+      : {}),
     ...options.extra,
   });
   const callback = await runAuthorization(browser, url, options);
@@ -129,12 +157,17 @@ export async function postOAuth(
   options: { json?: boolean; basic?: { id: string; secret: string } } = {},
 ): Promise<RawResponse> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(options.basic.id)}:${encodeURIComponent(options.basic.secret)}`).toString('base64')}`;
+  if (options.basic)
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(options.basic.id)}:${encodeURIComponent(options.basic.secret)}`).toString('base64')}`;
   headers['content-type'] = options.json ? 'application/json' : 'application/x-www-form-urlencoded';
   const body = options.json ? JSON.stringify(params) : new URLSearchParams(params).toString();
   const response = await fetch(new URL(path, baseUrl), { method: 'POST', headers, body });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+  };
 }
 
 /** Client credentials as body fields. */
@@ -156,7 +189,9 @@ export async function obtainCode(
     response_type: 'code',
     scope: options.scope ?? 'openid people',
     state: 'state-1',
-    ...((options.pkce ?? true) ? { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' } : {}),
+    ...((options.pkce ?? true)
+      ? { code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' }
+      : {}),
     ...options.extra,
   }).toString();
   const callback = await runAuthorization(browser, url, options);

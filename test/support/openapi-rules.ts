@@ -11,7 +11,8 @@ function walk(value: unknown, visit: (node: Json, pointer: string) => void, poin
   if (Array.isArray(value)) value.forEach((v, i) => walk(v, visit, `${pointer}/${i}`));
   else if (value && typeof value === 'object') {
     visit(value, pointer);
-    for (const [k, v] of Object.entries(value)) walk(v, visit, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    for (const [k, v] of Object.entries(value))
+      walk(v, visit, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   }
 }
 
@@ -28,10 +29,12 @@ function resolvePointer(doc: Json, ref: string): unknown {
 export function openApiRuleViolations(doc: Json): string[] {
   const problems: string[] = [];
   if (!/^3\.1\.\d+$/.test(String(doc.openapi))) problems.push(`openapi is ${doc.openapi}, not 3.1.x`);
-  if (typeof doc.info?.title !== 'string' || typeof doc.info?.version !== 'string') problems.push('info needs title and version strings');
+  if (typeof doc.info?.title !== 'string' || typeof doc.info?.version !== 'string')
+    problems.push('info needs title and version strings');
 
   walk(doc, (node, pointer) => {
-    if (typeof node.$ref === 'string' && resolvePointer(doc, node.$ref) === undefined) problems.push(`${pointer}: $ref ${node.$ref} does not resolve`);
+    if (typeof node.$ref === 'string' && resolvePointer(doc, node.$ref) === undefined)
+      problems.push(`${pointer}: $ref ${node.$ref} does not resolve`);
   });
 
   const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, Json>;
@@ -43,8 +46,12 @@ export function openApiRuleViolations(doc: Json): string[] {
           problems.push(`${where}: security names undeclared scheme ${name}`);
           continue;
         }
-        const declared = new Set(Object.values((scheme.flows ?? {}) as Record<string, Json>).flatMap((f) => Object.keys(f.scopes ?? {})));
-        for (const scope of scopes as string[]) if (scheme.type === 'oauth2' && !declared.has(scope)) problems.push(`${where}: scope ${scope} is not declared by ${name}`);
+        const declared = new Set(
+          Object.values((scheme.flows ?? {}) as Record<string, Json>).flatMap((f) => Object.keys(f.scopes ?? {})),
+        );
+        for (const scope of scopes as string[])
+          if (scheme.type === 'oauth2' && !declared.has(scope))
+            problems.push(`${where}: scope ${scope} is not declared by ${name}`);
       }
     }
   };
@@ -56,23 +63,32 @@ export function openApiRuleViolations(doc: Json): string[] {
     const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     for (const [method, operation] of Object.entries(item)) {
       const where = `${method.toUpperCase()} ${path}`;
-      if (operationIds.has(operation.operationId)) problems.push(`${where}: duplicate operationId ${operation.operationId}`);
+      if (operationIds.has(operation.operationId))
+        problems.push(`${where}: duplicate operationId ${operation.operationId}`);
       operationIds.add(operation.operationId);
-      const parameters = ((operation.parameters ?? []) as Json[]).map((p) => (typeof p.$ref === 'string' ? (resolvePointer(doc, p.$ref) as Json) : p));
+      const parameters = ((operation.parameters ?? []) as Json[]).map((p) =>
+        typeof p.$ref === 'string' ? (resolvePointer(doc, p.$ref) as Json) : p,
+      );
       const seen = new Set<string>();
       for (const p of parameters) {
         const key = `${p.in}:${p.name}`;
         if (seen.has(key)) problems.push(`${where}: parameter ${key} appears twice`);
         seen.add(key);
-        if (p.in === 'path' && (!p.required || !templated.includes(p.name))) problems.push(`${where}: path parameter ${p.name} must be required and in the template`);
+        if (p.in === 'path' && (!p.required || !templated.includes(p.name)))
+          problems.push(`${where}: path parameter ${p.name} must be required and in the template`);
         if (!p.schema) problems.push(`${where}: parameter ${key} has no schema`);
       }
-      for (const name of templated) if (!parameters.some((p) => p.in === 'path' && p.name === name)) problems.push(`${where}: {${name}} has no path parameter`);
-      if (!operation.responses || Object.keys(operation.responses).length === 0) problems.push(`${where}: no responses`);
+      for (const name of templated)
+        if (!parameters.some((p) => p.in === 'path' && p.name === name))
+          problems.push(`${where}: {${name}} has no path parameter`);
+      if (!operation.responses || Object.keys(operation.responses).length === 0)
+        problems.push(`${where}: no responses`);
       for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
         if (!/^([1-5][0-9X]{2}|default)$/.test(status)) problems.push(`${where}: response key ${status}`);
-        const resolved = typeof response.$ref === 'string' ? (resolvePointer(doc, response.$ref) as Json | undefined) : response;
-        if (typeof resolved?.description !== 'string') problems.push(`${where} ${status}: response needs a description`);
+        const resolved =
+          typeof response.$ref === 'string' ? (resolvePointer(doc, response.$ref) as Json | undefined) : response;
+        if (typeof resolved?.description !== 'string')
+          problems.push(`${where} ${status}: response needs a description`);
       }
       checkSecurity(operation.security, where);
     }

@@ -19,7 +19,9 @@ function rewriteRefs(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [
         k,
-        k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/') ? `${SCHEMAS_ID}#/$defs/${v.slice('#/components/schemas/'.length)}` : rewriteRefs(v),
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')
+          ? `${SCHEMAS_ID}#/$defs/${v.slice('#/components/schemas/'.length)}`
+          : rewriteRefs(v),
       ]),
     );
   }
@@ -30,7 +32,13 @@ function rewriteRefs(value: unknown): unknown {
 export interface OpenApiValidator {
   document: Json;
   /** Throws, saying why, unless the response is documented and matches. */
-  check(input: { method: string; url: string; status: number; body: unknown; headers: Record<string, string | undefined> }): void;
+  check(input: {
+    method: string;
+    url: string;
+    status: number;
+    body: unknown;
+    headers: Record<string, string | undefined>;
+  }): void;
 }
 
 /** A validator for an OpenAPI 3.1 document (schemas compiled once, in strict mode). */
@@ -75,10 +83,13 @@ export function createOpenApiValidator(document: Json): OpenApiValidator {
       const response = resolve(raw, 'responses');
       const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
       if (!media) throw new Error(`${method} ${match.template} ${status} documents no application/json body`);
-      if (!/^application\/json\b/.test(headers['content-type'] ?? '')) throw new Error(`${method} ${path} ${status}: content-type ${headers['content-type']}`);
+      if (!/^application\/json\b/.test(headers['content-type'] ?? ''))
+        throw new Error(`${method} ${path} ${status}: content-type ${headers['content-type']}`);
       const validate = compile(media.schema as Json);
       if (!validate(body)) {
-        throw new Error(`${method} ${path} ${status} does not match its documented schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`);
+        throw new Error(
+          `${method} ${path} ${status} does not match its documented schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`,
+        );
       }
       for (const [name, rawHeader] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
         const header = resolve(rawHeader, 'headers');
@@ -87,7 +98,8 @@ export function createOpenApiValidator(document: Json): OpenApiValidator {
         if (value === undefined && header.required !== true) continue;
         const typed = (header.schema as Json).type === 'integer' && /^\d+$/.test(value ?? '') ? Number(value) : value;
         const validateHeader = compile(header.schema as Json);
-        if (value === undefined || !validateHeader(typed)) throw new Error(`${method} ${path} ${status}: header ${name} is ${JSON.stringify(value)}`);
+        if (value === undefined || !validateHeader(typed))
+          throw new Error(`${method} ${path} ${status}: header ${name} is ${JSON.stringify(value)}`);
       }
     },
   };
@@ -117,8 +129,12 @@ export async function documentedApi(t: TestHost): Promise<DocumentedApi> {
     validator,
     async get(url, headers = {}) {
       const base = t.host.config.baseUrl;
-      if (/^https?:/.test(url) && !url.startsWith(`${base}/`)) throw new Error(`${url} is not a URL of the host under test`);
-      const res = await t.api().get(url.startsWith(`${base}/`) ? url.slice(base.length) : url).set(headers);
+      if (/^https?:/.test(url) && !url.startsWith(`${base}/`))
+        throw new Error(`${url} is not a URL of the host under test`);
+      const res = await t
+        .api()
+        .get(url.startsWith(`${base}/`) ? url.slice(base.length) : url)
+        .set(headers);
       validator.check({ method: 'GET', url, status: res.status, body: res.body, headers: res.headers });
       return res;
     },

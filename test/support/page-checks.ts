@@ -29,7 +29,9 @@ function loadAxe(): Promise<string> {
 export function describeViolations(violations: Violation[]): string {
   return violations
     .map((v) => {
-      const nodes = v.nodes.map((n) => `    at ${JSON.stringify(n.target)}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`);
+      const nodes = v.nodes.map(
+        (n) => `    at ${JSON.stringify(n.target)}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`,
+      );
       return `  ${v.id} (${v.impact}): ${v.help}\n    ${v.helpUrl}\n${nodes.join('\n')}`;
     })
     .join('\n');
@@ -51,7 +53,9 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
   // A run that checked nothing would pass anything.
   expect(rulesPassed, `axe checked no rule on ${name}`).toBeGreaterThan(10);
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.length, `accessibility violations on ${name} (${page.url()}):\n${describeViolations(serious)}`).toBe(0);
+  expect(serious.length, `accessibility violations on ${name} (${page.url()}):\n${describeViolations(serious)}`).toBe(
+    0,
+  );
 }
 
 /** Where screenshots go (`SCREENSHOTS_DIR`, relative to the repository root), or undefined when none are wanted. */
@@ -67,7 +71,12 @@ export async function saveScreenshot(page: Page, name: string, options: { fullPa
   await mkdir(dir, { recursive: true });
   // No hover state, caret or animation: the same pages give the same pixels.
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled', caret: 'hide', fullPage: options.fullPage ?? false });
+  await page.screenshot({
+    path: join(dir, `${name}.png`),
+    animations: 'disabled',
+    caret: 'hide',
+    fullPage: options.fullPage ?? false,
+  });
 }
 
 /** Checks a page (accessibility) and saves its screenshot when wanted: what every walk-through step does. */
@@ -83,7 +92,8 @@ export async function checkPage(page: Page, name: string, options: { fullPage?: 
 export function collectPolicyViolations(context: BrowserContext): string[] {
   const violations: string[] = [];
   context.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
+    if (/Content Security Policy/i.test(message.text()))
+      violations.push(`${message.location().url}: ${message.text()}`);
   });
   return violations;
 }

@@ -38,7 +38,10 @@ function parseQuery(url: string): Json {
   const at = url.indexOf('?');
   const out: Json = {};
   if (at === -1) return out;
-  for (const pair of url.slice(at + 1).split('&').filter(Boolean)) {
+  for (const pair of url
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)) {
     const eq = pair.indexOf('=');
     const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, '%20'));
     out[decode(eq === -1 ? pair : pair.slice(0, eq))] = eq === -1 ? null : decode(pair.slice(eq + 1));
@@ -118,7 +121,15 @@ export function transformResponse(response: Json | undefined): Json | undefined 
 }
 
 const STANDARD_META = [
-  'total_count', 'count', 'prev', 'next', 'can_order_by', 'can_query_by', 'can_include', 'can_filter', 'parent',
+  'total_count',
+  'count',
+  'prev',
+  'next',
+  'can_order_by',
+  'can_query_by',
+  'can_include',
+  'can_filter',
+  'parent',
 ];
 
 /** `concatRecords`: spreads `included` of both pages, so a page without it throws a TypeError. */
@@ -137,7 +148,12 @@ export class PcoApiClient {
   private readonly root: string;
 
   constructor(
-    private readonly options: { root: string; version?: string; defaultHeaders?: Record<string, string>; csrfToken?: string },
+    private readonly options: {
+      root: string;
+      version?: string;
+      defaultHeaders?: Record<string, string>;
+      csrfToken?: string;
+    },
   ) {
     this.root = options.root.endsWith('/') ? options.root.slice(0, -1) : options.root;
   }
@@ -172,7 +188,10 @@ export class PcoApiClient {
     set.push(['X-CSRF-Token', this.options.csrfToken ?? 'TEST_TOKEN']);
     set.push(['Content-Type', 'application/json;charset=UTF-8']);
     for (const [k, v] of Object.entries(headers)) set.push([k, v]);
-    const browser: [string, string][] = [['User-Agent', BROWSER_USER_AGENT], ['Accept', '*/*']];
+    const browser: [string, string][] = [
+      ['User-Agent', BROWSER_USER_AGENT],
+      ['Accept', '*/*'],
+    ];
     if (action !== 'GET') browser.push(['Origin', new URL(full).origin]);
     // XMLHttpRequest.send(body) ignores the body of a GET.
     const body = action === 'GET' ? undefined : JSON.stringify(data);

@@ -43,9 +43,14 @@ function quotePlus(value: string): string {
 export function jsonDumps(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(jsonDumps).join(', ')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${jsonDumps(k)}: ${jsonDumps(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${jsonDumps(k)}: ${jsonDumps(v)}`)
+      .join(', ')}}`;
   }
-  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A `pypco.PCO` object: `get`, `post`, `patch`, `delete`, `iterate` and `template`. */
@@ -54,7 +59,9 @@ export class Pypco {
   readonly requests: { method: string; url: string }[] = [];
   private readonly authHeader: string;
 
-  constructor(private readonly options: { api_base: string; application_id?: string; secret?: string; token?: string }) {
+  constructor(
+    private readonly options: { api_base: string; application_id?: string; secret?: string; token?: string },
+  ) {
     this.authHeader = options.token
       ? `Bearer ${options.token}`
       : `Basic ${Buffer.from(`${options.application_id}:${options.secret}`).toString('base64')}`;
@@ -64,7 +71,9 @@ export class Pypco {
     // _do_url_managed_request: prefix api_base, then collapse repeated slashes (not after a colon).
     let full = url.startsWith(this.options.api_base) ? url : `${this.options.api_base}${url}`;
     full = full.replace(/(?<!:)\/{2,}/g, '/');
-    const query = Object.entries(params).map(([k, v]) => `${quotePlus(k)}=${quotePlus(String(v))}`).join('&');
+    const query = Object.entries(params)
+      .map(([k, v]) => `${quotePlus(k)}=${quotePlus(String(v))}`)
+      .join('&');
     if (query) full += full.includes('?') ? `&${query}` : `?${query}`;
     const headers: [string, string][] = [
       ['User-Agent', 'pypco'],

@@ -21,11 +21,20 @@ export function rawRequest(baseUrl: string, init: RawRequest): Promise<RawRespon
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method: init.method ?? 'GET', path: init.path, headers: init.headers, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: init.method ?? 'GET',
+        path: init.path,
+        headers: init.headers,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );

@@ -12,7 +12,11 @@ export function Heading({ level, children }: { level?: string } & Children) {
 
 /** A paragraph; tone is a class, never a style from the add-on. */
 export function Text({ tone, strong, children }: { tone?: string; strong?: boolean } & Children) {
-  return <p class={`addon-kit-text addon-kit-tone-${tone ?? 'default'}`}>{strong ? <strong>{children}</strong> : children}</p>;
+  return (
+    <p class={`addon-kit-text addon-kit-tone-${tone ?? 'default'}`}>
+      {strong ? <strong>{children}</strong> : children}
+    </p>
+  );
 }
 
 /** A bulleted or numbered list. */
@@ -31,13 +35,19 @@ export function ListItem({ children }: Children) {
  */
 export function Link({ href, children }: { href?: string } & Children) {
   if (!isWebUrl(href)) return <span class="addon-kit-link">{children}</span>;
-  return <a class="addon-kit-link" href={href} target="_blank" rel="noopener noreferrer">{children}</a>;
+  return (
+    <a class="addon-kit-link" href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
 }
 
 /** An image from one of the add-on's declared origins (checked by the record validator), sent without a referrer. */
 export function Image({ src, alt, width, height }: { src?: string; alt?: string; width?: number; height?: number }) {
   if (!isWebUrl(src)) return null;
-  return <img class="addon-kit-image" src={src} alt={alt ?? ''} width={width} height={height} referrerpolicy="no-referrer" />;
+  return (
+    <img class="addon-kit-image" src={src} alt={alt ?? ''} width={width} height={height} referrerpolicy="no-referrer" />
+  );
 }
 
 /** Flex layout with a few fixed gaps: classes of the components' stylesheet, never a style from the add-on. */
@@ -58,5 +68,9 @@ export function Banner({ tone, title, children }: { tone?: string; title?: strin
 
 /** A loading indicator with an accessible label. */
 export function Spinner({ label }: { label?: string }) {
-  return <span class="addon-kit-spinner" role="progressbar" aria-label={label ?? 'Loading'}>{label ?? 'Loading…'}</span>;
+  return (
+    <span class="addon-kit-spinner" role="progressbar" aria-label={label ?? 'Loading'}>
+      {label ?? 'Loading…'}
+    </span>
+  );
 }

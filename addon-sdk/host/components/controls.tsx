@@ -10,9 +10,19 @@ type Children = { children?: ComponentChildren };
 type Callback<T> = ((value: T) => void) | undefined;
 
 /** A button (variants primary, secondary, plain, destructive); a click calls the add-on's onPress with no arguments. */
-export function Button({ variant, disabled, onPress, children }: { variant?: string; disabled?: boolean; onPress?: () => void } & Children) {
+export function Button({
+  variant,
+  disabled,
+  onPress,
+  children,
+}: { variant?: string; disabled?: boolean; onPress?: () => void } & Children) {
   return (
-    <button type="button" class={`addon-kit-button addon-kit-button-${variant ?? 'secondary'}`} disabled={disabled} onClick={() => onPress?.()}>
+    <button
+      type="button"
+      class={`addon-kit-button addon-kit-button-${variant ?? 'secondary'}`}
+      disabled={disabled}
+      onClick={() => onPress?.()}
+    >
       {children}
     </button>
   );
@@ -47,7 +57,11 @@ function Field(props: { label?: string; error?: string; placeholder?: string; ch
     <div class="addon-kit-field">
       {label ? <label for={id}>{label}</label> : null}
       {props.children(aria)}
-      {error ? <p id={`${id}e`} class="addon-kit-field-error">{error}</p> : null}
+      {error ? (
+        <p id={`${id}e`} class="addon-kit-field-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -89,7 +103,13 @@ export function TextArea({ rows, onInput, onChange, ...rest }: FieldProps & { ro
 }
 
 /** A labelled choice; onChange gets the chosen value. */
-export function Select({ value, options, disabled, onChange, ...rest }: {
+export function Select({
+  value,
+  options,
+  disabled,
+  onChange,
+  ...rest
+}: {
   label?: string;
   value?: string;
   options?: SelectOption[];
@@ -101,7 +121,11 @@ export function Select({ value, options, disabled, onChange, ...rest }: {
     <Field {...rest}>
       {(aria) => (
         <select {...aria} value={value} disabled={disabled} onChange={(e) => onChange?.(e.currentTarget.value)}>
-          {(options ?? []).map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {(options ?? []).map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -109,10 +133,25 @@ export function Select({ value, options, disabled, onChange, ...rest }: {
 }
 
 /** A labelled checkbox; onChange gets the checked state. */
-export function Checkbox({ label, checked, disabled, onChange }: { label?: string; checked?: boolean; disabled?: boolean; onChange?: Callback<boolean> }) {
+export function Checkbox({
+  label,
+  checked,
+  disabled,
+  onChange,
+}: {
+  label?: string;
+  checked?: boolean;
+  disabled?: boolean;
+  onChange?: Callback<boolean>;
+}) {
   return (
     <label class="addon-kit-checkbox">
-      <input type="checkbox" checked={checked ?? false} disabled={disabled} onChange={(e) => onChange?.(e.currentTarget.checked)} />
+      <input
+        type="checkbox"
+        checked={checked ?? false}
+        disabled={disabled}
+        onChange={(e) => onChange?.(e.currentTarget.checked)}
+      />
       {label}
     </label>
   );

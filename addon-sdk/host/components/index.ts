@@ -25,5 +25,7 @@ const IMPLEMENTATIONS: Record<ComponentName, ComponentType<never>> = {
 
 /** Element name → renderer; validated records never name anything else. */
 export function createComponentMap(): RemoteComponentRendererMap {
-  return new Map(Object.entries(IMPLEMENTATIONS).map(([name, component]) => [name, createRemoteComponentRenderer(component)]));
+  return new Map(
+    Object.entries(IMPLEMENTATIONS).map(([name, component]) => [name, createRemoteComponentRenderer(component)]),
+  );
 }

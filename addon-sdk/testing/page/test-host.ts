@@ -18,7 +18,8 @@ const TEXT = 3;
 const ELEMENT = 1;
 
 const config = JSON.parse(document.getElementById(CONFIG_ELEMENT_ID)!.textContent) as TestPageConfig;
-const report = (message: TestPageReport) => void (window as unknown as Record<string, (m: TestPageReport) => Promise<void>>)[REPORT_BINDING]!(message);
+const report = (message: TestPageReport) =>
+  void (window as unknown as Record<string, (m: TestPageReport) => Promise<void>>)[REPORT_BINDING]!(message);
 
 /** The receiver's tree as plain JSON: props without empty values, adjacent text joined, comments dropped. */
 function snapshot(nodes: readonly SignalRemoteReceiverNode[]): UiNode['children'] {
@@ -31,7 +32,9 @@ function snapshot(nodes: readonly SignalRemoteReceiverNode[]): UiNode['children'
       if (typeof previous === 'string') out[out.length - 1] = previous + text;
       else out.push(text);
     } else if (node.type === ELEMENT && 'element' in node) {
-      const props = Object.fromEntries(Object.entries(node.properties.value).filter(([, v]) => v !== undefined && v !== null));
+      const props = Object.fromEntries(
+        Object.entries(node.properties.value).filter(([, v]) => v !== undefined && v !== null),
+      );
       out.push({ type: componentName(node.element), props, children: snapshot(node.children.value) });
     }
   }
@@ -51,7 +54,10 @@ async function start(): Promise<void> {
     onWorkerError: (message) => report({ type: 'event', event: { type: 'worker-error', message } }),
   });
   // As mountAddon does it: every batch is validated against the allow-list before the receiver sees it.
-  const validate = createRecordValidator((fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }), config.uiOrigins);
+  const validate = createRecordValidator(
+    (fn, args) => broker?.post({ v: 1, type: 'ui.event', fn, args }),
+    config.uiOrigins,
+  );
   broker = createBroker(sandbox.port, {
     endpoint: { hostBase: location.origin, installationId: config.installationId, csrfToken: () => config.csrfToken },
     timeoutMs: config.fetchTimeoutMs,

@@ -22,7 +22,8 @@ export const CONFIG_ELEMENT_ID = 'addon-kit-test-config';
 export const REPORT_BINDING = 'addonKitTestReport';
 
 /** A diagnostic of the running add-on (what mountAddon's `onEvent` reports, minus status changes). */
-export type AddonTestEvent = BrokerEvent | { type: 'worker-error'; message: string } | { type: 'ui-rejected'; reason: string };
+export type AddonTestEvent =
+  BrokerEvent | { type: 'worker-error'; message: string } | { type: 'ui-rejected'; reason: string };
 
 /** One report from the page. */
 export type TestPageReport =

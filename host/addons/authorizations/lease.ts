@@ -53,7 +53,13 @@ export interface SealedRefresh {
  * Claims the side's lease for `leaseMs` when nobody holds a live one; returns the side's stored tokens
  * at that moment, or undefined when another refresh holds the lease (or the row is gone).
  */
-export async function claimRefreshLease(q: Queryable, id: string, side: RefreshSide, owner: string, leaseMs: number): Promise<LeasedTokens | undefined> {
+export async function claimRefreshLease(
+  q: Queryable,
+  id: string,
+  side: RefreshSide,
+  owner: string,
+  leaseMs: number,
+): Promise<LeasedTokens | undefined> {
   const c = COLUMNS[side];
   const { rows } = await q.query<{ state: AuthorizationState; access: string | null; refresh: string | null }>(
     `UPDATE addon_authorizations SET ${c.until} = now() + $3::int * interval '1 millisecond', ${c.owner} = $2
@@ -66,9 +72,16 @@ export async function claimRefreshLease(q: Queryable, id: string, side: RefreshS
 }
 
 /** Writes the refreshed tokens and releases the lease, only while `owner` holds it; false when it lost it. */
-export async function writeRefreshedTokens(q: Queryable, id: string, side: RefreshSide, owner: string, tokens: SealedRefresh): Promise<boolean> {
+export async function writeRefreshedTokens(
+  q: Queryable,
+  id: string,
+  side: RefreshSide,
+  owner: string,
+  tokens: SealedRefresh,
+): Promise<boolean> {
   const c = COLUMNS[side];
-  const integratorOnly = side === 'integrator' ? ', integrator_scope = COALESCE($7, integrator_scope), integrator_refreshed_at = $8' : '';
+  const integratorOnly =
+    side === 'integrator' ? ', integrator_scope = COALESCE($7, integrator_scope), integrator_refreshed_at = $8' : '';
   const params: unknown[] = [id, owner, tokens.accessSealed, tokens.refreshSealed, tokens.expiresAt, tokens.keyId];
   if (side === 'integrator') params.push(tokens.scope, tokens.refreshedAt);
   const { rowCount } = await q.query(
@@ -81,7 +94,12 @@ export async function writeRefreshedTokens(q: Queryable, id: string, side: Refre
 }
 
 /** Moves the record to `reauthorization_required` (tokens kept) and releases the lease, only while `owner` holds it. */
-export async function requireReauthorization(q: Queryable, id: string, side: RefreshSide, owner: string): Promise<void> {
+export async function requireReauthorization(
+  q: Queryable,
+  id: string,
+  side: RefreshSide,
+  owner: string,
+): Promise<void> {
   const c = COLUMNS[side];
   await q.query(
     `UPDATE addon_authorizations SET state = 'reauthorization_required', ${c.until} = NULL, ${c.owner} = NULL, updated_at = now()
@@ -93,11 +111,18 @@ export async function requireReauthorization(q: Queryable, id: string, side: Ref
 /** Releases the lease without touching the tokens (a failed or needless refresh), only while `owner` holds it. */
 export async function releaseRefreshLease(q: Queryable, id: string, side: RefreshSide, owner: string): Promise<void> {
   const c = COLUMNS[side];
-  await q.query(`UPDATE addon_authorizations SET ${c.until} = NULL, ${c.owner} = NULL WHERE id = $1 AND ${c.owner} = $2`, [id, owner]);
+  await q.query(
+    `UPDATE addon_authorizations SET ${c.until} = NULL, ${c.owner} = NULL WHERE id = $1 AND ${c.owner} = $2`,
+    [id, owner],
+  );
 }
 
 /** Ready authorizations whose refreshable integrator token expires before `horizon`, soonest first. */
-export async function integratorTokensDue(q: Queryable, horizon: Date, limit: number): Promise<{ id: string; installationId: string }[]> {
+export async function integratorTokensDue(
+  q: Queryable,
+  horizon: Date,
+  limit: number,
+): Promise<{ id: string; installationId: string }[]> {
   const { rows } = await q.query<{ id: string; installation_id: string }>(
     `SELECT id::text, installation_id::text FROM addon_authorizations
      WHERE state = 'ready' AND integrator_refresh_token_encrypted IS NOT NULL AND integrator_expires_at <= $1

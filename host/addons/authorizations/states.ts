@@ -6,7 +6,13 @@
  */
 
 /** The handshake and token state of one person's authorization of one installation. */
-export const AUTHORIZATION_STATES = ['uninitialized', 'service_authorized', 'integrator_pending', 'ready', 'reauthorization_required'] as const;
+export const AUTHORIZATION_STATES = [
+  'uninitialized',
+  'service_authorized',
+  'integrator_pending',
+  'ready',
+  'reauthorization_required',
+] as const;
 
 /** One of {@link AUTHORIZATION_STATES}. */
 export type AuthorizationState = (typeof AUTHORIZATION_STATES)[number];

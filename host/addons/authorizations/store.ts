@@ -77,9 +77,18 @@ export interface AuthorizationStore {
    * Stores the integrator tokens: with `ready` (step 6) the whole set is replaced and the row moves to
    * `ready`; without (a refresh) the state stays and a missing refresh token keeps the stored one.
    */
-  saveIntegratorTokens(id: string, tokens: SealedTokens & { scope: string | null }, options?: { q?: Queryable; ready?: boolean; refreshedAt?: Date }): Promise<void>;
+  saveIntegratorTokens(
+    id: string,
+    tokens: SealedTokens & { scope: string | null },
+    options?: { q?: Queryable; ready?: boolean; refreshedAt?: Date },
+  ): Promise<void>;
   /** Re-seals values of a retired key, each only if it still holds the value read (a concurrent write wins). */
-  reseal(id: string, keyId: string, columns: readonly { column: SealedColumn; sealed: string; previous: string }[], q?: Queryable): Promise<void>;
+  reseal(
+    id: string,
+    keyId: string,
+    columns: readonly { column: SealedColumn; sealed: string; previous: string }[],
+    q?: Queryable,
+  ): Promise<void>;
   /**
    * Starts a handshake leg: a new state digest, deadline and (leg two) sealed verifier, no consent mark.
    * With `replacing`, only while the row holds that state, consented and unexpired at `now` — one
@@ -104,10 +113,17 @@ export interface AuthorizationStore {
 
 /** The store over a database (or a transaction, per call through `q`). */
 export function createAuthorizationStore(db: Queryable): AuthorizationStore {
-  async function select(where: string, params: unknown[], options: ReadOptions = {}): Promise<AuthorizationRow | undefined> {
+  async function select(
+    where: string,
+    params: unknown[],
+    options: ReadOptions = {},
+  ): Promise<AuthorizationRow | undefined> {
     const q = options.q ?? db;
     const lock = options.forUpdate ? ' FOR UPDATE' : '';
-    const { rows } = await q.query<AuthorizationRow>(`SELECT ${COLUMNS} FROM addon_authorizations WHERE ${where}${lock}`, params);
+    const { rows } = await q.query<AuthorizationRow>(
+      `SELECT ${COLUMNS} FROM addon_authorizations WHERE ${where}${lock}`,
+      params,
+    );
     return rows[0];
   }
 
@@ -126,7 +142,8 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
       );
       return (await select('installation_id = $1 AND person_id = $2', [installationId, personId], { q }))!;
     },
-    find: (installationId, personId, options) => select('installation_id = $1 AND person_id = $2', [installationId, personId], options),
+    find: (installationId, personId, options) =>
+      select('installation_id = $1 AND person_id = $2', [installationId, personId], options),
     findById: (id, options) => select('id = $1', [id], options),
     async statesOfPerson(personId) {
       const { rows } = await db.query<{ installation_id: string; state: AuthorizationState }>(
@@ -136,14 +153,25 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
       return new Map(rows.map((r) => [r.installation_id, r.state]));
     },
     async transition(id, to, q = db) {
-      const { rowCount } = await q.query('UPDATE addon_authorizations SET state = $2, updated_at = now() WHERE id = $1 AND state = ANY($3::text[])', [id, to, sourcesOf(to)]);
+      const { rowCount } = await q.query(
+        'UPDATE addon_authorizations SET state = $2, updated_at = now() WHERE id = $1 AND state = ANY($3::text[])',
+        [id, to, sourcesOf(to)],
+      );
       if (rowCount !== 1) await refuse(id, to, q);
     },
     async saveServiceTokens(id, tokens, scopes, q = db) {
       const { rowCount } = await q.query(
         `UPDATE addon_authorizations SET state = 'service_authorized', service_access_token_encrypted = $2, service_refresh_token_encrypted = $3,
            service_expires_at = $4, service_scopes = $5, encryption_key_id = $6, updated_at = now() WHERE id = $1 AND state = ANY($7::text[])`,
-        [id, tokens.access, tokens.refresh, tokens.expiresAt, [...scopes], tokens.keyId, sourcesOf('service_authorized')],
+        [
+          id,
+          tokens.access,
+          tokens.refresh,
+          tokens.expiresAt,
+          [...scopes],
+          tokens.keyId,
+          sourcesOf('service_authorized'),
+        ],
       );
       if (rowCount !== 1) await refuse(id, 'service_authorized', q);
     },
@@ -165,7 +193,17 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
            state = CASE WHEN $6::boolean THEN 'ready' ELSE state END,
            integrator_refreshed_at = $7, encryption_key_id = $8, updated_at = now()
          WHERE id = $1 AND (NOT $6::boolean OR state = ANY($9::text[]))`,
-        [id, tokens.access, tokens.refresh, tokens.expiresAt, tokens.scope, ready, options.refreshedAt ?? null, tokens.keyId, sourcesOf('ready')],
+        [
+          id,
+          tokens.access,
+          tokens.refresh,
+          tokens.expiresAt,
+          tokens.scope,
+          ready,
+          options.refreshedAt ?? null,
+          tokens.keyId,
+          sourcesOf('ready'),
+        ],
       );
       if (ready && rowCount !== 1) await refuse(id, 'ready', q);
     },
@@ -174,11 +212,17 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
       const sets = columns.map((c, i) => `${c.column} = $${i * 2 + 3}`).join(', ');
       const guards = columns.map((c, i) => `${c.column} = $${i * 2 + 4}`).join(' AND ');
       const params = columns.flatMap((c) => [c.sealed, c.previous]);
-      await q.query(`UPDATE addon_authorizations SET ${sets}, encryption_key_id = $2 WHERE id = $1 AND ${guards}`, [id, keyId, ...params]);
+      await q.query(`UPDATE addon_authorizations SET ${sets}, encryption_key_id = $2 WHERE id = $1 AND ${guards}`, [
+        id,
+        keyId,
+        ...params,
+      ]);
     },
     async beginLeg(id, leg, replacing) {
       const params: unknown[] = [id, leg.stateHash, leg.expiresAt, leg.sealedVerifier];
-      const guard = replacing ? ' AND handshake_state_hash = $5 AND handshake_consent_hash = $5 AND handshake_expires_at > $6' : '';
+      const guard = replacing
+        ? ' AND handshake_state_hash = $5 AND handshake_consent_hash = $5 AND handshake_expires_at > $6'
+        : '';
       if (replacing) params.push(replacing.stateHash, replacing.now);
       const { rowCount } = await db.query(
         `UPDATE addon_authorizations SET handshake_state_hash = $2, handshake_expires_at = $3, handshake_code_verifier_encrypted = $4,
@@ -188,16 +232,31 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
       return rowCount === 1;
     },
     async handshakeOf(installationId, personId) {
-      const { rows } = await db.query<{ id: string; handshake_state_hash: string | null; handshake_expires_at: Date | null; handshake_consent_hash: string | null }>(
+      const { rows } = await db.query<{
+        id: string;
+        handshake_state_hash: string | null;
+        handshake_expires_at: Date | null;
+        handshake_consent_hash: string | null;
+      }>(
         `SELECT id::text, handshake_state_hash, handshake_expires_at, handshake_consent_hash FROM addon_authorizations
          WHERE installation_id = $1 AND person_id = $2`,
         [installationId, personId],
       );
       const row = rows[0];
-      return row && { id: row.id, stateHash: row.handshake_state_hash, expiresAt: row.handshake_expires_at, consentHash: row.handshake_consent_hash };
+      return (
+        row && {
+          id: row.id,
+          stateHash: row.handshake_state_hash,
+          expiresAt: row.handshake_expires_at,
+          consentHash: row.handshake_consent_hash,
+        }
+      );
     },
     async sealedVerifier(id) {
-      const { rows } = await db.query<{ sealed: string | null }>('SELECT handshake_code_verifier_encrypted AS sealed FROM addon_authorizations WHERE id = $1', [id]);
+      const { rows } = await db.query<{ sealed: string | null }>(
+        'SELECT handshake_code_verifier_encrypted AS sealed FROM addon_authorizations WHERE id = $1',
+        [id],
+      );
       return rows[0]?.sealed ?? null;
     },
     async clearHandshake(id, q = db) {
@@ -217,7 +276,10 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
       return rows[0] && { id: rows[0].id, installationId: rows[0].installation_id };
     },
     async markConsent(id, stateHash) {
-      await db.query('UPDATE addon_authorizations SET handshake_consent_hash = $2, updated_at = now() WHERE id = $1 AND handshake_state_hash = $2', [id, stateHash]);
+      await db.query(
+        'UPDATE addon_authorizations SET handshake_consent_hash = $2, updated_at = now() WHERE id = $1 AND handshake_state_hash = $2',
+        [id, stateHash],
+      );
     },
   };
 }

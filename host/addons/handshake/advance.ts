@@ -24,31 +24,74 @@ import { StepFailure } from './step-failure.ts';
 export function advanceHandshake(deps: HandshakeDeps): RequestHandler {
   const { db, vault, config, clock } = deps;
   return async (req, res) => {
-    const { cookie, installation, person, recordId, state: current, stateHash, consented } = await checkReturn(deps, req, res, 'service');
+    const {
+      cookie,
+      installation,
+      person,
+      recordId,
+      state: current,
+      stateHash,
+      consented,
+    } = await checkReturn(deps, req, res, 'service');
     const { client_id: clientId } = (await findOAuthApplication(db, installation.oauthApplicationId))!;
     // Also explains an error=access_denied that /oauth/authorize sent for this reason.
     await requireAccess(deps, person, installation, clientId);
     if (typeof req.query.error === 'string') {
-      throw new StepFailure(400, 'service_denied', 'Authorization declined', 'Access to your data on this platform was not granted, so the add-on cannot be used.', installation.id, current, 'host', true);
+      throw new StepFailure(
+        400,
+        'service_denied',
+        'Authorization declined',
+        'Access to your data on this platform was not granted, so the add-on cannot be used.',
+        installation.id,
+        current,
+        'host',
+        true,
+      );
     }
     if (!consented) {
-      throw new StepFailure(400, 'service_not_authorized', 'Authorization not confirmed', 'This platform has no record that you allowed the add-on during this authorization. Start it again from the add-on and allow access when asked.', installation.id, current);
+      throw new StepFailure(
+        400,
+        'service_not_authorized',
+        'Authorization not confirmed',
+        'This platform has no record that you allowed the add-on during this authorization. Start it again from the add-on and allow access when asked.',
+        installation.id,
+        current,
+      );
     }
     // Consumes the state: only one request with it gets past this line.
     const verifier = oidc.randomPKCECodeVerifier();
     const state = await beginLeg(deps, cookie, recordId, 'integrator', verifier, stateHash);
     if (!state) {
-      throw new StepFailure(400, 'state_mismatch', 'The authorization cannot continue', 'This authorization was already used or replaced by a newer one.', installation.id, (await vault.findById(recordId))!.state);
+      throw new StepFailure(
+        400,
+        'state_mismatch',
+        'The authorization cannot continue',
+        'This authorization was already used or replaced by a newer one.',
+        installation.id,
+        (await vault.findById(recordId))!.state,
+      );
     }
     // A restarted handshake replaces the host grant: the previous tokens are revoked, not left behind.
     const previous = (await vault.findById(recordId))?.service;
     if (previous) await revokeIssuedTokens(deps.provider, previous);
-    const issued = await issueTokensForPerson(deps.provider, db, { clientId, personId: person.id, scopes: installation.scopes });
-    const tokens = { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(clock.now() + issued.expires_in * 1000), scope: issued.scope };
+    const issued = await issueTokensForPerson(deps.provider, db, {
+      clientId,
+      personId: person.id,
+      scopes: installation.scopes,
+    });
+    const tokens = {
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      expiresAt: new Date(clock.now() + issued.expires_in * 1000),
+      scope: issued.scope,
+    };
     await vault.saveServiceTokens(recordId, tokens, installation.scopes);
     await vault.setState(recordId, 'integrator_pending');
     const secret = await integratorClientSecret(db, deps.box, installation.versionId);
-    const client = integratorOAuthClient(installation, secret, { timeoutSeconds: deps.tokenTimeoutSeconds, allowPrivateAddresses: allowsPrivateAddresses(config) });
+    const client = integratorOAuthClient(installation, secret, {
+      timeoutSeconds: deps.tokenTimeoutSeconds,
+      allowPrivateAddresses: allowsPrivateAddresses(config),
+    });
     const target = oidc.buildAuthorizationUrl(client, {
       redirect_uri: `${config.baseUrl}/addons/authorizations/${installation.oauthApplicationId}`,
       response_type: 'code',

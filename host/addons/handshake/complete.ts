@@ -20,14 +20,28 @@ export function completeHandshake(deps: HandshakeDeps): RequestHandler {
   return async (req, res) => {
     const { cookie, installation, recordId, state, verifier } = integratorCallbackOf(res);
     const secret = await integratorClientSecret(db, deps.box, installation.versionId);
-    const client = integratorOAuthClient(installation, secret, { timeoutSeconds: deps.tokenTimeoutSeconds, allowPrivateAddresses: allowsPrivateAddresses(config) });
+    const client = integratorOAuthClient(installation, secret, {
+      timeoutSeconds: deps.tokenTimeoutSeconds,
+      allowPrivateAddresses: allowsPrivateAddresses(config),
+    });
     let tokens: oidc.TokenEndpointResponse;
     try {
-      tokens = await oidc.authorizationCodeGrant(client, new URL(req.originalUrl, config.baseUrl), { pkceCodeVerifier: verifier, expectedState: cookie.state! });
+      tokens = await oidc.authorizationCodeGrant(client, new URL(req.originalUrl, config.baseUrl), {
+        pkceCodeVerifier: verifier,
+        expectedState: cookie.state!,
+      });
     } catch (error) {
       const typed = tokenRequestError(error);
       deps.logger.warn({ installationId: installation.id, code: typed.code }, 'integrator code exchange failed');
-      throw new StepFailure(502, typed.code, 'The add-on’s service refused the authorization', 'Exchanging the authorization code with the add-on’s service failed. Start the authorization again.', installation.id, state, 'integrator');
+      throw new StepFailure(
+        502,
+        typed.code,
+        'The add-on’s service refused the authorization',
+        'Exchanging the authorization code with the add-on’s service failed. Start the authorization again.',
+        installation.id,
+        state,
+        'integrator',
+      );
     }
     await db.transaction(async (tx) => {
       await vault.saveIntegratorTokens(recordId, tokenSetOf(tokens, clock.now()), { q: tx, state: 'ready' });

@@ -25,7 +25,10 @@ export function recordServiceConsent(db: Queryable, store: AuthorizationStore): 
     const hash = handshakeStateDigest(issued.state);
     const row = await store.findLegOne(hash, issued.accountId);
     if (!row) return;
-    const [installation, application] = await Promise.all([loadInstallation(db, row.installationId), findOAuthApplicationByClientId(db, issued.clientId)]);
+    const [installation, application] = await Promise.all([
+      loadInstallation(db, row.installationId),
+      findOAuthApplicationByClientId(db, issued.clientId),
+    ]);
     if (!installation || !application || installation.oauthApplicationId !== application.id) return;
     if (installation.integratorOAuth.redirect_url !== issued.redirectUri) return;
     const granted = new Set(issued.scope.split(' ').filter(Boolean));

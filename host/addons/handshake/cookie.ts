@@ -23,7 +23,11 @@ export interface HandshakeCookieData {
 export type HandshakeCookie = IronSession<HandshakeCookieData>;
 
 /** Opens the request's handshake cookie. */
-export function openHandshakeCookie(config: Pick<HostConfig, 'sessionSecret' | 'baseUrl'>, req: Request, res: Response): Promise<HandshakeCookie> {
+export function openHandshakeCookie(
+  config: Pick<HostConfig, 'sessionSecret' | 'baseUrl'>,
+  req: Request,
+  res: Response,
+): Promise<HandshakeCookie> {
   return getIronSession<HandshakeCookieData>(req, res, {
     cookieName: HANDSHAKE_COOKIE,
     password: config.sessionSecret,

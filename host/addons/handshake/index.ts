@@ -32,7 +32,12 @@ export function handshakeRouter(deps: HandshakeDeps): Router {
   router.get('/installations/:id/authorize', requireHostLogin, showHandshakeStart);
   router.post('/installations/:id/authorize', requireHostLogin, requireCsrf, startHandshake(deps));
   router.get('/authorizations/:oauthApplicationId/advance', requireHostLogin, advanceHandshake(deps));
-  router.get('/authorizations/:oauthApplicationId', requireHostLogin, checkIntegratorCallback(deps), completeHandshake(deps));
+  router.get(
+    '/authorizations/:oauthApplicationId',
+    requireHostLogin,
+    checkIntegratorCallback(deps),
+    completeHandshake(deps),
+  );
   router.use(renderStepFailure(new URL(deps.config.baseUrl).origin));
   return router;
 }

@@ -32,14 +32,36 @@ export function checkIntegratorCallback(deps: HandshakeDeps): RequestHandler {
     const { cookie, installation, recordId } = await checkReturn(deps, req, res, 'integrator');
     const pending = (await vault.findById(recordId))!.state;
     if (typeof req.query.error === 'string') {
-      throw new StepFailure(400, 'integrator_denied', 'Authorization declined', 'Access to the add-on’s service was not granted, so the add-on cannot be used.', installation.id, pending, 'integrator', true);
+      throw new StepFailure(
+        400,
+        'integrator_denied',
+        'Authorization declined',
+        'Access to the add-on’s service was not granted, so the add-on cannot be used.',
+        installation.id,
+        pending,
+        'integrator',
+        true,
+      );
     }
     const sealed = await vault.store.sealedVerifier(recordId);
     const verifier = sealed ? vault.open(recordId, 'handshake_code_verifier_encrypted', sealed) : undefined;
     if (!verifier || verifier !== cookie.codeVerifier) {
-      throw new StepFailure(400, 'state_mismatch', 'The authorization cannot continue', 'This authorization was replaced by a newer one.', installation.id, pending);
+      throw new StepFailure(
+        400,
+        'state_mismatch',
+        'The authorization cannot continue',
+        'This authorization was replaced by a newer one.',
+        installation.id,
+        pending,
+      );
     }
-    res.locals.integratorCallback = { cookie, installation, recordId, state: pending, verifier } satisfies IntegratorCallback;
+    res.locals.integratorCallback = {
+      cookie,
+      installation,
+      recordId,
+      state: pending,
+      verifier,
+    } satisfies IntegratorCallback;
     next();
   };
 }

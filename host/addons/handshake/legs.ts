@@ -42,7 +42,10 @@ export async function beginLeg(
   const now = clock.now();
   const sealedVerifier = codeVerifier ? vault.seal(recordId, 'handshake_code_verifier_encrypted', codeVerifier) : null;
   const next = { stateHash: digest(state), expiresAt: new Date(now + HANDSHAKE_TTL_MS), sealedVerifier };
-  if (!(await vault.store.beginLeg(recordId, next, replacing ? { stateHash: replacing, now: new Date(now) } : undefined))) return undefined;
+  if (
+    !(await vault.store.beginLeg(recordId, next, replacing ? { stateHash: replacing, now: new Date(now) } : undefined))
+  )
+    return undefined;
   cookie.leg = leg;
   cookie.state = state;
   if (codeVerifier) cookie.codeVerifier = codeVerifier;
@@ -63,24 +66,48 @@ export interface CheckedReturn {
 }
 
 /** Steps 3 and 5: the returning state must be this browser's, this person's, the database's, and fresh. */
-export async function checkReturn(deps: Pick<HandshakeDeps, 'db' | 'vault' | 'clock' | 'config'>, req: Request, res: Response, leg: Leg): Promise<CheckedReturn> {
+export async function checkReturn(
+  deps: Pick<HandshakeDeps, 'db' | 'vault' | 'clock' | 'config'>,
+  req: Request,
+  res: Response,
+  leg: Leg,
+): Promise<CheckedReturn> {
   const { db, vault, clock } = deps;
   const person = hostPersonOf(req);
   const cookie = await openHandshakeCookie(deps.config, req, res);
   const returned = typeof req.query.state === 'string' ? req.query.state : undefined;
   const appId = String(req.params.oauthApplicationId);
-  const known = cookie.installationId && cookie.personId === person.id && cookie.oauthApplicationId === appId ? cookie.installationId : undefined;
+  const known =
+    cookie.installationId && cookie.personId === person.id && cookie.oauthApplicationId === appId
+      ? cookie.installationId
+      : undefined;
   const installation = known ? await findInstallation(db, known, person.organization_id) : undefined;
   if (!installation || !cookie.state) {
-    throw new StepFailure(400, 'handshake_not_started', 'No authorization in progress', 'This browser has no add-on authorization in progress for this application, or it has expired. Start it again from the add-on.');
+    throw new StepFailure(
+      400,
+      'handshake_not_started',
+      'No authorization in progress',
+      'This browser has no add-on authorization in progress for this application, or it has expired. Start it again from the add-on.',
+    );
   }
   const record = await vault.find(installation.id, person.id);
-  const fail = (code: string, title: string, detail: string) => new StepFailure(400, code, title, detail, installation.id, record?.state ?? 'uninitialized');
-  if (!returned) throw fail('state_missing', 'The authorization cannot continue', 'The request carries no state parameter.');
-  if (cookie.leg !== leg || !sameSecret(returned, cookie.state)) throw fail('state_mismatch', 'The authorization cannot continue', 'The state parameter does not belong to the authorization this browser started.');
+  const fail = (code: string, title: string, detail: string) =>
+    new StepFailure(400, code, title, detail, installation.id, record?.state ?? 'uninitialized');
+  if (!returned)
+    throw fail('state_missing', 'The authorization cannot continue', 'The request carries no state parameter.');
+  if (cookie.leg !== leg || !sameSecret(returned, cookie.state))
+    throw fail(
+      'state_mismatch',
+      'The authorization cannot continue',
+      'The state parameter does not belong to the authorization this browser started.',
+    );
   const row = await vault.store.handshakeOf(installation.id, person.id);
   if (!row || !row.stateHash || !sameSecret(digest(returned), row.stateHash)) {
-    throw fail('state_mismatch', 'The authorization cannot continue', 'This authorization was replaced by a newer one or already finished.');
+    throw fail(
+      'state_mismatch',
+      'The authorization cannot continue',
+      'This authorization was replaced by a newer one or already finished.',
+    );
   }
   if (!row.expiresAt || row.expiresAt.getTime() <= clock.now()) {
     throw fail('state_expired', 'The authorization expired', 'The authorization took too long.');
@@ -94,10 +121,25 @@ export async function checkReturn(deps: Pick<HandshakeDeps, 'db' | 'vault' | 'cl
  * OAuth application, read now: the same rule /oauth/authorize applies, checked before the handshake
  * sends the person there and again before the host issues its own grant.
  */
-export async function requireAccess(deps: Pick<HandshakeDeps, 'db' | 'vault'>, person: PersonRecord, installation: Installation, clientId: string): Promise<void> {
+export async function requireAccess(
+  deps: Pick<HandshakeDeps, 'db' | 'vault'>,
+  person: PersonRecord,
+  installation: Installation,
+  clientId: string,
+): Promise<void> {
   const refusal = await findAccessRefusal(deps.db, { personId: person.id, clientId });
   if (!refusal) return;
   const state = (await deps.vault.find(installation.id, person.id))?.state ?? 'uninitialized';
   const message = `${describeRefusal(refusal)} ${whoCanChange(refusal)}`;
-  throw new StepFailure(403, 'access_restricted', 'You cannot connect this add-on', message, installation.id, state, 'host', false, false);
+  throw new StepFailure(
+    403,
+    'access_restricted',
+    'You cannot connect this add-on',
+    message,
+    installation.id,
+    state,
+    'host',
+    false,
+    false,
+  );
 }

@@ -22,7 +22,10 @@ import { StepFailure } from './step-failure.ts';
 /** `GET …/installations/{id}/authorize`: step 0's page; nothing started, nothing written. */
 export const showHandshakeStart: RequestHandler = async (req, res) => {
   const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-  sendHandshakeStart(res, { action: `/addons/installations/${encodeURIComponent(String(req.params.id))}/authorize`, csrfToken });
+  sendHandshakeStart(res, {
+    action: `/addons/installations/${encodeURIComponent(String(req.params.id))}/authorize`,
+    csrfToken,
+  });
 };
 
 /** `POST …/installations/{id}/authorize`: starts leg one. */
@@ -31,7 +34,13 @@ export function startHandshake(deps: HandshakeDeps): RequestHandler {
   return async (req, res) => {
     const person = hostPersonOf(req);
     const installation = await findInstallation(db, String(req.params.id), person.organization_id);
-    if (!installation) throw new StepFailure(404, 'installation_not_found', 'Add-on not found', 'This add-on is not available to your organization.');
+    if (!installation)
+      throw new StepFailure(
+        404,
+        'installation_not_found',
+        'Add-on not found',
+        'This add-on is not available to your organization.',
+      );
     const { client_id: clientId } = (await findOAuthApplication(db, installation.oauthApplicationId))!;
     await requireAccess(deps, person, installation, clientId);
     const record = await vault.ensure(installation.id, person.id);

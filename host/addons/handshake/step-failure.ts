@@ -4,7 +4,6 @@ import type { HandshakeSide } from '@addon-kit/sdk/protocol';
 import type { AuthorizationState } from '../authorizations/index.ts';
 import { sendHandshakeFailure } from '../handshake-pages.tsx';
 
-
 /** Thrown by a step; rendered as the failure page by {@link renderStepFailure}. */
 export class StepFailure extends Error {
   constructor(

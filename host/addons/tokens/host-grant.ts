@@ -25,7 +25,13 @@ export interface HostGrantOptions {
 
 /** The person must run the handshake again: the host grant is gone. */
 function reauthorize(): AddonError {
-  return new AddonError(401, 'host_auth', 'reauthorization_required', 'The host no longer accepts this add-on authorization; authorize the add-on again', false);
+  return new AddonError(
+    401,
+    'host_auth',
+    'reauthorization_required',
+    'The host no longer accepts this add-on authorization; authorize the add-on again',
+    false,
+  );
 }
 
 /** The host side of the refresh engine. */
@@ -34,7 +40,14 @@ export function hostGrant(options: HostGrantOptions): GrantKind {
 
   async function client(oauthApplicationId: string): Promise<oidc.Configuration> {
     const app = await clientCredentials(db, box, oauthApplicationId);
-    if (!app) throw new AddonError(500, 'host_auth', 'internal_error', "The add-on's OAuth application has no client secret", false);
+    if (!app)
+      throw new AddonError(
+        500,
+        'host_auth',
+        'internal_error',
+        "The add-on's OAuth application has no client secret",
+        false,
+      );
     const config = new oidc.Configuration(
       { issuer: options.issuer, token_endpoint: `${await options.loopback.origin()}/oauth/token` },
       app.clientId,
@@ -62,7 +75,13 @@ export function hostGrant(options: HostGrantOptions): GrantKind {
         return await oidc.refreshTokenGrant(config, refreshToken);
       } catch (error) {
         if (error instanceof oidc.ResponseBodyError && error.error === 'invalid_grant') throw reauthorize();
-        throw new AddonError(503, 'host_auth', 'token_endpoint_unavailable', 'The host could not refresh its add-on token', true);
+        throw new AddonError(
+          503,
+          'host_auth',
+          'token_endpoint_unavailable',
+          'The host could not refresh its add-on token',
+          true,
+        );
       }
     },
   };

@@ -5,7 +5,12 @@
 import * as oidc from 'openid-client';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/database.ts';
-import { AddonError, HandshakeRequiredError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from '../addon-error.ts';
+import {
+  AddonError,
+  HandshakeRequiredError,
+  ReauthorizationRequiredError,
+  TokenEndpointUnavailableError,
+} from '../addon-error.ts';
 import { integratorClientSecret } from '../installations.ts';
 import { integratorOAuthClient, tokenRequestError } from '../integrator-client.ts';
 import type { GrantKind } from './grant-kind.ts';
@@ -32,12 +37,17 @@ export function integratorGrant(options: IntegratorGrantOptions): GrantKind {
     reauthorization(reason) {
       return reason === 'refused'
         ? new ReauthorizationRequiredError()
-        : new ReauthorizationRequiredError('The integrator gave no refresh token and no longer accepts the access token; authorize the add-on again');
+        : new ReauthorizationRequiredError(
+            'The integrator gave no refresh token and no longer accepts the access token; authorize the add-on again',
+          );
     },
     unavailable: (message) => new TokenEndpointUnavailableError(message),
     async refresh(refreshToken, installation) {
       const secret = await integratorClientSecret(options.db, options.box, installation.versionId);
-      const client = integratorOAuthClient(installation, secret, { timeoutSeconds: options.timeoutSeconds, allowPrivateAddresses: options.allowPrivateAddresses });
+      const client = integratorOAuthClient(installation, secret, {
+        timeoutSeconds: options.timeoutSeconds,
+        allowPrivateAddresses: options.allowPrivateAddresses,
+      });
       try {
         return await oidc.refreshTokenGrant(client, refreshToken);
       } catch (error) {

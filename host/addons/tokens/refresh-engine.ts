@@ -17,7 +17,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queryable } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import { AddonError } from '../addon-error.ts';
-import { claimRefreshLease, releaseRefreshLease, requireReauthorization, writeRefreshedTokens, type LeasedTokens, type RefreshSide } from '../authorizations/lease.ts';
+import {
+  claimRefreshLease,
+  releaseRefreshLease,
+  requireReauthorization,
+  writeRefreshedTokens,
+  type LeasedTokens,
+  type RefreshSide,
+} from '../authorizations/lease.ts';
 import type { Clock } from '../clock.ts';
 import type { Installation } from '../installations.ts';
 import { tokenSetOf } from '../integrator-client.ts';
@@ -45,7 +52,12 @@ export interface RefreshEngine {
    * A usable access token of the record's side: the stored one, or a refreshed one when it is inside
    * the lead window or equals `rejected` (the token the API just answered 401 to).
    */
-  accessToken(side: RefreshSide, record: VaultRecord, installation: Installation, options?: { rejected?: string }): Promise<string>;
+  accessToken(
+    side: RefreshSide,
+    record: VaultRecord,
+    installation: Installation,
+    options?: { rejected?: string },
+  ): Promise<string>;
 }
 
 /** True when a token with this expiry should be refreshed now (a token without expiry never is). */
@@ -65,15 +77,29 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
   const inFlight = new Map<string, Promise<string>>();
 
   /** Runs the refresh under a lease we hold; `claimed` is the side's tokens as the claim found them. */
-  async function refreshLeased(kind: GrantKind, recordId: string, installation: Installation, stale: string, owner: string, claimed: LeasedTokens): Promise<string> {
+  async function refreshLeased(
+    kind: GrantKind,
+    recordId: string,
+    installation: Installation,
+    stale: string,
+    owner: string,
+    claimed: LeasedTokens,
+  ): Promise<string> {
     const { side } = kind;
     const columns = sealedColumns(side);
     const release = () => releaseRefreshLease(db, recordId, side, owner);
     let refreshToken: string | undefined;
     try {
-      const access = claimed.accessSealed === null ? undefined : vault.open(recordId, columns.access, claimed.accessSealed);
-      refreshToken = claimed.refreshSealed === null ? undefined : vault.open(recordId, columns.refresh, claimed.refreshSealed);
-      kind.usable(claimed.state, access === undefined ? undefined : { accessToken: access, refreshToken, expiresAt: undefined, scope: undefined });
+      const access =
+        claimed.accessSealed === null ? undefined : vault.open(recordId, columns.access, claimed.accessSealed);
+      refreshToken =
+        claimed.refreshSealed === null ? undefined : vault.open(recordId, columns.refresh, claimed.refreshSealed);
+      kind.usable(
+        claimed.state,
+        access === undefined
+          ? undefined
+          : { accessToken: access, refreshToken, expiresAt: undefined, scope: undefined },
+      );
       // Another process (or an earlier flight) refreshed between our read and our claim: use its token.
       if (access !== stale) {
         await release();
@@ -105,7 +131,8 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
     const accessSealed = vault.seal(recordId, columns.access, tokens.accessToken);
     const written = await writeRefreshedTokens(db, recordId, side, owner, {
       accessSealed,
-      refreshSealed: tokens.refreshToken === undefined ? null : vault.seal(recordId, columns.refresh, tokens.refreshToken),
+      refreshSealed:
+        tokens.refreshToken === undefined ? null : vault.seal(recordId, columns.refresh, tokens.refreshToken),
       expiresAt: tokens.expiresAt ?? null,
       scope: tokens.scope ?? null,
       keyId: keyIdOf(accessSealed),
@@ -118,7 +145,12 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
   }
 
   /** One refresh of a record's side, across processes: claim the lease or wait for whoever holds it. */
-  async function refreshAcrossProcesses(kind: GrantKind, recordId: string, installation: Installation, stale: string): Promise<string> {
+  async function refreshAcrossProcesses(
+    kind: GrantKind,
+    recordId: string,
+    installation: Installation,
+    stale: string,
+  ): Promise<string> {
     // A lease held by a process that died runs out within one lease; give the holder that long, twice.
     const deadline = Date.now() + 2 * leaseMs;
     for (;;) {
@@ -129,7 +161,8 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
       const current = await vault.findById(recordId);
       const tokens = kind.usable(current?.state ?? 'uninitialized', current?.[kind.side]);
       if (tokens.accessToken !== stale) return tokens.accessToken;
-      if (Date.now() > deadline) throw kind.unavailable('Another host process is still refreshing this token; try again');
+      if (Date.now() > deadline)
+        throw kind.unavailable('Another host process is still refreshing this token; try again');
     }
   }
 

@@ -41,7 +41,10 @@ export function createSweeper(options: SweeperOptions): Sweeper {
     let refreshed = 0;
     for (const due of await integratorTokensDue(db, new Date(clock.now() + leadMs), 100)) {
       try {
-        const [record, installation] = await Promise.all([vault.findById(due.id), loadInstallation(db, due.installationId)]);
+        const [record, installation] = await Promise.all([
+          vault.findById(due.id),
+          loadInstallation(db, due.installationId),
+        ]);
         if (!record || !installation || record.state !== 'ready' || !record.integrator) continue;
         if (!dueForRefresh(record.integrator.expiresAt, clock.now(), leadMs)) continue;
         await engine.accessToken('integrator', record, installation);

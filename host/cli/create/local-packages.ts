@@ -71,10 +71,14 @@ export async function packageSpecs(
       // packed as it is.
       const workspace = existsSync(join(dir, 'tsconfig.build.json'));
       log(`  packing ${name}@${manifest.version}${workspace ? ' (building it first)' : ''}…`);
-      await promisify(execFile)('npm', ['pack', dir, '--pack-destination', vendor, '--silent', ...(workspace ? [] : ['--ignore-scripts'])], {
-        cwd: projectDir,
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await promisify(execFile)(
+        'npm',
+        ['pack', dir, '--pack-destination', vendor, '--silent', ...(workspace ? [] : ['--ignore-scripts'])],
+        {
+          cwd: projectDir,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
     }
     specs[name] = `file:vendor/${file}`;
   }

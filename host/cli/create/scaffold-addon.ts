@@ -11,7 +11,12 @@ import { packageDir, packageSpecs, readManifest, type PackageSource } from './lo
 import { projectName } from './scaffold-integrator.ts';
 
 /** The add-on template's files (shipped in the host package as they are, also when this runs from `dist/`). */
-const TEMPLATE_DIR = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './addon-template/' : '../../../cli/create/addon-template/', import.meta.url));
+const TEMPLATE_DIR = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith('.ts') ? './addon-template/' : '../../../cli/create/addon-template/',
+    import.meta.url,
+  ),
+);
 
 /** Writes the add-on project into the (empty) folder `dir`. */
 export async function scaffoldAddon(dir: string, source: PackageSource, log: (line: string) => void): Promise<void> {
@@ -20,9 +25,10 @@ export async function scaffoldAddon(dir: string, source: PackageSource, log: (li
   // npm pack leaves out files named .gitignore, so the template ships it without the dot.
   await rename(join(dir, 'gitignore'), join(dir, '.gitignore'));
   // The host's own dependency on the template integrator must resolve from vendor/ too when packing.
-  const names = source.kind === 'registry'
-    ? (['@addon-kit/sdk', '@addon-kit/host'] as const)
-    : (['@addon-kit/sdk', '@addon-kit/integrator-template', '@addon-kit/host'] as const);
+  const names =
+    source.kind === 'registry'
+      ? (['@addon-kit/sdk', '@addon-kit/host'] as const)
+      : (['@addon-kit/sdk', '@addon-kit/integrator-template', '@addon-kit/host'] as const);
   const specs = await packageSpecs([...names], dir, source, log);
   const sdk = await readManifest(packageDir('@addon-kit/sdk'));
   const template = await readManifest(packageDir('@addon-kit/integrator-template'));

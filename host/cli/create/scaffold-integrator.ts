@@ -31,5 +31,10 @@ export async function scaffoldIntegrator(dir: string, log: (line: string) => voi
 
 /** An npm package name from a folder name. */
 export function projectName(dir: string): string {
-  return basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+/, '') || 'my-project';
+  return (
+    basename(dir)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[._-]+/, '') || 'my-project'
+  );
 }

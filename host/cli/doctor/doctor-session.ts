@@ -4,7 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CookieJar } from './cookie-jar.ts';
-import { CheckFailed, DOCTOR_CHECKS, type DoctorCheck, type DoctorCheckId, type DoctorStatus } from './doctor-checks.ts';
+import {
+  CheckFailed,
+  DOCTOR_CHECKS,
+  type DoctorCheck,
+  type DoctorCheckId,
+  type DoctorStatus,
+} from './doctor-checks.ts';
 import type { DoctorOptions } from './doctor-options.ts';
 
 /** What a check function returns: a pass by default, or the status it decided, with a value for later checks. */
@@ -58,7 +64,8 @@ export class DoctorSession {
       const location = res.headers.get('location');
       if (res.status < 300 || res.status >= 400 || !location) return { res, url: current };
       const next = new URL(location, current);
-      if (next.origin !== new URL(current).origin || next.toString().startsWith(this.options.redirectUri)) return { res, url: current };
+      if (next.origin !== new URL(current).origin || next.toString().startsWith(this.options.redirectUri))
+        return { res, url: current };
       await res.body?.cancel();
       current = next.toString();
     }
@@ -67,17 +74,28 @@ export class DoctorSession {
 
   /** POSTs a form. */
   postForm(url: string, fields: URLSearchParams): Promise<Response> {
-    return this.request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: fields });
+    return this.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields,
+    });
   }
 
   /**
    * POSTs to token_url as the host does: client_id and client_secret in the form body (client_secret_post,
    * RFC 6749 §2.3.1), unless `basic` asks for HTTP Basic (used only to explain a refusal).
    */
-  async postToken(params: Record<string, string>, credentials: Partial<ClientCredentials> = {}, basic = false): Promise<ReadResponse> {
+  async postToken(
+    params: Record<string, string>,
+    credentials: Partial<ClientCredentials> = {},
+    basic = false,
+  ): Promise<ReadResponse> {
     const clientId = credentials.clientId ?? this.options.clientId;
     const clientSecret = credentials.clientSecret ?? this.options.clientSecret;
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
     const body = new URLSearchParams(params);
     if (basic) {
       const pair = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
@@ -94,16 +112,27 @@ export class DoctorSession {
     try {
       const outcome = await fn();
       const status = outcome.status ?? 'pass';
-      this.rows.set(id, { id, status, detail: outcome.detail, ...(status !== 'pass' && outcome.fix ? { fix: outcome.fix } : {}) });
+      this.rows.set(id, {
+        id,
+        status,
+        detail: outcome.detail,
+        ...(status !== 'pass' && outcome.fix ? { fix: outcome.fix } : {}),
+      });
       return outcome.value;
     } catch (error) {
-      if (error instanceof CheckFailed) this.rows.set(id, { id, status: 'fail', detail: error.message, fix: error.fix });
+      if (error instanceof CheckFailed)
+        this.rows.set(id, { id, status: 'fail', detail: error.message, fix: error.fix });
       else if (isNetworkError(error)) {
         const fix = 'Start the integrator and check the URL in the add-on config.';
         this.rows.set(id, { id, status: 'fail', detail: describeNetworkError(error), fix });
       } else {
         const detail = `unreadable answer (${error instanceof Error ? error.message : 'unknown error'})`;
-        this.rows.set(id, { id, status: 'fail', detail, fix: 'Answer as RFC 6749 describes: valid URLs in Location, JSON token responses.' });
+        this.rows.set(id, {
+          id,
+          status: 'fail',
+          detail,
+          fix: 'Answer as RFC 6749 describes: valid URLs in Location, JSON token responses.',
+        });
       }
       return undefined;
     }
@@ -139,7 +168,8 @@ const TOKEN_FIELD = /^(access_?token|refresh_?token|id_?token|token)$/i;
 
 /** A short quote of a body for the table, token values replaced by `…`. */
 export function quote(r: ReadResponse): string {
-  const hideTokens = (key: string, value: unknown) => (TOKEN_FIELD.test(key) && typeof value === 'string' ? '…' : value);
+  const hideTokens = (key: string, value: unknown) =>
+    TOKEN_FIELD.test(key) && typeof value === 'string' ? '…' : value;
   const text = r.json ? JSON.stringify(r.json, hideTokens) : r.text.replace(/\s+/g, ' ').trim();
   return text.length > 120 ? `${text.slice(0, 117)}...` : text || '(empty body)';
 }
@@ -147,7 +177,10 @@ export function quote(r: ReadResponse): string {
 /** A failed connection or a timeout (fetch's TypeError with a cause, or the time limit's abort). */
 function isNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return error.name === 'TimeoutError' || (error instanceof TypeError && (error as Error & { cause?: unknown }).cause !== undefined);
+  return (
+    error.name === 'TimeoutError' ||
+    (error instanceof TypeError && (error as Error & { cause?: unknown }).cause !== undefined)
+  );
 }
 
 function describeNetworkError(error: unknown): string {

@@ -8,10 +8,21 @@ export function formatTable(checks: DoctorCheck[]): string {
     ...checks.map((c) => [c.id, c.status.toUpperCase(), c.detail, c.status === 'pass' ? '' : (c.fix ?? '')]),
   ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell))
+      .join('  ')
+      .trimEnd();
   const failed = checks.filter((c) => c.status === 'fail').length;
   const summary = failed === 0 ? 'All checks passed.' : `${failed} check(s) failed.`;
-  return [line(rows[0]!), `${widths.map((w) => '-'.repeat(w)).join('  ')}  ---`, ...rows.slice(1).map(line), '', summary, ''].join('\n');
+  return [
+    line(rows[0]!),
+    `${widths.map((w) => '-'.repeat(w)).join('  ')}  ---`,
+    ...rows.slice(1).map(line),
+    '',
+    summary,
+    '',
+  ].join('\n');
 }
 
 /** The JSON report: `ok`, and each row with its id, what it checks, status, what it saw and the fix. */

@@ -5,7 +5,12 @@
  */
 import { checkApiAcceptsToken, checkApiRefusesBadToken } from './checks/api.ts';
 import { authorizationRequest } from './checks/authorization-request.ts';
-import { checkAuthorizePage, checkConsentReturnsState, checkUnknownClient, checkUnregisteredRedirect } from './checks/authorize.ts';
+import {
+  checkAuthorizePage,
+  checkConsentReturnsState,
+  checkUnknownClient,
+  checkUnregisteredRedirect,
+} from './checks/authorize.ts';
 import { checkCompletion } from './checks/completion.ts';
 import { checkConfigUrls } from './checks/config-urls.ts';
 import { checkRefresh, checkRotation } from './checks/refresh.ts';
@@ -45,7 +50,11 @@ export async function collectChecks(options: DoctorOptions): Promise<DoctorCheck
  * Runs the checks against a running integrator, writes the table (or the JSON report) to `out`, and returns
  * the exit code: 0 when nothing failed, 1 otherwise.
  */
-export async function runDoctor(options: DoctorOptions, out: { write(text: string): unknown }, format: 'table' | 'json' = 'table'): Promise<number> {
+export async function runDoctor(
+  options: DoctorOptions,
+  out: { write(text: string): unknown },
+  format: 'table' | 'json' = 'table',
+): Promise<number> {
   const checks = await collectChecks(options);
   out.write(format === 'json' ? formatJson(checks) : formatTable(checks));
   return checks.some((c) => c.status === 'fail') ? 1 : 0;

@@ -12,17 +12,113 @@ export const OTHER_ORGANIZATION = { slug: 'other', name: 'Other Fellowship' } as
 
 /** The people who can log in, with their product roles. */
 export const DEMO_LOGINS = [
-  { slug: 'demo', email: 'admin@demo.test', first: 'Alex', last: 'Admin', siteAdmin: true, roles: { people: 'manager', api: 'manager' } },
-  { slug: 'demo', email: 'editor@demo.test', first: 'Eden', last: 'Editor', siteAdmin: false, roles: { people: 'editor' } },
-  { slug: 'demo', email: 'member@demo.test', first: 'Morgan', last: 'Member', siteAdmin: false, roles: { people: 'viewer' } },
-  { slug: 'other', email: 'admin@other.test', first: 'Olive', last: 'Other', siteAdmin: true, roles: { people: 'manager', api: 'manager' } },
+  {
+    slug: 'demo',
+    email: 'admin@demo.test',
+    first: 'Alex',
+    last: 'Admin',
+    siteAdmin: true,
+    roles: { people: 'manager', api: 'manager' },
+  },
+  {
+    slug: 'demo',
+    email: 'editor@demo.test',
+    first: 'Eden',
+    last: 'Editor',
+    siteAdmin: false,
+    roles: { people: 'editor' },
+  },
+  {
+    slug: 'demo',
+    email: 'member@demo.test',
+    first: 'Morgan',
+    last: 'Member',
+    siteAdmin: false,
+    roles: { people: 'viewer' },
+  },
+  {
+    slug: 'other',
+    email: 'admin@other.test',
+    first: 'Olive',
+    last: 'Other',
+    siteAdmin: true,
+    roles: { people: 'manager', api: 'manager' },
+  },
 ] as const;
 
 export const DEFAULT_PEOPLE = 500;
 
-const FIRST_F = ['Mary', 'Patricia', 'Jennifer', 'Linda', 'Elizabeth', 'Barbara', 'Susan', 'Jessica', 'Sarah', 'Karen', 'Grace', 'Ruth', 'Naomi', 'Esther', 'Hannah', 'Lydia', 'Abigail', 'Chloe', 'Priya', 'Mei'];
-const FIRST_M = ['James', 'Robert', 'John', 'Michael', 'David', 'William', 'Richard', 'Joseph', 'Thomas', 'Daniel', 'Samuel', 'Peter', 'Andrew', 'Luke', 'Mark', 'Caleb', 'Elijah', 'Mateo', 'Kenji', 'Omar'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Nguyen', 'Okafor', 'Kowalski', 'Haddad', 'Tanaka'];
+const FIRST_F = [
+  'Mary',
+  'Patricia',
+  'Jennifer',
+  'Linda',
+  'Elizabeth',
+  'Barbara',
+  'Susan',
+  'Jessica',
+  'Sarah',
+  'Karen',
+  'Grace',
+  'Ruth',
+  'Naomi',
+  'Esther',
+  'Hannah',
+  'Lydia',
+  'Abigail',
+  'Chloe',
+  'Priya',
+  'Mei',
+];
+const FIRST_M = [
+  'James',
+  'Robert',
+  'John',
+  'Michael',
+  'David',
+  'William',
+  'Richard',
+  'Joseph',
+  'Thomas',
+  'Daniel',
+  'Samuel',
+  'Peter',
+  'Andrew',
+  'Luke',
+  'Mark',
+  'Caleb',
+  'Elijah',
+  'Mateo',
+  'Kenji',
+  'Omar',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Nguyen',
+  'Okafor',
+  'Kowalski',
+  'Haddad',
+  'Tanaka',
+];
 export const MEMBERSHIPS = ['Member', 'Regular Attender', 'Visitor', 'Participant'] as const;
 const CAMPUSES = { demo: ['Main Campus', 'North Campus', 'South Campus'], other: ['Downtown'] } as const;
 const NOTE_CATEGORIES = ['General', 'Pastoral Care', 'Prayer Request', 'Follow-up'];
@@ -52,13 +148,29 @@ export async function seedDemo(db: Database, options: SeedOptions): Promise<Seed
   const target = options.people ?? DEFAULT_PEOPLE;
   const passwordHash = await hashPassword(options.password);
   return db.transaction(async (tx) => {
-    const created = (await tx.query('SELECT 1 FROM organizations WHERE slug = $1', [DEMO_ORGANIZATION.slug])).rows.length === 0;
+    const created =
+      (await tx.query('SELECT 1 FROM organizations WHERE slug = $1', [DEMO_ORGANIZATION.slug])).rows.length === 0;
     const demo = await ensureOrganization(tx, DEMO_ORGANIZATION);
     const other = await ensureOrganization(tx, OTHER_ORGANIZATION);
-    for (const [slug, orgId] of [['demo', demo], ['other', other]] as const) {
-      for (const name of CAMPUSES[slug]) await tx.query('INSERT INTO campuses (organization_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [orgId, name]);
-      for (const name of NOTE_CATEGORIES) await tx.query('INSERT INTO note_categories (organization_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [orgId, name]);
-      for (const name of LIST_CATEGORIES) await tx.query('INSERT INTO list_categories (organization_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [orgId, name]);
+    for (const [slug, orgId] of [
+      ['demo', demo],
+      ['other', other],
+    ] as const) {
+      for (const name of CAMPUSES[slug])
+        await tx.query('INSERT INTO campuses (organization_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+          orgId,
+          name,
+        ]);
+      for (const name of NOTE_CATEGORIES)
+        await tx.query('INSERT INTO note_categories (organization_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+          orgId,
+          name,
+        ]);
+      for (const name of LIST_CATEGORIES)
+        await tx.query('INSERT INTO list_categories (organization_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+          orgId,
+          name,
+        ]);
     }
     for (const login of DEMO_LOGINS) {
       const orgId = login.slug === 'demo' ? demo : other;
@@ -70,7 +182,11 @@ export async function seedDemo(db: Database, options: SeedOptions): Promise<Seed
       );
       if (!rows[0]) continue;
       for (const [product, role] of Object.entries(login.roles)) {
-        await tx.query('INSERT INTO person_product_roles (person_id, product, role) VALUES ($1, $2, $3)', [rows[0].id, product, role]);
+        await tx.query('INSERT INTO person_product_roles (person_id, product, role) VALUES ($1, $2, $3)', [
+          rows[0].id,
+          product,
+          role,
+        ]);
       }
     }
     const peopleAdded = (await addPeople(tx, demo, 'demo', target, 1)) + (await addPeople(tx, other, 'other', 20, 2));
@@ -87,15 +203,31 @@ export async function seedDemo(db: Database, options: SeedOptions): Promise<Seed
 }
 
 async function ensureOrganization(tx: Queryable, org: { slug: string; name: string }): Promise<string> {
-  await tx.query('INSERT INTO organizations (name, slug, created_at) VALUES ($1, $2, $3) ON CONFLICT (slug) DO NOTHING', [org.name, org.slug, new Date(EPOCH)]);
+  await tx.query(
+    'INSERT INTO organizations (name, slug, created_at) VALUES ($1, $2, $3) ON CONFLICT (slug) DO NOTHING',
+    [org.name, org.slug, new Date(EPOCH)],
+  );
   const { rows } = await tx.query<{ id: string }>('SELECT id::text FROM organizations WHERE slug = $1', [org.slug]);
   return rows[0]!.id;
 }
 
 /** Adds generated people up to `count` (person i is always the same person). */
 async function addPeople(tx: Queryable, orgId: string, slug: string, count: number, seed: number): Promise<number> {
-  const campuses = (await tx.query<{ id: string }>('SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id', [orgId])).rows.map((r) => r.id);
-  const cols = { first: [] as string[], last: [] as string[], email: [] as string[], avatar: [] as string[], status: [] as string[], membership: [] as string[], gender: [] as string[], birthdate: [] as string[], campus: [] as (string | null)[], created: [] as string[] };
+  const campuses = (
+    await tx.query<{ id: string }>('SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id', [orgId])
+  ).rows.map((r) => r.id);
+  const cols = {
+    first: [] as string[],
+    last: [] as string[],
+    email: [] as string[],
+    avatar: [] as string[],
+    status: [] as string[],
+    membership: [] as string[],
+    gender: [] as string[],
+    birthdate: [] as string[],
+    campus: [] as (string | null)[],
+    created: [] as string[],
+  };
   const random = seededRandom(seed * 7919);
   for (let i = 1; i <= count; i++) {
     const gender = random() < 0.5 ? 'F' : 'M';
@@ -119,41 +251,147 @@ async function addPeople(tx: Queryable, orgId: string, slug: string, count: numb
      SELECT $1, f, l, e, a, s, m, g, b::date, c::bigint, t::timestamptz, t::timestamptz
      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[]) AS u(f, l, e, a, s, m, g, b, c, t)
      ON CONFLICT (lower(email)) WHERE email IS NOT NULL DO NOTHING`,
-    [orgId, cols.first, cols.last, cols.email, cols.avatar, cols.status, cols.membership, cols.gender, cols.birthdate, cols.campus, cols.created],
+    [
+      orgId,
+      cols.first,
+      cols.last,
+      cols.email,
+      cols.avatar,
+      cols.status,
+      cols.membership,
+      cols.gender,
+      cols.birthdate,
+      cols.campus,
+      cols.created,
+    ],
   );
   return rowCount;
 }
 
 async function addLists(tx: Queryable, orgId: string): Promise<void> {
   const id = async (table: string, name: string) =>
-    (await tx.query<{ id: string }>(`SELECT id::text FROM ${table} WHERE organization_id = $1 AND name = $2`, [orgId, name])).rows[0]?.id ?? null;
-  const admin = (await tx.query<{ id: string }>('SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1', [orgId])).rows[0]?.id ?? null;
-  const firstCampus = (await tx.query<{ id: string }>('SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id LIMIT 1', [orgId])).rows[0]?.id ?? null;
-  const lists: { name: string; description: string; subset: 'all' | 'any'; category: string; campus: boolean; rules: [string, string, string][] }[] = [
-    { name: 'Members at the first campus', description: 'Members whose campus is the first campus', subset: 'all', category: 'Outreach', campus: true, rules: [['membership', 'is', 'Member'], ['campus_id', 'is', firstCampus ?? '']] },
-    { name: 'Women over 40', description: 'Women aged 40 or more', subset: 'all', category: 'Care', campus: false, rules: [['gender', 'is', 'F'], ['age', 'greater_than_or_equal', '40']] },
-    { name: 'Prayer requests', description: 'People with a prayer request note', subset: 'all', category: 'Care', campus: false, rules: [['note_category', 'is', 'Prayer Request']] },
-    { name: 'Visitors or participants', description: 'Visitors and participants', subset: 'any', category: 'Volunteers', campus: false, rules: [['membership', 'is', 'Visitor'], ['membership', 'is', 'Participant']] },
+    (
+      await tx.query<{ id: string }>(`SELECT id::text FROM ${table} WHERE organization_id = $1 AND name = $2`, [
+        orgId,
+        name,
+      ])
+    ).rows[0]?.id ?? null;
+  const admin =
+    (
+      await tx.query<{ id: string }>(
+        'SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1',
+        [orgId],
+      )
+    ).rows[0]?.id ?? null;
+  const firstCampus =
+    (
+      await tx.query<{ id: string }>('SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id LIMIT 1', [
+        orgId,
+      ])
+    ).rows[0]?.id ?? null;
+  const lists: {
+    name: string;
+    description: string;
+    subset: 'all' | 'any';
+    category: string;
+    campus: boolean;
+    rules: [string, string, string][];
+  }[] = [
+    {
+      name: 'Members at the first campus',
+      description: 'Members whose campus is the first campus',
+      subset: 'all',
+      category: 'Outreach',
+      campus: true,
+      rules: [
+        ['membership', 'is', 'Member'],
+        ['campus_id', 'is', firstCampus ?? ''],
+      ],
+    },
+    {
+      name: 'Women over 40',
+      description: 'Women aged 40 or more',
+      subset: 'all',
+      category: 'Care',
+      campus: false,
+      rules: [
+        ['gender', 'is', 'F'],
+        ['age', 'greater_than_or_equal', '40'],
+      ],
+    },
+    {
+      name: 'Prayer requests',
+      description: 'People with a prayer request note',
+      subset: 'all',
+      category: 'Care',
+      campus: false,
+      rules: [['note_category', 'is', 'Prayer Request']],
+    },
+    {
+      name: 'Visitors or participants',
+      description: 'Visitors and participants',
+      subset: 'any',
+      category: 'Volunteers',
+      campus: false,
+      rules: [
+        ['membership', 'is', 'Visitor'],
+        ['membership', 'is', 'Participant'],
+      ],
+    },
   ];
   for (const list of lists) {
     const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO lists (organization_id, campus_id, list_category_id, name, description, subset, created_by_id, updated_by_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $8) RETURNING id::text`,
-      [orgId, list.campus ? firstCampus : null, await id('list_categories', list.category), list.name, list.description, list.subset, admin, new Date(EPOCH)],
+      [
+        orgId,
+        list.campus ? firstCampus : null,
+        await id('list_categories', list.category),
+        list.name,
+        list.description,
+        list.subset,
+        admin,
+        new Date(EPOCH),
+      ],
     );
     for (const [position, [attribute, operator, value]] of list.rules.entries()) {
-      await tx.query('INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)', [rows[0]!.id, attribute, operator, value, position]);
+      await tx.query(
+        'INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)',
+        [rows[0]!.id, attribute, operator, value, position],
+      );
     }
   }
 }
 
 async function addNotes(tx: Queryable, orgId: string, count: number, seed: number): Promise<void> {
   const random = seededRandom(seed * 104729);
-  const people = (await tx.query<{ id: string }>('SELECT id::text FROM people WHERE organization_id = $1 ORDER BY id', [orgId])).rows.map((r) => r.id);
-  const categories = (await tx.query<{ id: string }>('SELECT id::text FROM note_categories WHERE organization_id = $1 ORDER BY id', [orgId])).rows.map((r) => r.id);
-  const admin = (await tx.query<{ id: string }>('SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1', [orgId])).rows[0]?.id ?? null;
-  const texts = ['Called to check in.', 'Asked for prayer for their family.', 'Interested in volunteering.', 'Visited after surgery.', 'New to the area.', 'Wants to join a small group.'];
-  const person: string[] = [], category: string[] = [], note: string[] = [], at: string[] = [];
+  const people = (
+    await tx.query<{ id: string }>('SELECT id::text FROM people WHERE organization_id = $1 ORDER BY id', [orgId])
+  ).rows.map((r) => r.id);
+  const categories = (
+    await tx.query<{ id: string }>('SELECT id::text FROM note_categories WHERE organization_id = $1 ORDER BY id', [
+      orgId,
+    ])
+  ).rows.map((r) => r.id);
+  const admin =
+    (
+      await tx.query<{ id: string }>(
+        'SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1',
+        [orgId],
+      )
+    ).rows[0]?.id ?? null;
+  const texts = [
+    'Called to check in.',
+    'Asked for prayer for their family.',
+    'Interested in volunteering.',
+    'Visited after surgery.',
+    'New to the area.',
+    'Wants to join a small group.',
+  ];
+  const person: string[] = [],
+    category: string[] = [],
+    note: string[] = [],
+    at: string[] = [];
   for (let i = 0; i < count; i++) {
     person.push(pick(random, people));
     category.push(pick(random, categories));

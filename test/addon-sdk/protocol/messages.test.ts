@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, PROTOCOL_VERSION, parseBootMessage, parseHandshakeReport, parseHostMessage, parseSandboxMessage, parseWorkerMessage } from '@addon-kit/sdk/internal/protocol/messages.ts';
+import {
+  LIMITS,
+  PROTOCOL_VERSION,
+  parseBootMessage,
+  parseHandshakeReport,
+  parseHostMessage,
+  parseSandboxMessage,
+  parseWorkerMessage,
+} from '@addon-kit/sdk/internal/protocol/messages.ts';
 
-const request = { v: 1, type: 'fetch.request', id: 3, target: 'service', method: 'POST', url: '/people/v2/lists/1/people', headers: [['accept', 'application/json']], body: new ArrayBuffer(4) };
+const request = {
+  v: 1,
+  type: 'fetch.request',
+  id: 3,
+  target: 'service',
+  method: 'POST',
+  url: '/people/v2/lists/1/people',
+  headers: [['accept', 'application/json']],
+  body: new ArrayBuffer(4),
+};
 
 describe('parseWorkerMessage()', () => {
   it('accepts a well-formed fetch request and returns only the known fields', () => {
@@ -26,27 +43,53 @@ describe('parseWorkerMessage()', () => {
   });
 
   it('accepts hello, abort and ui.mutate', () => {
-    expect(parseWorkerMessage({ v: 1, type: 'hello', protocol: PROTOCOL_VERSION })).toEqual({ v: 1, type: 'hello', protocol: 1 });
+    expect(parseWorkerMessage({ v: 1, type: 'hello', protocol: PROTOCOL_VERSION })).toEqual({
+      v: 1,
+      type: 'hello',
+      protocol: 1,
+    });
     expect(parseWorkerMessage({ v: 1, type: 'fetch.abort', id: 9 })).toEqual({ v: 1, type: 'fetch.abort', id: 9 });
-    expect(parseWorkerMessage({ v: 1, type: 'ui.mutate', records: [] })).toEqual({ v: 1, type: 'ui.mutate', records: [] });
+    expect(parseWorkerMessage({ v: 1, type: 'ui.mutate', records: [] })).toEqual({
+      v: 1,
+      type: 'ui.mutate',
+      records: [],
+    });
     expect(parseWorkerMessage({ v: 1, type: 'ui.mutate', records: 'x' })).toBeNull();
   });
 });
 
 describe('parseHostMessage()', () => {
   it('accepts each host message and drops malformed ones', () => {
-    const head = { v: 1, type: 'fetch.head', id: 1, status: 200, statusText: 'OK', url: 'https://x/', headers: [['a', 'b']] };
+    const head = {
+      v: 1,
+      type: 'fetch.head',
+      id: 1,
+      status: 200,
+      statusText: 'OK',
+      url: 'https://x/',
+      headers: [['a', 'b']],
+    };
     expect(parseHostMessage(head)).toEqual(head);
     expect(parseHostMessage({ ...head, status: '200' })).toBeNull();
     expect(parseHostMessage({ v: 1, type: 'fetch.chunk', id: 1, chunk: new ArrayBuffer(1) })).not.toBeNull();
     expect(parseHostMessage({ v: 1, type: 'fetch.chunk', id: 1, chunk: 'abc' })).toBeNull();
-    expect(parseHostMessage({ v: 1, type: 'ui.event', fn: 4, args: ['x'] })).toEqual({ v: 1, type: 'ui.event', fn: 4, args: ['x'] });
+    expect(parseHostMessage({ v: 1, type: 'ui.event', fn: 4, args: ['x'] })).toEqual({
+      v: 1,
+      type: 'ui.event',
+      fn: 4,
+      args: ['x'],
+    });
     expect(parseHostMessage({ v: 1, type: 'fetch.error', id: 1, code: 'timeout' })).toBeNull();
   });
 });
 
 describe('parseBootMessage()', () => {
-  const boot = { type: 'addon-kit:boot', protocol: PROTOCOL_VERSION, addonUrl: 'http://s/addons/a.js', boot: { environment: 'production', extension: 'people.list.send_message', props: {} } };
+  const boot = {
+    type: 'addon-kit:boot',
+    protocol: PROTOCOL_VERSION,
+    addonUrl: 'http://s/addons/a.js',
+    boot: { environment: 'production', extension: 'people.list.send_message', props: {} },
+  };
 
   it('accepts the host boot message of this protocol version only', () => {
     expect(parseBootMessage(boot)).toEqual(boot);
@@ -58,8 +101,14 @@ describe('parseBootMessage()', () => {
 
 describe('parseSandboxMessage()', () => {
   it('accepts ready and worker-error and truncates long error text', () => {
-    expect(parseSandboxMessage({ type: 'addon-kit:sandbox-ready', protocol: 1 })).toEqual({ type: 'addon-kit:sandbox-ready', protocol: 1 });
-    expect(parseSandboxMessage({ type: 'addon-kit:worker-error', message: 'e'.repeat(2000) })).toEqual({ type: 'addon-kit:worker-error', message: 'e'.repeat(1000) });
+    expect(parseSandboxMessage({ type: 'addon-kit:sandbox-ready', protocol: 1 })).toEqual({
+      type: 'addon-kit:sandbox-ready',
+      protocol: 1,
+    });
+    expect(parseSandboxMessage({ type: 'addon-kit:worker-error', message: 'e'.repeat(2000) })).toEqual({
+      type: 'addon-kit:worker-error',
+      message: 'e'.repeat(1000),
+    });
     expect(parseSandboxMessage({ type: 'addon-kit:handshake' })).toBeNull();
   });
 });
@@ -67,8 +116,22 @@ describe('parseSandboxMessage()', () => {
 describe('parseHandshakeReport()', () => {
   it('accepts authorized, declined and failed reports, the latter two with a side [outcomes]', () => {
     const authorized = { type: 'addon-kit:handshake', installationId: '7', outcome: 'authorized', state: 'ready' };
-    const declined = { type: 'addon-kit:handshake', installationId: '7', outcome: 'declined', side: 'integrator', state: 'integrator_pending', error: 'integrator_denied' };
-    const failed = { type: 'addon-kit:handshake', installationId: '7', outcome: 'failed', side: 'host', state: 'uninitialized', error: 'state_expired' };
+    const declined = {
+      type: 'addon-kit:handshake',
+      installationId: '7',
+      outcome: 'declined',
+      side: 'integrator',
+      state: 'integrator_pending',
+      error: 'integrator_denied',
+    };
+    const failed = {
+      type: 'addon-kit:handshake',
+      installationId: '7',
+      outcome: 'failed',
+      side: 'host',
+      state: 'uninitialized',
+      error: 'state_expired',
+    };
     expect([authorized, declined, failed].map(parseHandshakeReport)).toEqual([authorized, declined, failed]);
   });
 

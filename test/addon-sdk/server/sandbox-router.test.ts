@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmbedderRouter, createSandboxRouter, readComponentStylesheet } from '@addon-kit/sdk/internal/server/index.ts';
+import {
+  createEmbedderRouter,
+  createSandboxRouter,
+  readComponentStylesheet,
+} from '@addon-kit/sdk/internal/server/index.ts';
 
 let tmp: string;
 /** The bundles, under a dot-folder as in the default data directory `./.addon-kit`. */
@@ -19,16 +23,27 @@ beforeAll(async () => {
   await writeFile(join(dir, 'host.js'), 'export {};');
   await writeFile(join(dir, 'addons', 'sample.js'), 'sample();');
   app = express();
-  app.use('/sandbox', createSandboxRouter({ hostOrigins: ['http://localhost:4000'], sandboxOrigin: 'http://localhost:4001', bundleDir: dir, addons: { sample: join(dir, 'addons', 'sample.js') } }));
+  app.use(
+    '/sandbox',
+    createSandboxRouter({
+      hostOrigins: ['http://localhost:4000'],
+      sandboxOrigin: 'http://localhost:4001',
+      bundleDir: dir,
+      addons: { sample: join(dir, 'addons', 'sample.js') },
+    }),
+  );
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: dir }));
   app.use('/unbuilt', createEmbedderRouter({ bundleDir: join(tmp, '.addon-kit', 'not-built') }));
-  app.use('/cdn', createSandboxRouter({
-    hostOrigins: ['http://localhost:4000', 'https://host.example'],
-    sandboxOrigin: 'https://sandbox.example',
-    scriptOrigins: ['https://cdn.example'],
-    bundleDir: dir,
-    addons: (name) => Promise.resolve(name === '12' ? { source: 'stored();' } : undefined),
-  }));
+  app.use(
+    '/cdn',
+    createSandboxRouter({
+      hostOrigins: ['http://localhost:4000', 'https://host.example'],
+      sandboxOrigin: 'https://sandbox.example',
+      scriptOrigins: ['https://cdn.example'],
+      bundleDir: dir,
+      addons: (name) => Promise.resolve(name === '12' ? { source: 'stored();' } : undefined),
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -43,7 +58,9 @@ describe('GET /frame.html (sandbox router)', () => {
     );
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
-    expect(res.text).toBe('<!doctype html><html><head><meta charset="utf-8"><title>add-on sandbox</title></head><body><script src="sandbox-bootstrap.js"></script></body></html>');
+    expect(res.text).toBe(
+      '<!doctype html><html><head><meta charset="utf-8"><title>add-on sandbox</title></head><body><script src="sandbox-bootstrap.js"></script></body></html>',
+    );
   });
 });
 
@@ -68,7 +85,12 @@ describe('GET /addons/:file (sandbox router)', () => {
     expect(res.text).toBe('sample();');
   });
 
-  it.each(['/sandbox/addons/other.js', '/sandbox/addons/sample.mjs', '/sandbox/addons/..%2Fsandbox-bootstrap.js', '/sandbox/addons/constructor.js'])('answers 404 for %s [unknown]', async (path) => {
+  it.each([
+    '/sandbox/addons/other.js',
+    '/sandbox/addons/sample.mjs',
+    '/sandbox/addons/..%2Fsandbox-bootstrap.js',
+    '/sandbox/addons/constructor.js',
+  ])('answers 404 for %s [unknown]', async (path) => {
     const res = await supertest(app).get(path).expect(404);
     expect(res.text).toBe('Not found');
   });

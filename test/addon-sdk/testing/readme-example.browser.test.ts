@@ -31,6 +31,10 @@ it('sends the message to the people of the list', async () => {
     'GET /people/v2/lists/7/people?per_page=100',
     'POST /api/messages',
   ]);
-  expect(JSON.parse(addon.requests[1]!.body!)).toEqual({ list_id: '7', person_ids: ['1'], message: 'Rehearsal moves to 7pm.' });
+  expect(JSON.parse(addon.requests[1]!.body!)).toEqual({
+    list_id: '7',
+    person_ids: ['1'],
+    message: 'Rehearsal moves to 7pm.',
+  });
   expect(addon.unscripted).toEqual([]);
 });

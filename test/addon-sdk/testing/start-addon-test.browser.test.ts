@@ -14,9 +14,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const person = (id: string, first: string, last: string) => ({ type: 'Person', id, attributes: { first_name: first, last_name: last } });
+const person = (id: string, first: string, last: string) => ({
+  type: 'Person',
+  id,
+  attributes: { first_name: first, last_name: last },
+});
 const checkbox = (label: string, checked: boolean) => ({
-  type: 'ListItem', props: {}, children: [{ type: 'Checkbox', props: { checked, disabled: false, label }, children: [] }],
+  type: 'ListItem',
+  props: {},
+  children: [{ type: 'Checkbox', props: { checked, disabled: false, label }, children: [] }],
 });
 
 describe('startAddonTest() with the sample send_message add-on', () => {
@@ -30,10 +36,15 @@ describe('startAddonTest() with the sample send_message add-on', () => {
       responses: {
         service: {
           'GET /people/v2/lists/7/people?per_page=100': {
-            json: { data: [person('1', 'Ada', 'Lovelace'), person('2', 'Grace', 'Hopper')], links: { next: 'https://host.example/people/v2/lists/7/people?per_page=100&offset=100' } },
+            json: {
+              data: [person('1', 'Ada', 'Lovelace'), person('2', 'Grace', 'Hopper')],
+              links: { next: 'https://host.example/people/v2/lists/7/people?per_page=100&offset=100' },
+            },
           },
           // The second page, by the absolute links.next the first page gave (query in another order).
-          'GET /people/v2/lists/7/people?offset=100&per_page=100': { json: { data: [person('3', 'Katherine', 'Johnson')] } },
+          'GET /people/v2/lists/7/people?offset=100&per_page=100': {
+            json: { data: [person('3', 'Katherine', 'Johnson')] },
+          },
         },
         integrator: {
           'POST /api/messages': { status: 201, json: { data: { id: 'msg_9' } } },
@@ -47,20 +58,50 @@ describe('startAddonTest() with the sample send_message add-on', () => {
 
   it('renders the UI tree from every scripted page of the List', async () => {
     await addon.findByText('3 of 3 people selected');
-    expect(addon.tree).toEqual([{
-      type: 'Stack',
-      props: { gap: 'medium' },
-      children: [
-        { type: 'Heading', props: {}, children: ['Send a message to this list'] },
-        { type: 'TextArea', props: { label: 'Message', value: '', placeholder: 'Write your message', disabled: false }, children: [] },
-        { type: 'Button', props: { variant: 'primary', disabled: true }, children: ['Send message'] },
-        { type: 'Text', props: { tone: 'subdued', strong: false }, children: ['3 of 3 people selected'] },
-        { type: 'List', props: { ordered: false }, children: [checkbox('Ada Lovelace', true), checkbox('Grace Hopper', true), checkbox('Katherine Johnson', true)] },
-      ],
-    }]);
+    expect(addon.tree).toEqual([
+      {
+        type: 'Stack',
+        props: { gap: 'medium' },
+        children: [
+          { type: 'Heading', props: {}, children: ['Send a message to this list'] },
+          {
+            type: 'TextArea',
+            props: { label: 'Message', value: '', placeholder: 'Write your message', disabled: false },
+            children: [],
+          },
+          { type: 'Button', props: { variant: 'primary', disabled: true }, children: ['Send message'] },
+          { type: 'Text', props: { tone: 'subdued', strong: false }, children: ['3 of 3 people selected'] },
+          {
+            type: 'List',
+            props: { ordered: false },
+            children: [
+              checkbox('Ada Lovelace', true),
+              checkbox('Grace Hopper', true),
+              checkbox('Katherine Johnson', true),
+            ],
+          },
+        ],
+      },
+    ]);
     expect(addon.requests).toEqual([
-      { target: 'service', method: 'GET', url: 'https://host.example/people/v2/lists/7/people?per_page=100', path: '/people/v2/lists/7/people?per_page=100', headers: {}, body: null, outcome: 'scripted' },
-      { target: 'service', method: 'GET', url: 'https://host.example/people/v2/lists/7/people?per_page=100&offset=100', path: '/people/v2/lists/7/people?per_page=100&offset=100', headers: {}, body: null, outcome: 'scripted' },
+      {
+        target: 'service',
+        method: 'GET',
+        url: 'https://host.example/people/v2/lists/7/people?per_page=100',
+        path: '/people/v2/lists/7/people?per_page=100',
+        headers: {},
+        body: null,
+        outcome: 'scripted',
+      },
+      {
+        target: 'service',
+        method: 'GET',
+        url: 'https://host.example/people/v2/lists/7/people?per_page=100&offset=100',
+        path: '/people/v2/lists/7/people?per_page=100&offset=100',
+        headers: {},
+        body: null,
+        outcome: 'scripted',
+      },
     ]);
   });
 
@@ -70,19 +111,27 @@ describe('startAddonTest() with the sample send_message add-on', () => {
     await addon.type('Message', 'Rehearsal moves to 7pm.');
     await addon.press('Send message');
     const banner = await addon.findByText('Message msg_9 sent to 2 people.');
-    expect(banner).toEqual({ type: 'Banner', props: { tone: 'success' }, children: ['Message msg_9 sent to 2 people.'] });
-    expect(addon.requests.slice(2)).toEqual([{
-      target: 'integrator',
-      method: 'POST',
-      url: 'https://integrator.example/api/messages',
-      path: '/api/messages',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ list_id: '7', person_ids: ['1', '3'], message: 'Rehearsal moves to 7pm.' }),
-      outcome: 'scripted',
-    }]);
+    expect(banner).toEqual({
+      type: 'Banner',
+      props: { tone: 'success' },
+      children: ['Message msg_9 sent to 2 people.'],
+    });
+    expect(addon.requests.slice(2)).toEqual([
+      {
+        target: 'integrator',
+        method: 'POST',
+        url: 'https://integrator.example/api/messages',
+        path: '/api/messages',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ list_id: '7', person_ids: ['1', '3'], message: 'Rehearsal moves to 7pm.' }),
+        outcome: 'scripted',
+      },
+    ]);
     expect(addon.unscripted).toEqual([]);
     expect(addon.events.map((e) => (e.type === 'fetch' ? `${e.target} ${e.outcome} ${e.status}` : e.type))).toEqual([
-      'service response 200', 'service response 200', 'integrator response 201',
+      'service response 200',
+      'service response 200',
+      'integrator response 201',
     ]);
   });
 });
@@ -104,7 +153,11 @@ describe('startAddonTest() with a fixture add-on', () => {
           },
         },
         integrator: {
-          'GET /api/whoami': { fail: 'integrator_auth', code: 'reauthorization_required', message: 'The integrator token was revoked' },
+          'GET /api/whoami': {
+            fail: 'integrator_auth',
+            code: 'reauthorization_required',
+            message: 'The integrator token was revoked',
+          },
         },
       },
     });
@@ -124,32 +177,57 @@ describe('startAddonTest() with a fixture add-on', () => {
     expect(textOf(addon.queryByText(/^unscripted: /)!)).toBe(
       'unscripted: 404 {"errors":[{"status":"404","code":"not_scripted","title":"Not scripted","detail":"No scripted response for GET /people/v2/nothing?x=1"}]}',
     );
-    expect(addon.unscripted).toEqual([{
-      target: 'service', method: 'GET', url: 'https://host.example/people/v2/nothing?x=1', path: '/people/v2/nothing?x=1', headers: {}, body: null, outcome: 'not_scripted',
-    }]);
+    expect(addon.unscripted).toEqual([
+      {
+        target: 'service',
+        method: 'GET',
+        url: 'https://host.example/people/v2/nothing?x=1',
+        path: '/people/v2/nothing?x=1',
+        headers: {},
+        body: null,
+        outcome: 'not_scripted',
+      },
+    ]);
   });
 
   it('refuses a call to another origin than the API base with policy_denied, as the host proxy does [not_allowed]', async () => {
     await addon.press('Elsewhere');
     expect(textOf(await addon.findByText(/^elsewhere: /))).toBe('elsewhere: policy_denied not_allowed');
     expect(addon.unscripted.at(-1)).toEqual({
-      target: 'integrator', method: 'POST', url: 'https://elsewhere.example/steal', path: '/steal',
-      headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: 'secret', outcome: 'not_allowed',
+      target: 'integrator',
+      method: 'POST',
+      url: 'https://elsewhere.example/steal',
+      path: '/steal',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: 'secret',
+      outcome: 'not_allowed',
     });
   });
 
   it("fails a call with a scripted proxy failure as the SDK's typed error [failure]", async () => {
     await addon.press('Failure');
-    expect(textOf(await addon.findByText(/^failure: /))).toBe('failure: reauthorization_required reauthorization_required');
-    expect(addon.events.at(-1)).toEqual({ type: 'fetch', id: expect.any(Number), target: 'integrator', outcome: 'reauthorization_required' });
+    expect(textOf(await addon.findByText(/^failure: /))).toBe(
+      'failure: reauthorization_required reauthorization_required',
+    );
+    expect(addon.events.at(-1)).toEqual({
+      type: 'fetch',
+      id: expect.any(Number),
+      target: 'integrator',
+      outcome: 'reauthorization_required',
+    });
   });
 
   it('passes the recorded request to a responder function and sends what it returns [function]', async () => {
     await addon.press('Echo');
     expect(textOf(await addon.findByText(/^echo: /))).toBe('echo: 200 {"got":"ping","custom":"yes"}');
     expect(addon.requests.at(-1)).toEqual({
-      target: 'service', method: 'POST', url: 'https://host.example/people/v2/echo', path: '/people/v2/echo',
-      headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-custom': 'yes' }, body: 'ping', outcome: 'scripted',
+      target: 'service',
+      method: 'POST',
+      url: 'https://host.example/people/v2/echo',
+      path: '/people/v2/echo',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-custom': 'yes' },
+      body: 'ping',
+      outcome: 'scripted',
     });
   });
 
@@ -183,9 +261,13 @@ describe('startAddonTest() with a fixture add-on', () => {
   it('fails press() on a Button that stays disabled, and findByText() on missing text, showing the UI [timeout]', async () => {
     const pressed = await addon.press('Never enabled', { timeout: 300 }).catch((e: Error) => e.message);
     expect(pressed).toMatch(/^press\("Never enabled"\): locator\.click: Timeout 300ms exceeded\./);
-    expect(pressed).toContain('\nUI now:\n<Stack>\n  <Text strong=false>\n    "context: people.profile.custom_tab {\\"personId\\":\\"12\\"} beta"\n');
+    expect(pressed).toContain(
+      '\nUI now:\n<Stack>\n  <Text strong=false>\n    "context: people.profile.custom_tab {\\"personId\\":\\"12\\"} beta"\n',
+    );
     expect(pressed).toContain('\nUI update rejected: origin not declared: src\n');
-    expect(pressed).toContain('\nnot_scripted: GET https://host.example/people/v2/nothing?x=1\nnot_allowed: POST https://elsewhere.example/steal');
+    expect(pressed).toContain(
+      '\nnot_scripted: GET https://host.example/people/v2/nothing?x=1\nnot_allowed: POST https://elsewhere.example/steal',
+    );
     const found = await addon.findByText('never there', { timeout: 200 }).catch((e: Error) => e.message);
     expect(found).toMatch(/^findByText\(never there\): not rendered within 200 ms\nUI now:\n<Stack>\n/);
   });
@@ -194,18 +276,32 @@ describe('startAddonTest() with a fixture add-on', () => {
 describe('startAddonTest()', () => {
   it('rejects with the boot error when the add-on throws at start or never says hello, and closes what it started [boot]', async () => {
     const contexts = browser.contexts().length;
-    const error = await startAddonTest({ entry: fixture('throwing-addon.ts'), browser, bootTimeoutMs: 3000 }).catch((e: Error) => e.message);
+    const error = await startAddonTest({ entry: fixture('throwing-addon.ts'), browser, bootTimeoutMs: 3000 }).catch(
+      (e: Error) => e.message,
+    );
     // The worker imports the script across origins: the browser reports a top-level throw as a load failure.
-    expect(error).toMatch(new RegExp('^startAddonTest: the add-on did not start \\(worker_failed\\): Uncaught NetworkError: ' +
-      "Failed to execute 'importScripts' on 'WorkerGlobalScope': The script at 'http://127\\.0\\.0\\.1:\\d+/addons/addon\\.js' " +
-      'failed to load\\. \\(the script is missing, or it threw while it first ran\\)$'));
-    const silent = await startAddonTest({ script: fixture('silent-addon.ts'), browser, bootTimeoutMs: 500 }).catch((e: Error) => e.message);
-    expect(silent).toBe('startAddonTest: the add-on did not start (boot_timeout): The add-on did not start within 500 ms');
+    expect(error).toMatch(
+      new RegExp(
+        '^startAddonTest: the add-on did not start \\(worker_failed\\): Uncaught NetworkError: ' +
+          "Failed to execute 'importScripts' on 'WorkerGlobalScope': The script at 'http://127\\.0\\.0\\.1:\\d+/addons/addon\\.js' " +
+          'failed to load\\. \\(the script is missing, or it threw while it first ran\\)$',
+      ),
+    );
+    const silent = await startAddonTest({ script: fixture('silent-addon.ts'), browser, bootTimeoutMs: 500 }).catch(
+      (e: Error) => e.message,
+    );
+    expect(silent).toBe(
+      'startAddonTest: the add-on did not start (boot_timeout): The add-on did not start within 500 ms',
+    );
     expect(browser.contexts().length).toBe(contexts);
   });
 
-  it('renders an Image of an origin given in uiOrigins, as the host does for the config\'s ui_origins [uiOrigins]', async () => {
-    const declared = await startAddonTest({ entry: fixture('kit-addon.tsx'), browser, uiOrigins: ['http://plain-http.example'] });
+  it("renders an Image of an origin given in uiOrigins, as the host does for the config's ui_origins [uiOrigins]", async () => {
+    const declared = await startAddonTest({
+      entry: fixture('kit-addon.tsx'),
+      browser,
+      uiOrigins: ['http://plain-http.example'],
+    });
     try {
       await declared.press('Hostile');
       const image = await declared.waitFor(() => {
@@ -213,7 +309,11 @@ describe('startAddonTest()', () => {
         if (!found) throw new Error('no Image yet');
         return found;
       });
-      expect(image).toEqual({ type: 'Image', props: { src: 'http://plain-http.example/pixel.png', alt: 'pixel' }, children: [] });
+      expect(image).toEqual({
+        type: 'Image',
+        props: { src: 'http://plain-http.example/pixel.png', alt: 'pixel' },
+        children: [],
+      });
       expect(declared.events.filter((e) => e.type === 'ui-rejected')).toEqual([]);
     } finally {
       await declared.close();
@@ -232,15 +332,23 @@ describe('startAddonTest()', () => {
   });
 
   it('refuses a missing Chromium with a clear error and never downloads one [chromiumPath]', async () => {
-    const error = await startAddonTest({ entry: fixture('kit-addon.tsx'), chromiumPath: '/nonexistent/chromium' }).catch((e: Error) => e.message);
-    expect(error).toBe('Chromium not found at /nonexistent/chromium: install it (Debian: apt-get install -y chromium) ' +
-      'or set CHROMIUM_PATH (or the chromiumPath option) to its executable');
+    const error = await startAddonTest({
+      entry: fixture('kit-addon.tsx'),
+      chromiumPath: '/nonexistent/chromium',
+    }).catch((e: Error) => e.message);
+    expect(error).toBe(
+      'Chromium not found at /nonexistent/chromium: install it (Debian: apt-get install -y chromium) ' +
+        'or set CHROMIUM_PATH (or the chromiumPath option) to its executable',
+    );
   });
 
   it('refuses options with both or neither of entry and script, and a malformed response key', async () => {
     await expect(startAddonTest({})).rejects.toThrow('startAddonTest: give exactly one of `entry` and `script`');
-    await expect(startAddonTest({ entry: 'a.tsx', script: 'a.js' })).rejects.toThrow('startAddonTest: give exactly one of `entry` and `script`');
-    await expect(startAddonTest({ entry: 'a.tsx', responses: { service: { '/people/v2': { json: {} } } } }))
-      .rejects.toThrow('startAddonTest: response key "/people/v2" is not "METHOD /path"');
+    await expect(startAddonTest({ entry: 'a.tsx', script: 'a.js' })).rejects.toThrow(
+      'startAddonTest: give exactly one of `entry` and `script`',
+    );
+    await expect(
+      startAddonTest({ entry: 'a.tsx', responses: { service: { '/people/v2': { json: {} } } } }),
+    ).rejects.toThrow('startAddonTest: response key "/people/v2" is not "METHOD /path"');
   });
 });

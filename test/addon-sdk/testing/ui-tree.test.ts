@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { COMPONENTS } from '@addon-kit/sdk/internal/protocol/components.ts';
-import { componentName, formatTree, queryByText, textOf, type UiNode } from '@addon-kit/sdk/internal/testing/ui-tree.ts';
+import {
+  componentName,
+  formatTree,
+  queryByText,
+  textOf,
+  type UiNode,
+} from '@addon-kit/sdk/internal/testing/ui-tree.ts';
 
-const node = (type: UiNode['type'], children: UiNode['children'] = [], props: UiNode['props'] = {}): UiNode => ({ type, props, children });
+const node = (type: UiNode['type'], children: UiNode['children'] = [], props: UiNode['props'] = {}): UiNode => ({
+  type,
+  props,
+  children,
+});
 const tree: UiNode[] = [
   node('Stack', [
     node('Text', ['Send']),
@@ -14,14 +24,31 @@ const tree: UiNode[] = [
 describe('componentName()', () => {
   it('names every allow-listed element as the worker SDK exports it', () => {
     expect(Object.keys(COMPONENTS).map(componentName)).toEqual([
-      'Heading', 'Text', 'Button', 'TextField', 'TextArea', 'Select', 'Checkbox', 'List', 'ListItem', 'Link', 'Image', 'Stack', 'Banner', 'Spinner',
+      'Heading',
+      'Text',
+      'Button',
+      'TextField',
+      'TextArea',
+      'Select',
+      'Checkbox',
+      'List',
+      'ListItem',
+      'Link',
+      'Image',
+      'Stack',
+      'Banner',
+      'Spinner',
     ]);
   });
 });
 
 describe('textOf()', () => {
   it('joins the text of a node, a tree or a string', () => {
-    expect([textOf(tree[0]!), textOf(tree), textOf('plain')]).toEqual(['SendSent to 2 peopleSend', 'SendSent to 2 peopleSend', 'plain']);
+    expect([textOf(tree[0]!), textOf(tree), textOf('plain')]).toEqual([
+      'SendSent to 2 peopleSend',
+      'SendSent to 2 peopleSend',
+      'plain',
+    ]);
   });
 });
 
@@ -42,18 +69,20 @@ describe('queryByText()', () => {
 
 describe('formatTree()', () => {
   it('outlines components with their props and text, one per line', () => {
-    expect(formatTree(tree)).toBe([
-      '<Stack>',
-      '  <Text>',
-      '    "Send"',
-      '  <Banner tone="success">',
-      '    <Text>',
-      '      "Sent to "',
-      '      "2"',
-      '      " people"',
-      '  <Button disabled=true>',
-      '    "Send"',
-    ].join('\n'));
+    expect(formatTree(tree)).toBe(
+      [
+        '<Stack>',
+        '  <Text>',
+        '    "Send"',
+        '  <Banner tone="success">',
+        '    <Text>',
+        '      "Sent to "',
+        '      "2"',
+        '      " people"',
+        '  <Button disabled=true>',
+        '    "Send"',
+      ].join('\n'),
+    );
     expect(formatTree([])).toBe('(nothing rendered)');
   });
 });

@@ -11,7 +11,9 @@ import { createTempProject, sdkPath, type TempProject } from './temp-project.ts'
 const VITE_PLUGIN = JSON.stringify(sdkPath('vite/index.ts'));
 const readme = await readFile(new URL('../../../addon-sdk/README.md', import.meta.url), 'utf8');
 /** The README's vite.config.ts, importing the plugin from this repository instead of the package. */
-const README_CONFIG = /### In your vite\.config\.ts\n+```ts\n([\s\S]*?)```/.exec(readme)![1]!.replace("'@addon-kit/sdk/vite'", VITE_PLUGIN);
+const README_CONFIG = /### In your vite\.config\.ts\n+```ts\n([\s\S]*?)```/
+  .exec(readme)![1]!
+  .replace("'@addon-kit/sdk/vite'", VITE_PLUGIN);
 
 const SOURCE = `import { addOnContext, addOnEnvironment, render, Text } from ${JSON.stringify(sdkPath('worker/index.ts'))};
 render(<Text>{\`built by vite for \${addOnContext().extension} in \${addOnEnvironment()}\`}</Text>);
@@ -29,8 +31,13 @@ afterAll(async () => {
 async function viteBuild(config: string): Promise<{ code: number | null; output: string }> {
   await project.write('vite.config.ts', config);
   return new Promise((done) => {
-    const child = execFile(process.execPath, [join(project.dir, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: project.dir },
-      (_error, stdout, stderr) => done({ code: child.exitCode, output: stripVTControlCharacters(`${stdout}${stderr}`) }));
+    const child = execFile(
+      process.execPath,
+      [join(project.dir, 'node_modules/vite/bin/vite.js'), 'build'],
+      { cwd: project.dir },
+      (_error, stdout, stderr) =>
+        done({ code: child.exitCode, output: stripVTControlCharacters(`${stdout}${stderr}`) }),
+    );
   });
 }
 
@@ -50,11 +57,17 @@ describe('addonKit()', () => {
   });
 
   it('writes a script that runs in the sandbox', async () => {
-    const addon = await startAddonTest({ script: join(project.dir, 'dist/addon.js'), extension: 'people.list.send_message', environment: 'beta' });
+    const addon = await startAddonTest({
+      script: join(project.dir, 'dist/addon.js'),
+      extension: 'people.list.send_message',
+      environment: 'beta',
+    });
     try {
-      await addon.waitFor(() => expect(addon.tree).toEqual([
-        { type: 'Text', props: { strong: false }, children: ['built by vite for people.list.send_message in beta'] },
-      ]));
+      await addon.waitFor(() =>
+        expect(addon.tree).toEqual([
+          { type: 'Text', props: { strong: false }, children: ['built by vite for people.list.send_message in beta'] },
+        ]),
+      );
       expect(addon.events.filter((e) => e.type !== 'fetch')).toEqual([]);
     } finally {
       await addon.close();
@@ -66,7 +79,9 @@ describe('addonKit()', () => {
     const size = measureSize('dist/big.js', await readFile(join(project.dir, 'dist/big.js')), 1000);
     expect(code).toBe(1);
     expect(size.ok).toBe(false);
-    expect(output).toContain(`${formatSizeReport(size)}: the add-on is over its gzip budget of 1000 bytes; trim it or raise the budget.`);
+    expect(output).toContain(
+      `${formatSizeReport(size)}: the add-on is over its gzip budget of 1000 bytes; trim it or raise the budget.`,
+    );
   });
 
   it("only warns over the budget with overBudget: 'warn' [warn]", async () => {
@@ -77,11 +92,14 @@ describe('addonKit()', () => {
   });
 
   it('fails when another plugin emits a second file [extra file]', async () => {
-    const emitter = ", { name: 'emitter', generateBundle() { this.emitFile({ type: 'asset', fileName: 'extra.txt', source: 'x' }); } }";
+    const emitter =
+      ", { name: 'emitter', generateBundle() { this.emitFile({ type: 'asset', fileName: 'extra.txt', source: 'x' }); } }";
     const { code, output } = await viteBuild(configWith("outFile: 'dist/emitted.js'", emitter));
     expect(code).toBe(1);
-    expect(output).toContain('an add-on must build into the single script emitted.js, but this build also emits extra.txt: ' +
-      'remove what needs them (workers, CSS, assets, or a plugin that emits files).');
+    expect(output).toContain(
+      'an add-on must build into the single script emitted.js, but this build also emits extra.txt: ' +
+        'remove what needs them (workers, CSS, assets, or a plugin that emits files).',
+    );
     expect(await readdir(join(project.dir, 'dist'))).not.toContain('extra.txt');
   });
 });

@@ -70,7 +70,11 @@ describe('buildAddon()', () => {
     // The project's node_modules holds only a copy of preact; the SDK resolves its own from the repository.
     const own = await project();
     await rm(join(own.dir, 'node_modules'));
-    await cp(fileURLToPath(new URL('../../../node_modules/preact', import.meta.url)), join(own.dir, 'node_modules/preact'), { recursive: true });
+    await cp(
+      fileURLToPath(new URL('../../../node_modules/preact', import.meta.url)),
+      join(own.dir, 'node_modules/preact'),
+      { recursive: true },
+    );
     await own.write('src/index.tsx', textAddon('{String(useState(1)[0])}', "import { useState } from 'preact/hooks';"));
     const result = await buildAddon({ entry: 'src/index.tsx', root: own.dir });
     // A regular expression of preact's DOM property code: once per preact copy in the bundle.
@@ -81,16 +85,23 @@ describe('buildAddon()', () => {
   it('resolves ok: false over the budget and still writes the script [over budget]', async () => {
     const { dir } = await project({ 'src/index.tsx': textAddon('big') });
     const result = await buildAddon({ entry: 'src/index.tsx', root: dir, budget: 1000 });
-    expect({ budget: result.budget, ok: result.ok, over: result.gzip > 1000 }).toEqual({ budget: 1000, ok: false, over: true });
+    expect({ budget: result.budget, ok: result.ok, over: result.gzip > 1000 }).toEqual({
+      budget: 1000,
+      ok: false,
+      over: true,
+    });
     expect((await readFile(join(dir, 'dist/addon.js'))).byteLength).toBe(result.bytes);
   });
 
   it('refuses a CSS import, naming the importing file, and writes nothing [css]', async () => {
-    const { dir } = await project({ 'src/index.tsx': textAddon('styled', "import './style.css';"), 'src/style.css': 'p { color: red }' });
+    const { dir } = await project({
+      'src/index.tsx': textAddon('styled', "import './style.css';"),
+      'src/style.css': 'p { color: red }',
+    });
     const error = await buildAddon({ entry: 'src/index.tsx', root: dir }).catch((e: Error) => e);
     expect(stripVTControlCharacters((error as Error).message)).toContain(
-      'src/index.tsx imports ./style.css: add-ons cannot ship CSS: the host page renders the add-on\'s UI with its own ' +
-      'allow-listed components (style them with their props, e.g. tone, variant, gap).',
+      "src/index.tsx imports ./style.css: add-ons cannot ship CSS: the host page renders the add-on's UI with its own " +
+        'allow-listed components (style them with their props, e.g. tone, variant, gap).',
     );
     expect((await readdir(dir)).sort()).toEqual(['node_modules', 'src']);
   });
@@ -98,11 +109,16 @@ describe('buildAddon()', () => {
   it('refuses a CSS file a package export points at [css from a package]', async () => {
     const { dir } = await project({
       'src/index.tsx': textAddon('styled', "import 'styles-pkg';"),
-      'src/node_modules/styles-pkg/package.json': JSON.stringify({ name: 'styles-pkg', exports: { '.': './theme.css' } }),
+      'src/node_modules/styles-pkg/package.json': JSON.stringify({
+        name: 'styles-pkg',
+        exports: { '.': './theme.css' },
+      }),
       'src/node_modules/styles-pkg/theme.css': 'p { color: red }',
     });
     const error = await buildAddon({ entry: 'src/index.tsx', root: dir }).catch((e: Error) => e);
-    expect(stripVTControlCharacters((error as Error).message)).toContain('src/index.tsx imports styles-pkg: add-ons cannot ship CSS');
+    expect(stripVTControlCharacters((error as Error).message)).toContain(
+      'src/index.tsx imports styles-pkg: add-ons cannot ship CSS',
+    );
   });
 
   it('refuses image, ?url and ?worker imports, and allows ?raw and JSON [asset]', async () => {
@@ -110,18 +126,33 @@ describe('buildAddon()', () => {
       'src/image.tsx': textAddon('img', "import logo from './logo.png'; console.log(logo);"),
       'src/url.tsx': textAddon('url', "import file from './notes.txt?url'; console.log(file);"),
       'src/worker.tsx': textAddon('worker', "import Helper from './helper.ts?worker'; console.log(Helper);"),
-      'src/raw.tsx': textAddon('raw', "import notes from './notes.txt?raw'; import data from './data.json'; console.log(notes, data.word);"),
+      'src/raw.tsx': textAddon(
+        'raw',
+        "import notes from './notes.txt?raw'; import data from './data.json'; console.log(notes, data.word);",
+      ),
       'src/logo.png': '\x89PNG',
       'src/notes.txt': 'raw notes text',
       'src/helper.ts': 'export {};',
       'src/data.json': '{ "word": "json word" }',
     });
-    const messages = await Promise.all(['src/image.tsx', 'src/url.tsx', 'src/worker.tsx'].map((entry) =>
-      buildAddon({ entry, root: dir, outFile: 'dist/refused.js' }).then(() => 'built', (e: Error) => stripVTControlCharacters(e.message))));
-    expect(messages[0]).toContain('src/image.tsx imports ./logo.png: an add-on is one script and cannot ship asset files: ' +
-      'the host shows images only from https URLs (host the file and pass its https URL to <Image src>)');
-    expect(messages[1]).toContain('src/url.tsx imports ./notes.txt?url: an add-on is one script and cannot ship asset files');
-    expect(messages[2]).toContain('src/worker.tsx imports ./helper.ts?worker: an add-on already runs in a worker and is one script');
+    const messages = await Promise.all(
+      ['src/image.tsx', 'src/url.tsx', 'src/worker.tsx'].map((entry) =>
+        buildAddon({ entry, root: dir, outFile: 'dist/refused.js' }).then(
+          () => 'built',
+          (e: Error) => stripVTControlCharacters(e.message),
+        ),
+      ),
+    );
+    expect(messages[0]).toContain(
+      'src/image.tsx imports ./logo.png: an add-on is one script and cannot ship asset files: ' +
+        'the host shows images only from https URLs (host the file and pass its https URL to <Image src>)',
+    );
+    expect(messages[1]).toContain(
+      'src/url.tsx imports ./notes.txt?url: an add-on is one script and cannot ship asset files',
+    );
+    expect(messages[2]).toContain(
+      'src/worker.tsx imports ./helper.ts?worker: an add-on already runs in a worker and is one script',
+    );
     const raw = await buildAddon({ entry: 'src/raw.tsx', root: dir, outFile: 'dist/raw.js' });
     const code = await readFile(raw.file, 'utf8');
     expect([code.includes('raw notes text'), code.includes('json word')]).toEqual([true, true]);
@@ -131,7 +162,12 @@ describe('buildAddon()', () => {
   it('adds an inline source map in development and leaves it out of the measured size [development]', async () => {
     const { dir } = await project({ 'src/index.tsx': textAddon('dev build') });
     const production = await buildAddon({ entry: 'src/index.tsx', root: dir, outFile: 'dist/prod.js' });
-    const development = await buildAddon({ entry: 'src/index.tsx', root: dir, outFile: 'dist/dev.js', mode: 'development' });
+    const development = await buildAddon({
+      entry: 'src/index.tsx',
+      root: dir,
+      outFile: 'dist/dev.js',
+      mode: 'development',
+    });
     const text = await readFile(development.file, 'utf8');
     const [code, map] = text.split('//# sourceMappingURL=data:application/json;');
     expect(map).toMatch(/^(charset=utf-8;)?base64,/);
@@ -144,10 +180,11 @@ describe('buildAddon()', () => {
     const source = await project({ 'src/index.tsx': textAddon('version one') });
     const reports: Array<{ built: AddonBuildResult } | { error: string }> = [];
     let wake = () => {};
-    const next = (count: number) => new Promise<void>((done) => {
-      wake = () => reports.length >= count && done();
-      wake();
-    });
+    const next = (count: number) =>
+      new Promise<void>((done) => {
+        wake = () => reports.length >= count && done();
+        wake();
+      });
     const watcher = await buildAddon({
       entry: 'src/index.tsx',
       root: source.dir,
@@ -168,7 +205,11 @@ describe('buildAddon()', () => {
 
       await source.write('src/index.tsx', textAddon('version three'));
       await next(3);
-      expect(reports.map((r) => ('built' in r ? `built ${r.built.file}` : 'error'))).toEqual([`built ${file}`, 'error', `built ${file}`]);
+      expect(reports.map((r) => ('built' in r ? `built ${r.built.file}` : 'error'))).toEqual([
+        `built ${file}`,
+        'error',
+        `built ${file}`,
+      ]);
       expect(await readFile(file, 'utf8')).toContain('version three');
     } finally {
       await watcher.close();
@@ -181,11 +222,18 @@ describe('buildAddon()', () => {
     const { dir } = await project({
       'package.json': JSON.stringify({ type: 'module' }),
       'src/index.tsx': textAddon('from the README'),
-      'build.ts': example.replace("'@addon-kit/sdk/vite'", JSON.stringify(fileURLToPath(new URL('../../../addon-sdk/vite/index.ts', import.meta.url)))),
+      'build.ts': example.replace(
+        "'@addon-kit/sdk/vite'",
+        JSON.stringify(fileURLToPath(new URL('../../../addon-sdk/vite/index.ts', import.meta.url))),
+      ),
     });
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', 'build.ts'], { cwd: dir }, (_error, stdout, stderr) =>
-        done({ code: child.exitCode, stdout, stderr }));
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', 'build.ts'],
+        { cwd: dir },
+        (_error, stdout, stderr) => done({ code: child.exitCode, stdout, stderr }),
+      );
     });
     expect(run.stderr).toBe('');
     const built = await readFile(join(dir, 'dist/addon.js'));

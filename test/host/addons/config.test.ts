@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { AddonConfigError, parseAddonConfig, parseAddonConfigText } from '@addon-kit/host/internal/addons/config.ts';
 
-const env = { INTEGRATOR_CLIENT_ID: 'sample-client', INTEGRATOR_CLIENT_SECRET: 's3cret', ADDON_OAUTH_APPLICATION_ID: '12' };
+const env = {
+  INTEGRATOR_CLIENT_ID: 'sample-client',
+  INTEGRATOR_CLIENT_SECRET: 's3cret',
+  ADDON_OAUTH_APPLICATION_ID: '12',
+};
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -18,7 +22,9 @@ function validConfig() {
   return {
     oauth_application_id: 7,
     scopes: ['people'],
-    ui_extensions: { 'people.list.send_message': { title: 'Send', icon_url: 'https://cdn.example/i.svg', entry: 'send' } },
+    ui_extensions: {
+      'people.list.send_message': { title: 'Send', icon_url: 'https://cdn.example/i.svg', entry: 'send' },
+    },
     environments: {
       development: {
         integrator_oauth: {
@@ -65,7 +71,10 @@ describe('parseAddonConfig()', () => {
   it('requires https outside development and an empty organization_ids in development [environment rules]', () => {
     const raw = validConfig();
     raw.environments.development.organization_ids = [3] as never;
-    (raw.environments as Record<string, unknown>).beta = { ...structuredClone(raw.environments.development), organization_ids: [3] };
+    (raw.environments as Record<string, unknown>).beta = {
+      ...structuredClone(raw.environments.development),
+      organization_ids: [3],
+    };
     // An upper-case scheme is still plain HTTP.
     const beta = (raw.environments as Record<string, { integrator_api: { base_url: string } }>).beta!;
     beta.integrator_api.base_url = beta.integrator_api.base_url.replace(/^http:/, 'HTTP:');
@@ -82,15 +91,42 @@ describe('parseAddonConfig()', () => {
   it('accepts declared ui_origins, http ones in development only, and defaults them to none [ui_origins]', () => {
     const raw = validConfig();
     expect(parseAddonConfig(raw, { env }).environments.development!.ui_origins).toEqual([]);
-    (raw.environments.development as Record<string, unknown>).ui_origins = ['https://cdn.example', 'http://localhost:4000', 'https://img.example:8443'];
-    expect(parseAddonConfig(raw, { env }).environments.development!.ui_origins).toEqual(['https://cdn.example', 'http://localhost:4000', 'https://img.example:8443']);
+    (raw.environments.development as Record<string, unknown>).ui_origins = [
+      'https://cdn.example',
+      'http://localhost:4000',
+      'https://img.example:8443',
+    ];
+    expect(parseAddonConfig(raw, { env }).environments.development!.ui_origins).toEqual([
+      'https://cdn.example',
+      'http://localhost:4000',
+      'https://img.example:8443',
+    ]);
   });
 
   it('reports every ui_origins entry that is not an origin, or not https outside development [ui_origins]', () => {
     const raw = validConfig();
-    const origins = ['https://cdn.example/', 'https://cdn.example/img', 'HTTPS://CDN.EXAMPLE', 'https://*.example', 'ftp://cdn.example', 'cdn.example', 'https://u@cdn.example', 'https://[::1]', 'http://cdn.example'];
+    const origins = [
+      'https://cdn.example/',
+      'https://cdn.example/img',
+      'HTTPS://CDN.EXAMPLE',
+      'https://*.example',
+      'ftp://cdn.example',
+      'cdn.example',
+      'https://u@cdn.example',
+      'https://[::1]',
+      'http://cdn.example',
+    ];
     (raw.environments.development as Record<string, unknown>).ui_origins = origins;
-    (raw.environments as Record<string, unknown>).production = { ...structuredClone(raw.environments.development), integrator_oauth: { ...raw.environments.development.integrator_oauth, authorize_url: 'https://i.example/a', token_url: 'https://i.example/t', redirect_url: 'https://i.example/c' }, integrator_api: { base_url: 'https://i.example', allow: [{ method: 'GET', path: '/api' }] } };
+    (raw.environments as Record<string, unknown>).production = {
+      ...structuredClone(raw.environments.development),
+      integrator_oauth: {
+        ...raw.environments.development.integrator_oauth,
+        authorize_url: 'https://i.example/a',
+        token_url: 'https://i.example/t',
+        redirect_url: 'https://i.example/c',
+      },
+      integrator_api: { base_url: 'https://i.example', allow: [{ method: 'GET', path: '/api' }] },
+    };
     const notOrigin = 'must be an origin such as https://cdn.example.com (scheme, host and port only)';
     const bad = origins.slice(0, -1).map((_, i) => i);
     expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual([
@@ -102,16 +138,23 @@ describe('parseAddonConfig()', () => {
 
   it('refuses . and .. segments in integrator_api path templates [templates]', () => {
     const raw = validConfig();
-    raw.environments.development.integrator_api.allow = [{ method: 'GET', path: '/api/../admin' }, { method: 'GET', path: '/api/./x' }, { method: 'GET', path: '/api/.well-known/x' }];
+    raw.environments.development.integrator_api.allow = [
+      { method: 'GET', path: '/api/../admin' },
+      { method: 'GET', path: '/api/./x' },
+      { method: 'GET', path: '/api/.well-known/x' },
+    ];
     expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual([
       'environments.development.integrator_api.allow.0.path: must not contain a . or .. segment',
       'environments.development.integrator_api.allow.1.path: must not contain a . or .. segment',
     ]);
   });
 
-  it('keeps only the selected environment and ignores the others\' variables [only]', () => {
+  it("keeps only the selected environment and ignores the others' variables [only]", () => {
     const raw = validConfig();
-    (raw.environments as Record<string, unknown>).production = { ...structuredClone(raw.environments.development), integrator_oauth: { ...raw.environments.development.integrator_oauth, client_secret: '${PROD_SECRET}' } };
+    (raw.environments as Record<string, unknown>).production = {
+      ...structuredClone(raw.environments.development),
+      integrator_oauth: { ...raw.environments.development.integrator_oauth, client_secret: '${PROD_SECRET}' },
+    };
     const config = parseAddonConfig(raw, { env, only: 'development' });
     expect(Object.keys(config.environments)).toEqual(['development']);
     expect(problemsOf(() => parseAddonConfig(raw, { env, only: 'beta' }))).toEqual([
@@ -126,7 +169,9 @@ describe('parseAddonConfig()', () => {
   });
 
   it('reports a JSON syntax error as one problem [text]', () => {
-    expect(problemsOf(() => parseAddonConfigText('{"oauth_application_id": ', { env }))[0]).toMatch(/^\(file\): not valid JSON: /);
+    expect(problemsOf(() => parseAddonConfigText('{"oauth_application_id": ', { env }))[0]).toMatch(
+      /^\(file\): not valid JSON: /,
+    );
   });
 });
 
@@ -135,7 +180,10 @@ describe('addon.config.json', () => {
     const text = await readFile(new URL('../../../addon.config.json', import.meta.url), 'utf8');
     const config = parseAddonConfigText(text, { env });
     expect(config.oauth_application_id).toBe(12);
-    expect(config.environments.development!.integrator_api.allow).toContainEqual({ method: 'POST', path: '/api/messages' });
+    expect(config.environments.development!.integrator_api.allow).toContainEqual({
+      method: 'POST',
+      path: '/api/messages',
+    });
     expect(config.environments.development!.ui_origins).toEqual([]);
   });
 

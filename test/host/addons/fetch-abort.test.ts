@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
-import { installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';
+import {
+  installationId,
+  loggedIn,
+  proxyFetch,
+  registerAddon,
+  seedReady,
+  startTestIntegrator,
+  testVault,
+  type TestIntegrator,
+} from './fixtures.ts';
 
 let t: HttpTestHost;
 let integrator: TestIntegrator;
@@ -22,10 +31,23 @@ describe('POST /addons/installations/{id}/fetch/integrator [abort]', () => {
     const installation = await installationId(t.db, addon.addonId);
     const vault = testVault(t.db);
     const pair = integrator.issue();
-    await seedReady(vault, installation, await personId(t.db, 'admin@demo.test'), { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: undefined, scope: undefined });
+    await seedReady(vault, installation, await personId(t.db, 'admin@demo.test'), {
+      accessToken: pair.accessToken,
+      refreshToken: pair.refreshToken,
+      expiresAt: undefined,
+      scope: undefined,
+    });
     const session = await loggedIn(t.baseUrl);
     const controller = new AbortController();
-    const aborted = proxyFetch(t.baseUrl, session, installation, 'integrator', { url: '/api/slow' }, {}, controller.signal).catch((e: Error) => e.name);
+    const aborted = proxyFetch(
+      t.baseUrl,
+      session,
+      installation,
+      'integrator',
+      { url: '/api/slow' },
+      {},
+      controller.signal,
+    ).catch((e: Error) => e.name);
     await expect.poll(() => integrator.apiRequests.some((r) => r.path === '/api/slow')).toBe(true);
     expect(integrator.slowClosed).toEqual([]);
     controller.abort();

@@ -46,7 +46,10 @@ beforeEach(() => {
 });
 
 /** Counts the statements reading each table while `fn` runs, in and out of transactions (the host queries through `db`). */
-async function countReads(db: Database, fn: () => Promise<void>): Promise<{ authorizations: number; installations: number }> {
+async function countReads(
+  db: Database,
+  fn: () => Promise<void>,
+): Promise<{ authorizations: number; installations: number }> {
   const { query, transaction } = db;
   const counts = { authorizations: 0, installations: 0 };
   const count = (sql: string) => {
@@ -80,13 +83,30 @@ async function countReads(db: Database, fn: () => Promise<void>): Promise<{ auth
 /** A ready authorization of the admin: a fresh integrator pair and the host's own grant. */
 async function ready(): Promise<{ accessToken: string; host: string }> {
   const pair = integrator.issue();
-  const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: addon.clientId, personId: adminId, scopes: ['people'] });
+  const issued = await issueTokensForPerson(t.host.oauthProvider, t.db, {
+    clientId: addon.clientId,
+    personId: adminId,
+    scopes: ['people'],
+  });
   await seedReady(
     testVault(t.db),
     installation,
     adminId,
-    { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: new Date(Date.now() + 3_600_000), scope: 'messages' },
-    { tokens: { accessToken: issued.access_token, refreshToken: issued.refresh_token, expiresAt: new Date(Date.now() + 3_600_000), scope: 'people' }, scopes: ['people'] },
+    {
+      accessToken: pair.accessToken,
+      refreshToken: pair.refreshToken,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      scope: 'messages',
+    },
+    {
+      tokens: {
+        accessToken: issued.access_token,
+        refreshToken: issued.refresh_token,
+        expiresAt: new Date(Date.now() + 3_600_000),
+        scope: 'people',
+      },
+      scopes: ['people'],
+    },
   );
   return { accessToken: pair.accessToken, host: issued.access_token };
 }

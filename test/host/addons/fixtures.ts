@@ -6,13 +6,26 @@ import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { expect } from 'vitest';
 import { integratorSecretAad } from '@addon-kit/host/internal/addons/installations.ts';
-import { createTokenVault, type TokenSet, type TokenVault, type VaultRecord } from '@addon-kit/host/internal/addons/token-vault.ts';
+import {
+  createTokenVault,
+  type TokenSet,
+  type TokenVault,
+  type VaultRecord,
+} from '@addon-kit/host/internal/addons/token-vault.ts';
 import { createSecretBox, type SecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
 import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
 import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
-import { CSRF_FORM_FIELD, CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER, decodeEnvelope, encodeEnvelope, type UpstreamEnvelope } from '@addon-kit/sdk/protocol';
+import {
+  CSRF_FORM_FIELD,
+  CSRF_HEADER,
+  FETCH_HEADER,
+  UPSTREAM_HEADER,
+  decodeEnvelope,
+  encodeEnvelope,
+  type UpstreamEnvelope,
+} from '@addon-kit/sdk/protocol';
 
 export const INTEGRATOR_CLIENT = { id: 'sample-client', secret: 'sample-secret' };
 
@@ -53,9 +66,16 @@ export async function csrfTokenOf(browser: TestBrowser): Promise<string> {
 }
 
 /** Step 0 as the Authorize button runs it: the start's form POST with the session's CSRF token. */
-export async function startAuthorization(browser: TestBrowser, installation: string, csrf?: string): Promise<PageResponse> {
+export async function startAuthorization(
+  browser: TestBrowser,
+  installation: string,
+  csrf?: string,
+): Promise<PageResponse> {
   const token = csrf ?? (await csrfTokenOf(browser));
-  return browser.request(`/addons/installations/${installation}/authorize`, { form: { [CSRF_FORM_FIELD]: token }, headers: { origin: new URL(browser.baseUrl).origin } });
+  return browser.request(`/addons/installations/${installation}/authorize`, {
+    form: { [CSRF_FORM_FIELD]: token },
+    headers: { origin: new URL(browser.baseUrl).origin },
+  });
 }
 
 export async function organizationId(db: Database, slug: string): Promise<string> {
@@ -74,7 +94,13 @@ export interface AddonFixture {
 /** An OAuth application of the demo organization with an add-on version registered directly in the database. */
 export async function registerAddon(
   db: Database,
-  options: { integratorUrl: string; environment?: 'development' | 'beta' | 'production'; organizationIds?: string[]; scopes?: string[]; redirectUris?: string[] },
+  options: {
+    integratorUrl: string;
+    environment?: 'development' | 'beta' | 'production';
+    organizationIds?: string[];
+    scopes?: string[];
+    redirectUris?: string[];
+  },
 ): Promise<AddonFixture> {
   const box = testBox();
   const org = await organizationId(db, 'demo');
@@ -84,7 +110,10 @@ export async function registerAddon(
     redirectUris: options.redirectUris ?? [`${options.integratorUrl}/oauth/complete`],
     addOnScopes: (options.scopes ?? ['people']).join(' '),
   });
-  const { rows } = await db.query<{ id: string }>('INSERT INTO addons (oauth_application_id, organization_id) VALUES ($1, $2) RETURNING id::text', [app.id, org]);
+  const { rows } = await db.query<{ id: string }>(
+    'INSERT INTO addons (oauth_application_id, organization_id) VALUES ($1, $2) RETURNING id::text',
+    [app.id, org],
+  );
   const addonId = rows[0]!.id;
   const versionId = await addVersion(db, addonId, options);
   return { oauthApplicationId: app.id, clientId: app.client_id, clientSecret: app.client_secret!, addonId, versionId };
@@ -94,7 +123,12 @@ export async function registerAddon(
 export async function addVersion(
   db: Database,
   addonId: string,
-  options: { integratorUrl: string; environment?: 'development' | 'beta' | 'production'; organizationIds?: string[]; scopes?: string[] },
+  options: {
+    integratorUrl: string;
+    environment?: 'development' | 'beta' | 'production';
+    organizationIds?: string[];
+    scopes?: string[];
+  },
 ): Promise<string> {
   const box = testBox();
   const base = options.integratorUrl;
@@ -107,8 +141,16 @@ export async function addVersion(
       addonId,
       options.environment ?? 'development',
       options.scopes ?? ['people'],
-      JSON.stringify({ 'people.list.send_message': { title: 'Send a message', icon_url: `${base}/icon.svg`, entry: 'send-message' } }),
-      JSON.stringify({ authorize_url: `${base}/oauth/authorize`, token_url: `${base}/oauth/token`, redirect_url: `${base}/oauth/complete`, client_id: INTEGRATOR_CLIENT.id, scopes: ['messages'] }),
+      JSON.stringify({
+        'people.list.send_message': { title: 'Send a message', icon_url: `${base}/icon.svg`, entry: 'send-message' },
+      }),
+      JSON.stringify({
+        authorize_url: `${base}/oauth/authorize`,
+        token_url: `${base}/oauth/token`,
+        redirect_url: `${base}/oauth/complete`,
+        client_id: INTEGRATOR_CLIENT.id,
+        scopes: ['messages'],
+      }),
       JSON.stringify({
         base_url: base,
         allow: [
@@ -127,20 +169,37 @@ export async function addVersion(
     ],
   );
   const versionId = rows[0]!.id;
-  await db.query('UPDATE addon_versions SET integrator_client_secret_encrypted = $2 WHERE id = $1', [versionId, box.seal(INTEGRATOR_CLIENT.secret, integratorSecretAad(versionId))]);
+  await db.query('UPDATE addon_versions SET integrator_client_secret_encrypted = $2 WHERE id = $1', [
+    versionId,
+    box.seal(INTEGRATOR_CLIENT.secret, integratorSecretAad(versionId)),
+  ]);
   return versionId;
 }
 
 /** The installation id of an add-on environment for an organization (created as the host would). */
-export async function installationId(db: Database, addonId: string, orgSlug = 'demo', environment = 'development'): Promise<string> {
+export async function installationId(
+  db: Database,
+  addonId: string,
+  orgSlug = 'demo',
+  environment = 'development',
+): Promise<string> {
   const org = await organizationId(db, orgSlug);
-  await db.query('INSERT INTO addon_installations (addon_id, organization_id, environment) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [addonId, org, environment]);
-  const { rows } = await db.query<{ id: string }>('SELECT id::text FROM addon_installations WHERE addon_id = $1 AND organization_id = $2 AND environment = $3', [addonId, org, environment]);
+  await db.query(
+    'INSERT INTO addon_installations (addon_id, organization_id, environment) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [addonId, org, environment],
+  );
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id::text FROM addon_installations WHERE addon_id = $1 AND organization_id = $2 AND environment = $3',
+    [addonId, org, environment],
+  );
   return rows[0]!.id;
 }
 
 /** A browser logged in to the host, with the session's CSRF token. */
-export async function loggedIn(baseUrl: string, email = 'admin@demo.test'): Promise<{ browser: TestBrowser; csrf: string; cookie: string }> {
+export async function loggedIn(
+  baseUrl: string,
+  email = 'admin@demo.test',
+): Promise<{ browser: TestBrowser; csrf: string; cookie: string }> {
   const browser = new TestBrowser(baseUrl);
   const form = await browser.request('/login');
   const done = await browser.submit(form, { email, password: TEST_PASSWORD });
@@ -172,13 +231,22 @@ export function proxyFetch(
     cookie: session.cookie,
     [CSRF_HEADER.toLowerCase()]: session.csrf,
     origin: baseUrl,
-    [FETCH_HEADER.toLowerCase()]: encodeEnvelope({ method: call.method ?? 'GET', url: call.url, headers: call.headers ?? [] }),
+    [FETCH_HEADER.toLowerCase()]: encodeEnvelope({
+      method: call.method ?? 'GET',
+      url: call.url,
+      headers: call.headers ?? [],
+    }),
   };
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) delete headers[name];
     else headers[name] = value;
   }
-  return fetch(`${baseUrl}/addons/installations/${installation}/fetch/${side}`, { method: 'POST', headers, ...(signal ? { signal } : {}), ...(call.body !== undefined ? { body: typeof call.body === 'string' ? call.body : new Uint8Array(call.body) } : {}) });
+  return fetch(`${baseUrl}/addons/installations/${installation}/fetch/${side}`, {
+    method: 'POST',
+    headers,
+    ...(signal ? { signal } : {}),
+    ...(call.body !== undefined ? { body: typeof call.body === 'string' ? call.body : new Uint8Array(call.body) } : {}),
+  });
 }
 
 /** The decoded UPSTREAM_HEADER of a relayed answer. */
@@ -241,23 +309,43 @@ export async function startTestIntegrator(): Promise<TestIntegrator> {
       await new Promise<void>((resolve) => state.server.close(() => resolve()));
     },
   };
-  app.post('/oauth/token', express.urlencoded({ extended: false }), (req, _res, next) => void setTimeout(next, state.tokenDelayMs));
+  app.post(
+    '/oauth/token',
+    express.urlencoded({ extended: false }),
+    (req, _res, next) => void setTimeout(next, state.tokenDelayMs),
+  );
   app.post('/oauth/token', (req, res) => {
     const body = req.body as Record<string, string>;
     if (body.grant_type !== 'refresh_token') return void res.status(400).json({ error: 'unsupported_grant_type' });
     state.refreshCount += 1;
     if (state.mode === 'hang') return;
     if (state.mode === 'down') return void res.status(503).type('text/plain').send('maintenance');
-    if (body.client_id !== INTEGRATOR_CLIENT.id || body.client_secret !== INTEGRATOR_CLIENT.secret) return void res.status(401).json({ error: 'invalid_client' });
-    if (state.mode === 'invalid_grant' || !validRefresh.has(body.refresh_token ?? '')) return void res.status(400).json({ error: 'invalid_grant' });
+    if (body.client_id !== INTEGRATOR_CLIENT.id || body.client_secret !== INTEGRATOR_CLIENT.secret)
+      return void res.status(401).json({ error: 'invalid_client' });
+    if (state.mode === 'invalid_grant' || !validRefresh.has(body.refresh_token ?? ''))
+      return void res.status(400).json({ error: 'invalid_grant' });
     validRefresh.delete(body.refresh_token!);
     const pair = state.issue();
-    res.json({ access_token: pair.accessToken, token_type: 'Bearer', refresh_token: pair.refreshToken, ...(state.ttlSeconds ? { expires_in: state.ttlSeconds } : {}) });
+    res.json({
+      access_token: pair.accessToken,
+      token_type: 'Bearer',
+      refresh_token: pair.refreshToken,
+      ...(state.ttlSeconds ? { expires_in: state.ttlSeconds } : {}),
+    });
   });
   app.use('/api', express.text({ type: '*/*' }), (req, res, next) => {
-    state.apiRequests.push({ method: req.method, path: req.originalUrl, headers: req.headers, body: typeof req.body === 'string' ? req.body : '' });
+    state.apiRequests.push({
+      method: req.method,
+      path: req.originalUrl,
+      headers: req.headers,
+      body: typeof req.body === 'string' ? req.body : '',
+    });
     const token = /^Bearer (.+)$/.exec(req.get('authorization') ?? '')?.[1];
-    if (!token || !state.validAccess.has(token)) return void res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'invalid_token' });
+    if (!token || !state.validAccess.has(token))
+      return void res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer error="invalid_token"')
+        .json({ error: 'invalid_token' });
     next();
   });
   app.get('/api/messages', (_req, res) => {
@@ -272,7 +360,13 @@ export async function startTestIntegrator(): Promise<TestIntegrator> {
   app.get('/api/slow', (req) => {
     req.on('close', () => state.slowClosed.push(req.originalUrl));
   });
-  app.get('/api/gzip', (_req, res) => void res.set({ 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' }).send(gzipSync(JSON.stringify({ zipped: true }))));
+  app.get(
+    '/api/gzip',
+    (_req, res) =>
+      void res
+        .set({ 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' })
+        .send(gzipSync(JSON.stringify({ zipped: true }))),
+  );
   app.get('/api/big', (_req, res) => void res.type('application/octet-stream').send(Buffer.alloc(64 * 1024, 1)));
   await new Promise<void>((resolve) => state.server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}`;

@@ -20,7 +20,9 @@ beforeAll(async () => {
   fixture = await startHandshakeFixture();
   demo = await organizationId(fixture.t.db, 'demo');
   const { browser } = await loggedIn(fixture.t.baseUrl);
-  installation = JSON.parse((await browser.request('/addons/installations', { headers: { accept: 'application/json' } })).body).data[0].id;
+  installation = JSON.parse(
+    (await browser.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
+  ).data[0].id;
 });
 afterAll(() => fixture?.close());
 
@@ -51,7 +53,9 @@ function expectRestrictedPage(page: { status: number; body: string }): void {
   expect(page.body).toContain('<p data-error-code="access_restricted">You can close this window.</p>');
   // Starting again cannot help: no restart link.
   expect(page.body).not.toContain(`/addons/installations/${installation}/authorize`);
-  expect(page.body).toContain(`{"type":"addon-kit:handshake","installationId":"${installation}","outcome":"failed","side":"host","state":"uninitialized","error":"access_restricted"}`);
+  expect(page.body).toContain(
+    `{"type":"addon-kit:handshake","installationId":"${installation}","outcome":"failed","side":"host","state":"uninitialized","error":"access_restricted"}`,
+  );
 }
 
 describe('the two-way handshake [access_mode]', () => {
@@ -109,7 +113,9 @@ describe('the two-way handshake [access_mode]', () => {
     expect(await heldFor('admin@demo.test')).toEqual({ state: 'uninitialized', service: false, providerRecords: 1 });
 
     await setMode('specific_people');
-    const advance = await browser.request(`/addons/authorizations/${fixture.appId}/advance?state=${encodeURIComponent(authorize.searchParams.get('state')!)}`);
+    const advance = await browser.request(
+      `/addons/authorizations/${fixture.appId}/advance?state=${encodeURIComponent(authorize.searchParams.get('state')!)}`,
+    );
     expect(advance.status).toBe(403);
     expect(advance.body).toContain('<p data-error-code="access_restricted">You can close this window.</p>');
     expect(advance.body).toContain(

@@ -8,7 +8,13 @@ import type { Database } from '@addon-kit/host/internal/db/database.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
-import { CLIENT_ID, CLIENT_SECRET, createIntegratorTestDatabase, startTestIntegrator, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import {
+  CLIENT_ID,
+  CLIENT_SECRET,
+  createIntegratorTestDatabase,
+  startTestIntegrator,
+  type TestIntegrator,
+} from '@addon-kit/integrator-template/internal/test/support.ts';
 import { organizationId, testBox } from './fixtures.ts';
 
 export interface HandshakeFixture {
@@ -23,25 +29,51 @@ export interface HandshakeFixture {
 export async function startHandshakeFixture(): Promise<HandshakeFixture> {
   const t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0 } });
   const org = await organizationId(t.db, 'demo');
-  const app = await createOAuthApplication(t.db, testBox(), { organizationId: org, name: 'Messages add-on', redirectUris: ['http://127.0.0.1/pending'], addOnScopes: 'people' });
+  const app = await createOAuthApplication(t.db, testBox(), {
+    organizationId: org,
+    name: 'Messages add-on',
+    redirectUris: ['http://127.0.0.1/pending'],
+    addOnScopes: 'people',
+  });
   const appId = app.id;
   const integratorDb = await createIntegratorTestDatabase();
   const integrator = await startTestIntegrator(integratorDb.db, {
     hostBaseUrl: t.baseUrl,
     oauthApplicationId: Number(appId),
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`], name: 'Test Add-on', host_name: 'Test Platform' }],
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`],
+        name: 'Test Add-on',
+        host_name: 'Test Platform',
+      },
+    ],
   });
   // The add-on's OAuth application sends step 2 to the integrator's completion endpoint.
-  await t.db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [appId, [`${integrator.url}/addon/complete`]]);
+  await t.db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [
+    appId,
+    [`${integrator.url}/addon/complete`],
+  ]);
   const push = await fetch(`${t.baseUrl}/addons/v1/applications/${appId}/environments/development`, {
     method: 'PUT',
-    headers: { authorization: await basicAuthFor(t.db, 'admin@demo.test'), 'user-agent': TEST_USER_AGENT, 'content-type': 'application/json' },
+    headers: {
+      authorization: await basicAuthFor(t.db, 'admin@demo.test'),
+      'user-agent': TEST_USER_AGENT,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({
       bundle: 'export default () => {}',
       config: {
         oauth_application_id: Number(appId),
         scopes: ['people'],
-        ui_extensions: { 'people.list.send_message': { title: 'Send a message', icon_url: `${integrator.url}/icon.svg`, entry: 'send-message' } },
+        ui_extensions: {
+          'people.list.send_message': {
+            title: 'Send a message',
+            icon_url: `${integrator.url}/icon.svg`,
+            entry: 'send-message',
+          },
+        },
         environments: {
           development: {
             integrator_oauth: {
@@ -52,7 +84,13 @@ export async function startHandshakeFixture(): Promise<HandshakeFixture> {
               client_secret: CLIENT_SECRET,
               scopes: ['messages'],
             },
-            integrator_api: { base_url: integrator.url, allow: [{ method: 'GET', path: '/api/messages' }, { method: 'POST', path: '/api/messages' }] },
+            integrator_api: {
+              base_url: integrator.url,
+              allow: [
+                { method: 'GET', path: '/api/messages' },
+                { method: 'POST', path: '/api/messages' },
+              ],
+            },
             ui_extensions: ['people.list.send_message'],
             organization_ids: [],
           },

@@ -35,11 +35,17 @@ describe('the two-way handshake in Chromium', () => {
     const installation = installations.data[0].id as string;
     await page.evaluate(() => {
       (window as unknown as { messages: unknown[] }).messages = [];
-      window.addEventListener('message', (event) => (window as unknown as { messages: unknown[] }).messages.push({ origin: event.origin, data: event.data }));
+      window.addEventListener('message', (event) =>
+        (window as unknown as { messages: unknown[] }).messages.push({ origin: event.origin, data: event.data }),
+      );
     });
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
-      page.evaluate((id) => void window.open(`/addons/installations/${id}/authorize`, 'addon-authorize', 'popup,width=500,height=600'), installation),
+      page.evaluate(
+        (id) =>
+          void window.open(`/addons/installations/${id}/authorize`, 'addon-authorize', 'popup,width=500,height=600'),
+        installation,
+      ),
     ]);
     const seen = await drivePopup(popup, {
       origins: { [t.baseUrl]: 'host', [integrator.url]: 'integrator' },
@@ -50,8 +56,16 @@ describe('the two-way handshake in Chromium', () => {
     // The pages a person meets: host consent (already logged in), integrator login, integrator consent.
     expect(seen).toEqual(['host/oauth/interaction/:uid', 'integrator/login', 'integrator/oauth/authorize']);
     const messages = await page.evaluate(() => (window as unknown as { messages: unknown[] }).messages);
-    expect(messages).toEqual([{ origin: t.baseUrl, data: { type: 'addon-kit:handshake', installationId: installation, outcome: 'authorized', state: 'ready' } }]);
-    const state = await page.evaluate(async (id) => (await fetch(`/addons/installations/${id}/state`)).json(), installation);
+    expect(messages).toEqual([
+      {
+        origin: t.baseUrl,
+        data: { type: 'addon-kit:handshake', installationId: installation, outcome: 'authorized', state: 'ready' },
+      },
+    ]);
+    const state = await page.evaluate(
+      async (id) => (await fetch(`/addons/installations/${id}/state`)).json(),
+      installation,
+    );
     expect(state).toEqual({ state: 'ready' });
     await context.close();
   });

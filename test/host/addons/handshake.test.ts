@@ -13,7 +13,16 @@ import {
   USER,
   type TestIntegrator,
 } from '@addon-kit/integrator-template/internal/test/support.ts';
-import { csrfTokenOf, loggedIn, organizationId, proxyFetch, startAuthorization, testBox, testVault, upstreamOf } from './fixtures.ts';
+import {
+  csrfTokenOf,
+  loggedIn,
+  organizationId,
+  proxyFetch,
+  startAuthorization,
+  testBox,
+  testVault,
+  upstreamOf,
+} from './fixtures.ts';
 import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
 
 let t: HttpTestHost;
@@ -73,10 +82,17 @@ describe('the two-way handshake (steps 0–6)', () => {
   it('runs over real HTTP with the template integrator, then both proxies work [happy path]', async () => {
     const session = await loggedIn(t.baseUrl);
     const host = session.browser;
-    const list = JSON.parse((await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body);
+    const list = JSON.parse(
+      (await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
+    );
     expect(list.data).toHaveLength(1);
     installation = list.data[0].id;
-    expect(list.data[0]).toMatchObject({ oauth_application_id: Number(appId), environment: 'development', version: 1, state: 'uninitialized' });
+    expect(list.data[0]).toMatchObject({
+      oauth_application_id: Number(appId),
+      environment: 'development',
+      version: 1,
+      state: 'uninitialized',
+    });
 
     // Step 0 → 1: to the host's own /oauth/authorize for the add-on's application with the add-on scopes.
     const authorize = await startPopup(host);
@@ -105,7 +121,9 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(integratorAuthorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(integratorAuthorize.searchParams.get('client_id')).toBe(CLIENT_ID);
     expect(integratorAuthorize.searchParams.get('redirect_uri')).toBe(`${t.baseUrl}/addons/authorizations/${appId}`);
-    const midway = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, { headers: { cookie: session.cookie } });
+    const midway = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, {
+      headers: { cookie: session.cookie },
+    });
     expect(await midway.json()).toEqual({ state: 'integrator_pending' });
 
     // Step 4 → 5: the person allows at the integrator, which redirects back with a code.
@@ -115,25 +133,34 @@ describe('the two-way handshake (steps 0–6)', () => {
     // Step 5 → 6: the host exchanges the code; the page tells the opener and closes.
     const done = await host.request(callback.toString());
     expect(done.status).toBe(200);
-    expect(done.body).toContain(`window.opener.postMessage({"type":"addon-kit:handshake","installationId":"${installation}","outcome":"authorized","state":"ready"}, "${t.baseUrl}");`);
+    expect(done.body).toContain(
+      `window.opener.postMessage({"type":"addon-kit:handshake","installationId":"${installation}","outcome":"authorized","state":"ready"}, "${t.baseUrl}");`,
+    );
     expect(done.body).toContain('window.close();');
     const nonce = /script-src 'nonce-([^']+)'/.exec(done.headers.get('content-security-policy')!)![1];
     expect(done.body).toContain(`<script nonce="${nonce}">`);
     expect(host.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
 
-    const state = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, { headers: { cookie: session.cookie } });
+    const state = await fetch(`${t.baseUrl}/addons/installations/${installation}/state`, {
+      headers: { cookie: session.cookie },
+    });
     expect(await state.json()).toEqual({ state: 'ready' });
     const record = (await testVault(t.db).find(installation, await personId(t.db, 'admin@demo.test')))!;
     expect(record.service!.scope).toBe('people');
     expect(record.integrator!.refreshToken).toBeTruthy();
-    const { rows } = await t.db.query<{ handshake_state_hash: string | null; integrator_access_token_encrypted: string }>(
-      'SELECT handshake_state_hash, integrator_access_token_encrypted FROM addon_authorizations WHERE id = $1',
-      [record.id],
-    );
+    const { rows } = await t.db.query<{
+      handshake_state_hash: string | null;
+      integrator_access_token_encrypted: string;
+    }>('SELECT handshake_state_hash, integrator_access_token_encrypted FROM addon_authorizations WHERE id = $1', [
+      record.id,
+    ]);
     expect(rows[0]!.handshake_state_hash).toBeNull();
     expect(rows[0]!.integrator_access_token_encrypted).toMatch(/^v1\.test1\./);
     // The host grant is a real provider grant: it counts the person as a monthly active user.
-    const mau = await t.db.query('SELECT 1 FROM oauth_monthly_active_users WHERE application_id = $1 AND person_id = $2', [appId, record.personId]);
+    const mau = await t.db.query(
+      'SELECT 1 FROM oauth_monthly_active_users WHERE application_id = $1 AND person_id = $2',
+      [appId, record.personId],
+    );
     expect(mau.rows).toHaveLength(1);
 
     // authenticatedFetch: the host API as the person.
@@ -152,7 +179,9 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(sent.status).toBe(200);
     expect(upstreamOf(sent).status).toBe(201);
     expect((await sent.json()).data).toMatchObject({ list_id: '1', person_ids: ['2', '3'], message: 'Welcome!' });
-    const listed = await proxyFetch(t.baseUrl, session, installation, 'integrator', { url: `${integrator.url}/api/messages` });
+    const listed = await proxyFetch(t.baseUrl, session, installation, 'integrator', {
+      url: `${integrator.url}/api/messages`,
+    });
     expect(upstreamOf(listed).status).toBe(200);
     expect((await listed.json()).data).toHaveLength(1);
   });
@@ -164,11 +193,17 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(res.location).toBeUndefined();
     expect(res.body).toContain('<h1>Start from the add-on</h1>');
     expect(res.body).toContain('An add-on authorization starts only from the Authorize button of the add-on.');
-    expect(res.body).toContain(`<form id="start" method="post" action="/addons/installations/${installation}/authorize" hidden>`);
+    expect(res.body).toContain(
+      `<form id="start" method="post" action="/addons/installations/${installation}/authorize" hidden>`,
+    );
     expect(res.body).toContain(`<input type="hidden" name="_csrf" value="${await csrfTokenOf(browser)}"/>`);
-    expect(res.body).toContain("try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}");
+    expect(res.body).toContain(
+      "try { if (window.opener && window.opener.location.origin === location.origin) document.getElementById('start').submit(); } catch (e) {}",
+    );
     const nonce = /script-src 'nonce-([^']+)'/.exec(res.headers.get('content-security-policy')!)![1];
-    expect(res.headers.get('content-security-policy')).toBe(`default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'nonce-${nonce}'`);
+    expect(res.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'nonce-${nonce}'`,
+    );
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('same-origin');
     expect(browser.jar.get(HANDSHAKE_COOKIE)).toBeUndefined();
@@ -231,24 +266,33 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain('The state parameter does not belong to the authorization this browser started.');
     // Another person's browser cannot use this state either (the cookie is per browser).
-    expect((await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!.state).toBe('uninitialized');
+    expect((await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!.state).toBe(
+      'uninitialized',
+    );
   });
 
   it('refuses an expired state and accepts a restarted handshake [expiry, restart]', async () => {
     const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
     const first = await startPopup(browser);
     const state = first.searchParams.get('state')!;
-    await t.db.query("UPDATE addon_authorizations SET handshake_expires_at = now() - interval '1 minute' WHERE person_id = $1", [await personId(t.db, 'member@demo.test')]);
+    await t.db.query(
+      "UPDATE addon_authorizations SET handshake_expires_at = now() - interval '1 minute' WHERE person_id = $1",
+      [await personId(t.db, 'member@demo.test')],
+    );
     const expired = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`);
     expect(expired.status).toBe(400);
     expect(expired.body).toContain('The authorization expired');
 
     // Restart: a new state replaces the old one, which stops working.
     const second = await startPopup(browser);
-    const replaced = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`);
+    const replaced = await browser.request(
+      `/addons/authorizations/${appId}/advance?state=${encodeURIComponent(state)}`,
+    );
     expect(replaced.status).toBe(400);
     await runAuthorization(browser, second, { email: 'member@demo.test' });
-    const fresh = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(second.searchParams.get('state')!)}`);
+    const fresh = await browser.request(
+      `/addons/authorizations/${appId}/advance?state=${encodeURIComponent(second.searchParams.get('state')!)}`,
+    );
     expect(fresh.status).toBe(303);
     expect(new URL(fresh.location!).origin).toBe(integrator.url);
   });
@@ -256,13 +300,24 @@ describe('the two-way handshake (steps 0–6)', () => {
   it('shows a failure page when the person declines at the host [error at advance]', async () => {
     const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
     const start = await startPopup(browser);
-    const declined = await browser.request(`/addons/authorizations/${appId}/advance?state=${encodeURIComponent(start.searchParams.get('state')!)}&error=access_denied`);
+    const declined = await browser.request(
+      `/addons/authorizations/${appId}/advance?state=${encodeURIComponent(start.searchParams.get('state')!)}&error=access_denied`,
+    );
     expect(declined.status).toBe(400);
     expect(declined.body).toContain('Authorization declined');
     // The opener learns it was declined at the host's consent, and the popup closes itself.
     const { state } = (await testVault(t.db).find(installation, await personId(t.db, 'member@demo.test')))!;
-    const report = { type: 'addon-kit:handshake', installationId: installation, outcome: 'declined', side: 'host', state, error: 'service_denied' };
-    expect(declined.body).toContain(`window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); } window.close();`);
+    const report = {
+      type: 'addon-kit:handshake',
+      installationId: installation,
+      outcome: 'declined',
+      side: 'host',
+      state,
+      error: 'service_denied',
+    };
+    expect(declined.body).toContain(
+      `window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); } window.close();`,
+    );
   });
 
   it('reports a Deny at the integrator to the opener as declined on the integrator side, and closes [integrator deny]', async () => {
@@ -277,8 +332,17 @@ describe('the two-way handshake (steps 0–6)', () => {
     const declined = await browser.request(callback.toString());
     expect(declined.status).toBe(400);
     expect(declined.body).toContain('Authorization declined');
-    const report = { type: 'addon-kit:handshake', installationId: installation, outcome: 'declined', side: 'integrator', state: 'integrator_pending', error: 'integrator_denied' };
-    expect(declined.body).toContain(`window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); } window.close();`);
+    const report = {
+      type: 'addon-kit:handshake',
+      installationId: installation,
+      outcome: 'declined',
+      side: 'integrator',
+      state: 'integrator_pending',
+      error: 'integrator_denied',
+    };
+    expect(declined.body).toContain(
+      `window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); } window.close();`,
+    );
   });
 
   it('issues no host grant when the person denied at the host and the error is dropped [deny, advance without error]', async () => {
@@ -293,7 +357,14 @@ describe('the two-way handshake (steps 0–6)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toContain('Authorization not confirmed');
     // A failed step stays open on its page (with a restart link); the opener keeps waiting.
-    const report = { type: 'addon-kit:handshake', installationId: installation, outcome: 'failed', side: 'host', state: 'uninitialized', error: 'service_not_authorized' };
+    const report = {
+      type: 'addon-kit:handshake',
+      installationId: installation,
+      outcome: 'failed',
+      side: 'host',
+      state: 'uninitialized',
+      error: 'service_not_authorized',
+    };
     expect(res.body).toContain(`window.opener.postMessage(${JSON.stringify(report)}, "${t.baseUrl}"); }</script>`);
     const record = (await testVault(t.db).find(installation, await personId(t.db, 'editor@demo.test')))!;
     expect(record.state).toBe('uninitialized');
@@ -325,7 +396,11 @@ describe('the two-way handshake (steps 0–6)', () => {
     const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
     const member = await personId(t.db, 'member@demo.test');
     const before = (await testVault(t.db).find(installation, member))!;
-    const other = await createOAuthApplication(t.db, testBox(), { organizationId: await organizationId(t.db, 'demo'), name: 'Another app', redirectUris: [`${integrator.url}/addon/complete`] });
+    const other = await createOAuthApplication(t.db, testBox(), {
+      organizationId: await organizationId(t.db, 'demo'),
+      name: 'Another app',
+      redirectUris: [`${integrator.url}/addon/complete`],
+    });
     for (const change of [{ client_id: other.client_id }, { scope: 'openid' }]) {
       const start = await startPopup(browser);
       const tampered = new URL(start);
@@ -369,7 +444,9 @@ describe('the two-way handshake (steps 0–6)', () => {
   it('refuses the step-5 callback with a state of the first leg [leg mismatch]', async () => {
     const { browser } = await loggedIn(t.baseUrl, 'member@demo.test');
     const start = await startPopup(browser);
-    const res = await browser.request(`/addons/authorizations/${appId}?code=x&state=${encodeURIComponent(start.searchParams.get('state')!)}`);
+    const res = await browser.request(
+      `/addons/authorizations/${appId}?code=x&state=${encodeURIComponent(start.searchParams.get('state')!)}`,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toContain('The state parameter does not belong to the authorization this browser started.');
   });

@@ -15,7 +15,17 @@ import { createUpstreamPool } from '@addon-kit/host/internal/addons/upstream-poo
 import type { TokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { personId } from '../../support/host.ts';
-import { INTEGRATOR_CLIENT, installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testVault, type TestIntegrator } from './fixtures.ts';
+import {
+  INTEGRATOR_CLIENT,
+  installationId,
+  loggedIn,
+  proxyFetch,
+  registerAddon,
+  seedReady,
+  startTestIntegrator,
+  testVault,
+  type TestIntegrator,
+} from './fixtures.ts';
 
 let t: HttpTestHost;
 let integrator: TestIntegrator;
@@ -26,7 +36,9 @@ let installation: string;
 
 beforeAll(async () => {
   integrator = await startTestIntegrator();
-  t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, addonAllowPrivateAddresses: false, addonTokenTimeoutSeconds: 2 } });
+  t = await startHttpTestHost({
+    config: { addonSweepIntervalSeconds: 0, addonAllowPrivateAddresses: false, addonTokenTimeoutSeconds: 2 },
+  });
   vault = testVault(t.db);
   const addon = await registerAddon(t.db, { integratorUrl: integrator.url });
   installation = await installationId(t.db, addon.addonId);
@@ -46,30 +58,52 @@ describe('allowsPrivateAddresses()', () => {
     expect(allowsPrivateAddresses({ baseUrl: 'https://people.example.com' })).toBe(false);
     expect(allowsPrivateAddresses({ baseUrl: 'https://localhost.example.com' })).toBe(false);
     expect(allowsPrivateAddresses({ baseUrl: 'http://localhost:4000', addonAllowPrivateAddresses: false })).toBe(false);
-    expect(allowsPrivateAddresses({ baseUrl: 'https://people.example.com', addonAllowPrivateAddresses: true })).toBe(true);
+    expect(allowsPrivateAddresses({ baseUrl: 'https://people.example.com', addonAllowPrivateAddresses: true })).toBe(
+      true,
+    );
   });
 });
 
 describe('a development add-on on a host that does not allow private addresses', () => {
   it('cannot reach a loopback integrator API [upstream_refused_address]', async () => {
     const pair = integrator.issue();
-    await seedReady(vault, installation, adminId, { accessToken: pair.accessToken, refreshToken: undefined, expiresAt: undefined, scope: undefined });
+    await seedReady(vault, installation, adminId, {
+      accessToken: pair.accessToken,
+      refreshToken: undefined,
+      expiresAt: undefined,
+      scope: undefined,
+    });
     const res = await proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
-      error: { side: 'policy', code: 'upstream_refused_address', message: `${new URL(integrator.url).host} is not a public address`, retryable: false },
+      error: {
+        side: 'policy',
+        code: 'upstream_refused_address',
+        message: `${new URL(integrator.url).host} is not a public address`,
+        retryable: false,
+      },
     });
     expect(integrator.apiRequests).toHaveLength(0);
   });
 
   it('does not send a refresh to a loopback token endpoint [token_url]', async () => {
     const pair = integrator.issue();
-    await seedReady(vault, installation, adminId, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: new Date(Date.now() - 1000), scope: 'messages' });
+    await seedReady(vault, installation, adminId, {
+      accessToken: pair.accessToken,
+      refreshToken: pair.refreshToken,
+      expiresAt: new Date(Date.now() - 1000),
+      scope: 'messages',
+    });
     const refreshesBefore = integrator.refreshCount;
     const res = await proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
     expect(res.status).toBe(502);
     expect(await res.json()).toEqual({
-      error: { side: 'policy', code: 'not_allowed', message: "The integrator's token endpoint must use https here", retryable: false },
+      error: {
+        side: 'policy',
+        code: 'not_allowed',
+        message: "The integrator's token endpoint must use https here",
+        retryable: false,
+      },
     });
     expect(integrator.refreshCount).toBe(refreshesBefore);
     expect(integrator.apiRequests).toHaveLength(0);
@@ -110,25 +144,58 @@ function installationWith(tokenUrl: string): Installation {
   const base = new URL(tokenUrl).origin;
   return {
     environment: 'production',
-    integratorOAuth: { authorize_url: `${base}/oauth/authorize`, token_url: tokenUrl, redirect_url: `${base}/oauth/complete`, client_id: INTEGRATOR_CLIENT.id, scopes: ['messages'] },
+    integratorOAuth: {
+      authorize_url: `${base}/oauth/authorize`,
+      token_url: tokenUrl,
+      redirect_url: `${base}/oauth/complete`,
+      client_id: INTEGRATOR_CLIENT.id,
+      scopes: ['messages'],
+    },
   } as Installation;
 }
 
 /** A refresh at the installation's token endpoint, its failure as the proxy would answer it. */
-async function refreshFailure(installation: Installation, pool: ReturnType<typeof createUpstreamPool>): Promise<unknown> {
-  const client = integratorOAuthClient(installation, INTEGRATOR_CLIENT.secret, { timeoutSeconds: 1, allowPrivateAddresses: false, pool });
-  const error = await oidc.refreshTokenGrant(client, 'refresh-x').then(() => undefined, (e: unknown) => e);
+async function refreshFailure(
+  installation: Installation,
+  pool: ReturnType<typeof createUpstreamPool>,
+): Promise<unknown> {
+  const client = integratorOAuthClient(installation, INTEGRATOR_CLIENT.secret, {
+    timeoutSeconds: 1,
+    allowPrivateAddresses: false,
+    pool,
+  });
+  const error = await oidc.refreshTokenGrant(client, 'refresh-x').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return error === undefined ? undefined : tokenRequestError(error).toJSON();
 }
 
 describe('integrator token requests [token_url]', () => {
   it('refuses token endpoints that are or resolve to non-public addresses, before connecting', async () => {
     const fetchPublic = upstreamFetch(false);
-    for (const url of ['https://127.0.0.1:9/token', 'https://localhost:9/token', 'https://[::1]:9/token', 'https://10.0.0.1/token', 'https://169.254.169.254/latest']) {
-      const error = await fetchPublic(url, { method: 'POST', headers: {}, body: '', redirect: 'manual', signal: AbortSignal.timeout(1000) }).catch((e: unknown) => e);
+    for (const url of [
+      'https://127.0.0.1:9/token',
+      'https://localhost:9/token',
+      'https://[::1]:9/token',
+      'https://10.0.0.1/token',
+      'https://169.254.169.254/latest',
+    ]) {
+      const error = await fetchPublic(url, {
+        method: 'POST',
+        headers: {},
+        body: '',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(1000),
+      }).catch((e: unknown) => e);
       expect(error, url).toBeInstanceOf(AddonError);
       expect((error as AddonError).toJSON(), url).toEqual({
-        error: { side: 'policy', code: 'upstream_refused_address', message: `The integrator's token endpoint ${new URL(url).origin} is not a public address`, retryable: false },
+        error: {
+          side: 'policy',
+          code: 'upstream_refused_address',
+          message: `The integrator's token endpoint ${new URL(url).origin} is not a public address`,
+          retryable: false,
+        },
       });
     }
   });
@@ -139,8 +206,16 @@ describe('integrator token requests [token_url]', () => {
       for (const address of ['127.0.0.1', '169.254.169.254']) {
         const dns = testResolver([[address]]);
         const origin = `https://integrator.test:${witness.port}`;
-        expect(await refreshFailure(installationWith(`${origin}/oauth/token`), createUpstreamPool({ resolve: dns.resolve })), address).toEqual({
-          error: { side: 'policy', code: 'upstream_refused_address', message: `The integrator's token endpoint ${origin} is not a public address`, retryable: false },
+        expect(
+          await refreshFailure(installationWith(`${origin}/oauth/token`), createUpstreamPool({ resolve: dns.resolve })),
+          address,
+        ).toEqual({
+          error: {
+            side: 'policy',
+            code: 'upstream_refused_address',
+            message: `The integrator's token endpoint ${origin} is not a public address`,
+            retryable: false,
+          },
         });
         // One question, at connect time: no pre-flight lookup whose answer a second one could contradict.
         expect(dns.asked, address).toEqual(['integrator.test']);
@@ -157,7 +232,10 @@ describe('integrator token requests [token_url]', () => {
       // First a public address (in the IPv6 discard-only prefix, RFC 6666: it answers nothing), then 127.0.0.1
       // to anyone who asks again. A check followed by a second lookup for the connection would reach the witness.
       const dns = testResolver([['100::1'], ['127.0.0.1']]);
-      const failure = await refreshFailure(installationWith(`https://integrator.test:${witness.port}/oauth/token`), createUpstreamPool({ resolve: dns.resolve }));
+      const failure = await refreshFailure(
+        installationWith(`https://integrator.test:${witness.port}/oauth/token`),
+        createUpstreamPool({ resolve: dns.resolve }),
+      );
       expect((failure as { error: { code: string } }).error.code).toBe('token_endpoint_unavailable');
       expect(dns.asked).toEqual(['integrator.test']);
       expect(witness.connections).toBe(0);
@@ -171,13 +249,26 @@ describe('POST /addons/installations/{id}/fetch/integrator [token_url outside de
   it('refuses a refresh at an https token endpoint whose name resolves to this machine, and connects to nothing', async () => {
     const witness = await tcpWitness();
     try {
-      const beta = await registerAddon(t.db, { integratorUrl: `https://localhost:${witness.port}`, environment: 'beta' });
+      const beta = await registerAddon(t.db, {
+        integratorUrl: `https://localhost:${witness.port}`,
+        environment: 'beta',
+      });
       const inst = await installationId(t.db, beta.addonId, 'demo', 'beta');
-      await seedReady(vault, inst, adminId, { accessToken: 'a', refreshToken: 'r', expiresAt: new Date(Date.now() - 1000), scope: 'messages' });
+      await seedReady(vault, inst, adminId, {
+        accessToken: 'a',
+        refreshToken: 'r',
+        expiresAt: new Date(Date.now() - 1000),
+        scope: 'messages',
+      });
       const res = await proxyFetch(t.baseUrl, admin, inst, 'integrator', { url: '/api/messages' });
       expect(res.status).toBe(502);
       expect(await res.json()).toEqual({
-        error: { side: 'policy', code: 'upstream_refused_address', message: `The integrator's token endpoint https://localhost:${witness.port} is not a public address`, retryable: false },
+        error: {
+          side: 'policy',
+          code: 'upstream_refused_address',
+          message: `The integrator's token endpoint https://localhost:${witness.port} is not a public address`,
+          retryable: false,
+        },
       });
       expect(witness.connections).toBe(0);
     } finally {

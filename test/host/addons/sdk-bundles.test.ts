@@ -13,8 +13,12 @@ describe('buildSdkBundles()', () => {
     const bundles = [...RUNTIME_BUNDLES, SAMPLE_ADDON_BUNDLE];
 
     await buildSdkBundles(dir, bundles, log);
-    expect(lines.shift()).toBe(`addon-kit: building host.js, sandbox-bootstrap.js, addons/send-message.js into ${dir}…`);
-    expect(lines.shift()).toMatch(/^addon-kit: built host\.js, sandbox-bootstrap\.js, addons\/send-message\.js in \d+ ms$/);
+    expect(lines.shift()).toBe(
+      `addon-kit: building host.js, sandbox-bootstrap.js, addons/send-message.js into ${dir}…`,
+    );
+    expect(lines.shift()).toMatch(
+      /^addon-kit: built host\.js, sandbox-bootstrap\.js, addons\/send-message\.js in \d+ ms$/,
+    );
     const sample = await readFile(join(dir, SAMPLE_ADDON_BUNDLE.file), 'utf8');
     expect(sample).toContain('send');
 

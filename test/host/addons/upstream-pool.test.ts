@@ -12,7 +12,17 @@ import { createUpstreamPool, type UpstreamPool } from '@addon-kit/host/internal/
 import { sendUpstream } from '@addon-kit/host/internal/addons/upstream-request.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
-import { installationId, loggedIn, proxyFetch, registerAddon, seedReady, startTestIntegrator, testVault, upstreamOf, type TestIntegrator } from './fixtures.ts';
+import {
+  installationId,
+  loggedIn,
+  proxyFetch,
+  registerAddon,
+  seedReady,
+  startTestIntegrator,
+  testVault,
+  upstreamOf,
+  type TestIntegrator,
+} from './fixtures.ts';
 
 /** A local HTTP server that counts accepted sockets and requests, per listening address. */
 interface CountingServer {
@@ -79,7 +89,15 @@ describe('sendUpstream() [keep-alive pool]', () => {
   afterAll(() => a.close());
 
   const get = (url: string, allowNonPublic: boolean) =>
-    sendUpstream({ url: new URL(url), method: 'GET', headers: [], body: undefined, allowNonPublic, timeoutMs: 5000, pool });
+    sendUpstream({
+      url: new URL(url),
+      method: 'GET',
+      headers: [],
+      body: undefined,
+      allowNonPublic,
+      timeoutMs: 5000,
+      pool,
+    });
 
   it('sends sequential calls to one origin over one connection, asking DNS once [keep-alive]', async () => {
     const dns = testResolver([['127.0.0.1']]);
@@ -101,7 +119,12 @@ describe('sendUpstream() [keep-alive pool]', () => {
     const refused = await get(`http://integrator.test:${a.port}/`, false).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(PolicyError);
     expect((refused as PolicyError).toJSON()).toEqual({
-      error: { side: 'policy', code: 'upstream_refused_address', message: `integrator.test:${a.port} resolves to an address that is not public`, retryable: false },
+      error: {
+        side: 'policy',
+        code: 'upstream_refused_address',
+        message: `integrator.test:${a.port} resolves to an address that is not public`,
+        retryable: false,
+      },
     });
     expect(a.sockets).toBe(1);
     expect(a.requests).toBe(1);
@@ -142,7 +165,12 @@ describe('sendUpstream() [keep-alive pool]', () => {
     now += 11_000;
     const refused = await get(url, false).catch((e: unknown) => e);
     expect((refused as PolicyError).toJSON()).toEqual({
-      error: { side: 'policy', code: 'upstream_refused_address', message: `integrator.test:${a.port} resolves to an address that is not public`, retryable: false },
+      error: {
+        side: 'policy',
+        code: 'upstream_refused_address',
+        message: `integrator.test:${a.port} resolves to an address that is not public`,
+        retryable: false,
+      },
     });
     expect(dns.asked).toEqual(['integrator.test', 'integrator.test']);
     expect([a.sockets, a.requests]).toEqual([1, 1]);
@@ -175,8 +203,23 @@ describe('sendUpstream() [keep-alive pool]', () => {
       expect(await text(await get(`http://127.0.0.1:${port}/`, true))).toBe('fresh');
       expect(sockets).toBe(2);
       // A POST with a body is not sent twice: the reset is the caller's answer.
-      const post = await sendUpstream({ url: new URL(`http://127.0.0.1:${port}/`), method: 'POST', headers: [], body: Buffer.from('x'), allowNonPublic: true, timeoutMs: 5000, pool }).catch((e: unknown) => e);
-      expect((post as AddonError).toJSON()).toEqual({ error: { side: 'upstream', code: 'upstream_unreachable', message: `http://127.0.0.1:${port} cannot be reached`, retryable: true } });
+      const post = await sendUpstream({
+        url: new URL(`http://127.0.0.1:${port}/`),
+        method: 'POST',
+        headers: [],
+        body: Buffer.from('x'),
+        allowNonPublic: true,
+        timeoutMs: 5000,
+        pool,
+      }).catch((e: unknown) => e);
+      expect((post as AddonError).toJSON()).toEqual({
+        error: {
+          side: 'upstream',
+          code: 'upstream_unreachable',
+          message: `http://127.0.0.1:${port} cannot be reached`,
+          retryable: true,
+        },
+      });
       expect(sockets).toBe(2);
     } finally {
       dropper.closeAllConnections();
@@ -202,7 +245,12 @@ describe('POST /addons/installations/{id}/fetch/integrator [keep-alive]', () => 
     const installation = await installationId(t.db, addon.addonId);
     const vault = testVault(t.db);
     const pair = integrator.issue();
-    await seedReady(vault, installation, await personId(t.db, 'admin@demo.test'), { accessToken: pair.accessToken, refreshToken: pair.refreshToken, expiresAt: undefined, scope: undefined });
+    await seedReady(vault, installation, await personId(t.db, 'admin@demo.test'), {
+      accessToken: pair.accessToken,
+      refreshToken: pair.refreshToken,
+      expiresAt: undefined,
+      scope: undefined,
+    });
     const session = await loggedIn(t.baseUrl);
     const sockets = new Set<unknown>();
     integrator.server.on('request', (req: IncomingMessage) => sockets.add(req.socket));

@@ -16,7 +16,9 @@ let memberApiToken: string;
 
 /** A GET over real HTTP with a Bearer token, checked against the served OpenAPI document. */
 async function get(path: string, token: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${t.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': TEST_USER_AGENT } });
+  const res = await fetch(`${t.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${token}`, 'user-agent': TEST_USER_AGENT },
+  });
   const body = await res.json();
   validator.check({ method: 'GET', url: path, status: res.status, body, headers: Object.fromEntries(res.headers) });
   return { status: res.status, body };
@@ -29,7 +31,8 @@ beforeAll(async () => {
   const config = await discoverClient(t.baseUrl, app);
   apiToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'api' })).access_token;
   peopleToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' })).access_token;
-  memberApiToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'api', email: 'member@demo.test' })).access_token;
+  memberApiToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'api', email: 'member@demo.test' }))
+    .access_token;
 });
 afterAll(() => t.close());
 
@@ -44,7 +47,14 @@ describe('GET /api/v2 [Bearer]', () => {
     const res = await get('/api/v2/personal_access_tokens', peopleToken);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
-      errors: [{ status: '403', title: 'Forbidden', detail: 'You do not have access to this resource', meta: { description: 'This request needs an access token with the api scope' } }],
+      errors: [
+        {
+          status: '403',
+          title: 'Forbidden',
+          detail: 'You do not have access to this resource',
+          meta: { description: 'This request needs an access token with the api scope' },
+        },
+      ],
     });
   });
 
@@ -52,11 +62,17 @@ describe('GET /api/v2 [Bearer]', () => {
     const res = await get('/api/v2', 'x'.repeat(43));
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
-      errors: [{ status: '401', title: 'Unauthorized', detail: 'The authenticated user has no record in this application or the credentials are not valid' }],
+      errors: [
+        {
+          status: '401',
+          title: 'Unauthorized',
+          detail: 'The authenticated user has no record in this application or the credentials are not valid',
+        },
+      ],
     });
   });
 
-  it('still applies the person\'s access with an api token [member, administrators only]', async () => {
+  it("still applies the person's access with an api token [member, administrators only]", async () => {
     const res = await get('/api/v2/oauth_applications', memberApiToken);
     expect(res.status).toBe(403);
     expect((await get('/api/v2/personal_access_tokens', memberApiToken)).status).toBe(200);
@@ -68,16 +84,21 @@ describe('GET /api/v2/connected_applications [tokens issued by the provider]', (
     const apps = await get('/api/v2/connected_applications', apiToken);
     expect(apps.status).toBe(200);
     expect(apps.body.data.map((d: { id: string }) => d.id)).toEqual([app.id]);
-    const people = await get(`/api/v2/connected_applications/${app.id}/people?fields[ConnectedApplicationPerson]=first_name,scopes,site_administrator`, apiToken);
+    const people = await get(
+      `/api/v2/connected_applications/${app.id}/people?fields[ConnectedApplicationPerson]=first_name,scopes,site_administrator`,
+      apiToken,
+    );
     expect(people.status).toBe(200);
-    const byId = Object.fromEntries(people.body.data.map((d: { id: string; attributes: unknown }) => [d.id, d.attributes]));
+    const byId = Object.fromEntries(
+      people.body.data.map((d: { id: string; attributes: unknown }) => [d.id, d.attributes]),
+    );
     expect(byId).toEqual({
       [await personId(t.db, 'admin@demo.test')]: { first_name: 'Alex', scopes: ['people'], site_administrator: true },
       [await personId(t.db, 'member@demo.test')]: { first_name: 'Morgan', scopes: ['api'], site_administrator: false },
     });
   });
 
-  it('counts this month\'s active users of the application', async () => {
+  it("counts this month's active users of the application", async () => {
     const now = new Date();
     const res = await get(`/api/v2/oauth_applications/${app.id}/mau`, apiToken);
     expect(res.status).toBe(200);

@@ -36,12 +36,21 @@ beforeAll(async () => {
   people = await somePeople(t.db, demo, 30);
 
   // Alpha is another organization's application that 30 people and the administrator of demo use.
-  alpha = await insertApplication(t.db, other, 'Alpha Planner', { description: 'Plans things', url: 'https://alpha.example' });
+  alpha = await insertApplication(t.db, other, 'Alpha Planner', {
+    description: 'Plans things',
+    url: 'https://alpha.example',
+  });
   beta = await insertApplication(t.db, demo, 'Beta Sync', { description: 'Syncs things', url: 'https://beta.example' });
   gamma = await insertApplication(t.db, demo, 'Gamma Hidden');
   for (const [i, id] of people.entries()) {
     const minute = String(i).padStart(2, '0');
-    await insertConnection(t.db, alpha, id, i % 2 === 0 ? ['people'] : ['people', 'api'], `2026-01-01T00:${minute}:00Z`);
+    await insertConnection(
+      t.db,
+      alpha,
+      id,
+      i % 2 === 0 ? ['people'] : ['people', 'api'],
+      `2026-01-01T00:${minute}:00Z`,
+    );
   }
   await insertConnection(t.db, alpha, adminId, ['api'], '2026-02-01T08:30:00Z');
   await insertConnection(t.db, alpha, otherAdminId, ['api'], '2026-01-15T00:00:00Z');
@@ -63,7 +72,12 @@ function alphaResource(attributes?: Record<string, unknown>) {
   return {
     id: alpha,
     type: 'ConnectedApplication',
-    attributes: attributes ?? { name: 'Alpha Planner', description: 'Plans things', url: 'https://alpha.example', access_mode: 'anyone' },
+    attributes: attributes ?? {
+      name: 'Alpha Planner',
+      description: 'Plans things',
+      url: 'https://alpha.example',
+      access_mode: 'anyone',
+    },
     links: { self: `${API}/connected_applications/${alpha}`, people: `${API}/connected_applications/${alpha}/people` },
   };
 }
@@ -92,13 +106,26 @@ const FORBIDDEN = {
       status: '403',
       title: 'Forbidden',
       detail: 'You do not have access to this resource',
-      meta: { description: 'Only organization administrators may read connected applications, OAuth applications and monthly active users' },
+      meta: {
+        description:
+          'Only organization administrators may read connected applications, OAuth applications and monthly active users',
+      },
     },
   ],
 };
-const NOT_FOUND = { errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }] };
+const NOT_FOUND = {
+  errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }],
+};
 const OUT_OF_RANGE = (parameter: string) => ({
-  errors: [{ status: '400', code: 'integer_out_of_range', title: 'Bad Request', detail: 'Your request could not be processed', source: { parameter } }],
+  errors: [
+    {
+      status: '400',
+      code: 'integer_out_of_range',
+      title: 'Bad Request',
+      detail: 'Your request could not be processed',
+      source: { parameter },
+    },
+  ],
 });
 
 describe('GET /api/v2/connected_applications', () => {
@@ -111,8 +138,16 @@ describe('GET /api/v2/connected_applications', () => {
         {
           id: beta,
           type: 'ConnectedApplication',
-          attributes: { name: 'Beta Sync', description: 'Syncs things', url: 'https://beta.example', access_mode: 'admins_only' },
-          links: { self: `${API}/connected_applications/${beta}`, people: `${API}/connected_applications/${beta}/people` },
+          attributes: {
+            name: 'Beta Sync',
+            description: 'Syncs things',
+            url: 'https://beta.example',
+            access_mode: 'admins_only',
+          },
+          links: {
+            self: `${API}/connected_applications/${beta}`,
+            people: `${API}/connected_applications/${beta}/people`,
+          },
         },
       ],
       included: [],
@@ -122,7 +157,9 @@ describe('GET /api/v2/connected_applications', () => {
   });
 
   it('keeps access_mode per organization and shows only what its own people connected [other organization]', async () => {
-    const res = await api.get('/api/v2/connected_applications?fields[ConnectedApplication]=name', { Authorization: otherAdmin });
+    const res = await api.get('/api/v2/connected_applications?fields[ConnectedApplication]=name', {
+      Authorization: otherAdmin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: { id: string; attributes: unknown }) => [d.id, d.attributes])).toEqual([
       [alpha, { name: 'Alpha Planner' }],
@@ -134,13 +171,17 @@ describe('GET /api/v2/connected_applications', () => {
   });
 
   it('renders only the attributes fields[ConnectedApplication] names [fields=name,url]', async () => {
-    const res = await api.get('/api/v2/connected_applications?fields[ConnectedApplication]=name,url', { Authorization: admin });
+    const res = await api.get('/api/v2/connected_applications?fields[ConnectedApplication]=name,url', {
+      Authorization: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toEqual(alphaResource({ name: 'Alpha Planner', url: 'https://alpha.example' }));
   });
 
   it('refuses access_mode in fields[ConnectedApplication] [not a fields value]', async () => {
-    const res = await api.get('/api/v2/connected_applications?fields[ConnectedApplication]=name,access_mode', { Authorization: admin });
+    const res = await api.get('/api/v2/connected_applications?fields[ConnectedApplication]=name,access_mode', {
+      Authorization: admin,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       errors: [
@@ -148,7 +189,8 @@ describe('GET /api/v2/connected_applications', () => {
           status: '400',
           code: 'unknown_attribute',
           title: 'Invalid Version',
-          detail: 'fields[ConnectedApplication] accepts a comma-separated list of unique values from: description, name, url; got "access_mode"',
+          detail:
+            'fields[ConnectedApplication] accepts a comma-separated list of unique values from: description, name, url; got "access_mode"',
           source: { parameter: 'fields[ConnectedApplication]' },
         },
       ],
@@ -159,14 +201,30 @@ describe('GET /api/v2/connected_applications', () => {
     const first = await api.get('/api/v2/connected_applications?per_page=1', { Authorization: admin });
     expect(first.status).toBe(200);
     expect(first.body.data.map((d: { id: string }) => d.id)).toEqual([alpha]);
-    expect(first.body.meta).toEqual({ total_count: 2, count: 1, next: { offset: 1 }, parent: { id: demo, type: 'Organization' } });
-    expect(first.body.links).toEqual({ self: `${API}/connected_applications?per_page=1`, next: `${API}/connected_applications?per_page=1&offset=1` });
+    expect(first.body.meta).toEqual({
+      total_count: 2,
+      count: 1,
+      next: { offset: 1 },
+      parent: { id: demo, type: 'Organization' },
+    });
+    expect(first.body.links).toEqual({
+      self: `${API}/connected_applications?per_page=1`,
+      next: `${API}/connected_applications?per_page=1&offset=1`,
+    });
 
     const second = await api.get(first.body.links.next, { Authorization: admin });
     expect(second.status).toBe(200);
     expect(second.body.data.map((d: { id: string }) => d.id)).toEqual([beta]);
-    expect(second.body.meta).toEqual({ total_count: 2, count: 1, prev: { offset: 0 }, parent: { id: demo, type: 'Organization' } });
-    expect(second.body.links).toEqual({ self: `${API}/connected_applications?per_page=1&offset=1`, prev: `${API}/connected_applications?per_page=1&offset=0` });
+    expect(second.body.meta).toEqual({
+      total_count: 2,
+      count: 1,
+      prev: { offset: 0 },
+      parent: { id: demo, type: 'Organization' },
+    });
+    expect(second.body.links).toEqual({
+      self: `${API}/connected_applications?per_page=1&offset=1`,
+      prev: `${API}/connected_applications?per_page=1&offset=0`,
+    });
   });
 
   it('returns an empty page past the end with a link back [offset=5]', async () => {
@@ -196,7 +254,15 @@ describe('GET /api/v2/connected_applications', () => {
     const res = await api.get('/api/v2/connected_applications?where[name]=Alpha', { Authorization: admin });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
-      errors: [{ status: '400', code: 'unknown_attribute', title: 'Invalid Version', detail: 'where[name] is not a query attribute of ConnectedApplication', source: { parameter: 'where[name]' } }],
+      errors: [
+        {
+          status: '400',
+          code: 'unknown_attribute',
+          title: 'Invalid Version',
+          detail: 'where[name] is not a query attribute of ConnectedApplication',
+          source: { parameter: 'where[name]' },
+        },
+      ],
     });
   });
 
@@ -206,7 +272,7 @@ describe('GET /api/v2/connected_applications', () => {
     expect(res.body).toEqual(FORBIDDEN);
   });
 
-  it('applies the person\'s current access on every request [promoted, then demoted]', async () => {
+  it("applies the person's current access on every request [promoted, then demoted]", async () => {
     const memberId = await personId(t.db, 'member@demo.test');
     try {
       await t.db.query('UPDATE people SET site_administrator = true WHERE id = $1', [memberId]);
@@ -228,19 +294,30 @@ describe('GET /api/v2/connected_applications/{connected_application_id}', () => 
   it('returns one connected application with the organization as parent', async () => {
     const res = await api.get(`/api/v2/connected_applications/${alpha}`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: alphaResource(), included: [], meta: { parent: { id: demo, type: 'Organization' } } });
+    expect(res.body).toEqual({
+      data: alphaResource(),
+      included: [],
+      meta: { parent: { id: demo, type: 'Organization' } },
+    });
   });
 
   it('renders only the attributes fields[ConnectedApplication] names [fields=description]', async () => {
-    const res = await api.get(`/api/v2/connected_applications/${alpha}?fields[ConnectedApplication]=description`, { Authorization: admin });
+    const res = await api.get(`/api/v2/connected_applications/${alpha}?fields[ConnectedApplication]=description`, {
+      Authorization: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(alphaResource({ description: 'Plans things' }));
   });
 
   it('answers 400 for a repeated fields value [fields=name,name]', async () => {
-    const res = await api.get(`/api/v2/connected_applications/${alpha}?fields[ConnectedApplication]=name,name`, { Authorization: admin });
+    const res = await api.get(`/api/v2/connected_applications/${alpha}?fields[ConnectedApplication]=name,name`, {
+      Authorization: admin,
+    });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ code: 'unknown_attribute', source: { parameter: 'fields[ConnectedApplication]' } });
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'unknown_attribute',
+      source: { parameter: 'fields[ConnectedApplication]' },
+    });
   });
 
   it.each([
@@ -274,11 +351,14 @@ describe('GET /api/v2/connected_applications/{connected_application_id}/people',
         parent: { id: alpha, type: 'ConnectedApplication' },
         can_query_by: ['site_administrator'],
       },
-      links: { self: `${API}/connected_applications/${alpha}/people`, next: `${API}/connected_applications/${alpha}/people?offset=25` },
+      links: {
+        self: `${API}/connected_applications/${alpha}/people`,
+        next: `${API}/connected_applications/${alpha}/people?offset=25`,
+      },
     });
   });
 
-  it('reaches the rest by following links.next verbatim, never showing another organization\'s people [offset=25]', async () => {
+  it("reaches the rest by following links.next verbatim, never showing another organization's people [offset=25]", async () => {
     const first = await api.get(`/api/v2/connected_applications/${alpha}/people`, { Authorization: admin });
     const res = await api.get(first.body.links.next, { Authorization: admin });
     expect(res.status).toBe(200);
@@ -291,11 +371,16 @@ describe('GET /api/v2/connected_applications/{connected_application_id}/people',
       parent: { id: alpha, type: 'ConnectedApplication' },
       can_query_by: ['site_administrator'],
     });
-    expect(res.body.links).toEqual({ self: `${API}/connected_applications/${alpha}/people?offset=25`, prev: `${API}/connected_applications/${alpha}/people?offset=0` });
+    expect(res.body.links).toEqual({
+      self: `${API}/connected_applications/${alpha}/people?offset=25`,
+      prev: `${API}/connected_applications/${alpha}/people?offset=0`,
+    });
   });
 
   it('filters by where[site_administrator] [true]', async () => {
-    const res = await api.get(`/api/v2/connected_applications/${alpha}/people?where[site_administrator]=true`, { Authorization: admin });
+    const res = await api.get(`/api/v2/connected_applications/${alpha}/people?where[site_administrator]=true`, {
+      Authorization: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([personResource(30)]);
     expect(res.body.meta.total_count).toBe(1);
@@ -323,18 +408,38 @@ describe('GET /api/v2/connected_applications/{connected_application_id}/people',
     expect(next.body.data[0].attributes).toEqual({ first_name: rendered[10]!.first_name, scopes: ['people'] });
   });
 
-  it.each(['yes', '1', 'TRUE', ''])('answers 400 for a where[site_administrator] that is not true or false [%j]', async (value) => {
-    const res = await api.get(`/api/v2/connected_applications/${alpha}/people?where[site_administrator]=${value}`, { Authorization: admin });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      errors: [{ status: '400', code: 'invalid_parameter', title: 'Bad Request', detail: 'where[site_administrator] must be true or false', source: { parameter: 'where[site_administrator]' } }],
-    });
-  });
+  it.each(['yes', '1', 'TRUE', ''])(
+    'answers 400 for a where[site_administrator] that is not true or false [%j]',
+    async (value) => {
+      const res = await api.get(`/api/v2/connected_applications/${alpha}/people?where[site_administrator]=${value}`, {
+        Authorization: admin,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: '400',
+            code: 'invalid_parameter',
+            title: 'Bad Request',
+            detail: 'where[site_administrator] must be true or false',
+            source: { parameter: 'where[site_administrator]' },
+          },
+        ],
+      });
+    },
+  );
 
   it('answers 400 for a fields value it does not accept [fields=email]', async () => {
-    const res = await api.get(`/api/v2/connected_applications/${alpha}/people?fields[ConnectedApplicationPerson]=email`, { Authorization: admin });
+    const res = await api.get(
+      `/api/v2/connected_applications/${alpha}/people?fields[ConnectedApplicationPerson]=email`,
+      { Authorization: admin },
+    );
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ status: '400', code: 'unknown_attribute', source: { parameter: 'fields[ConnectedApplicationPerson]' } });
+    expect(res.body.errors[0]).toMatchObject({
+      status: '400',
+      code: 'unknown_attribute',
+      source: { parameter: 'fields[ConnectedApplicationPerson]' },
+    });
   });
 
   it('answers 400 for a bad per_page [per_page=500]', async () => {
@@ -363,11 +468,18 @@ describe('GET /api/v2/connected_applications/{connected_application_id}/people/{
   it('returns one person with the connected application as parent', async () => {
     const res = await api.get(`/api/v2/connected_applications/${alpha}/people/${adminId}`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: personResource(30), included: [], meta: { parent: { id: alpha, type: 'ConnectedApplication' } } });
+    expect(res.body).toEqual({
+      data: personResource(30),
+      included: [],
+      meta: { parent: { id: alpha, type: 'ConnectedApplication' } },
+    });
   });
 
   it('renders only the attributes fields[ConnectedApplicationPerson] names [fields=connected_at,site_administrator]', async () => {
-    const res = await api.get(`/api/v2/connected_applications/${alpha}/people/${people[3]}?fields[ConnectedApplicationPerson]=connected_at,site_administrator`, { Authorization: admin });
+    const res = await api.get(
+      `/api/v2/connected_applications/${alpha}/people/${people[3]}?fields[ConnectedApplicationPerson]=connected_at,site_administrator`,
+      { Authorization: admin },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toEqual({ connected_at: '2026-01-01T00:03:00Z', site_administrator: false });
   });

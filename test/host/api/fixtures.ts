@@ -9,17 +9,34 @@ export async function organizationId(db: Database, slug: string): Promise<string
 }
 
 /** An OAuth application of `organization`; returns its id. */
-export async function insertApplication(db: Database, organization: string, name: string, extra: { description?: string; url?: string } = {}): Promise<string> {
+export async function insertApplication(
+  db: Database,
+  organization: string,
+  name: string,
+  extra: { description?: string; url?: string } = {},
+): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO oauth_applications (organization_id, name, description, url, client_id, redirect_uris)
      VALUES ($1, $2, $3, $4, $5, ARRAY['https://app.example/callback']) RETURNING id::text`,
-    [organization, name, extra.description ?? `${name} description`, extra.url ?? `https://${name.toLowerCase().replace(/\W+/g, '-')}.example`, `client-${name}-${Math.random()}`],
+    [
+      organization,
+      name,
+      extra.description ?? `${name} description`,
+      extra.url ?? `https://${name.toLowerCase().replace(/\W+/g, '-')}.example`,
+      `client-${name}-${Math.random()}`,
+    ],
   );
   return rows[0]!.id;
 }
 
 /** A person's authorization of an application. */
-export async function insertConnection(db: Database, applicationId: string, personId: string, scopes: string[], connectedAt: string): Promise<void> {
+export async function insertConnection(
+  db: Database,
+  applicationId: string,
+  personId: string,
+  scopes: string[],
+  connectedAt: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO oauth_connections (application_id, person_id, organization_id, scopes, connected_at)
      SELECT $1, id, organization_id, $3, $4 FROM people WHERE id = $2`,
@@ -28,13 +45,30 @@ export async function insertConnection(db: Database, applicationId: string, pers
 }
 
 /** Sets who in `organization` may connect the application. */
-export async function setAccessMode(db: Database, organization: string, applicationId: string, mode: string): Promise<void> {
-  await db.query('INSERT INTO connected_application_settings (organization_id, application_id, access_mode) VALUES ($1, $2, $3)', [organization, applicationId, mode]);
+export async function setAccessMode(
+  db: Database,
+  organization: string,
+  applicationId: string,
+  mode: string,
+): Promise<void> {
+  await db.query(
+    'INSERT INTO connected_application_settings (organization_id, application_id, access_mode) VALUES ($1, $2, $3)',
+    [organization, applicationId, mode],
+  );
 }
 
 /** Records that `personId` was issued a token for the application in that month. */
-export async function insertMonthlyActiveUser(db: Database, applicationId: string, personId: string, year: number, month: number): Promise<void> {
-  await db.query('INSERT INTO oauth_monthly_active_users (application_id, person_id, year, month) VALUES ($1, $2, $3, $4)', [applicationId, personId, year, month]);
+export async function insertMonthlyActiveUser(
+  db: Database,
+  applicationId: string,
+  personId: string,
+  year: number,
+  month: number,
+): Promise<void> {
+  await db.query(
+    'INSERT INTO oauth_monthly_active_users (application_id, person_id, year, month) VALUES ($1, $2, $3, $4)',
+    [applicationId, personId, year, month],
+  );
 }
 
 /** Ids of `count` people of an organization who are not site administrators, by id. */

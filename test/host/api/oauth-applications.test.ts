@@ -27,7 +27,10 @@ beforeAll(async () => {
   const [p0, p1, p2] = (await somePeople(t.db, demo, 3)) as [string, string, string];
   const outsider = await personId(t.db, 'admin@other.test');
 
-  metrics = await insertApplication(t.db, demo, 'Metrics App', { description: 'Counts', url: 'https://metrics.example' });
+  metrics = await insertApplication(t.db, demo, 'Metrics App', {
+    description: 'Counts',
+    url: 'https://metrics.example',
+  });
   early = await insertApplication(t.db, demo, 'Early App', { description: 'Old', url: 'https://early.example' });
   zeta = await insertApplication(t.db, demo, 'Zeta App', { description: 'Last', url: 'https://zeta.example' });
   foreign = await insertApplication(t.db, other, 'Foreign App');
@@ -65,7 +68,12 @@ function mau(app: string, year: number, month: number, count: number) {
     id,
     type: 'OauthApplicationMau',
     attributes: { count, month, year },
-    relationships: { oauth_application: { data: { type: 'OauthApplication', id: app }, links: { related: `${API}/oauth_applications/${app}` } } },
+    relationships: {
+      oauth_application: {
+        data: { type: 'OauthApplication', id: app },
+        links: { related: `${API}/oauth_applications/${app}` },
+      },
+    },
     links: { self: `${API}/oauth_applications/${app}/mau/${id}` },
   };
 }
@@ -76,14 +84,19 @@ const FORBIDDEN = {
       status: '403',
       title: 'Forbidden',
       detail: 'You do not have access to this resource',
-      meta: { description: 'Only organization administrators may read connected applications, OAuth applications and monthly active users' },
+      meta: {
+        description:
+          'Only organization administrators may read connected applications, OAuth applications and monthly active users',
+      },
     },
   ],
 };
-const NOT_FOUND = { errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }] };
+const NOT_FOUND = {
+  errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }],
+};
 
 describe('GET /api/v2/oauth_applications', () => {
-  it('returns the organization\'s applications by name', async () => {
+  it("returns the organization's applications by name", async () => {
     const res = await api.get('/api/v2/oauth_applications', { Authorization: admin });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -99,14 +112,29 @@ describe('GET /api/v2/oauth_applications', () => {
   });
 
   it('pages with per_page and follows links.next verbatim [per_page=2, fields=name]', async () => {
-    const first = await api.get('/api/v2/oauth_applications?per_page=2&fields[OauthApplication]=name', { Authorization: admin });
+    const first = await api.get('/api/v2/oauth_applications?per_page=2&fields[OauthApplication]=name', {
+      Authorization: admin,
+    });
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual([application(early, '', '', '', { name: 'Early App' }), application(metrics, '', '', '', { name: 'Metrics App' })]);
-    expect(first.body.meta).toEqual({ total_count: 3, count: 2, next: { offset: 2 }, parent: { id: demo, type: 'Organization' } });
+    expect(first.body.data).toEqual([
+      application(early, '', '', '', { name: 'Early App' }),
+      application(metrics, '', '', '', { name: 'Metrics App' }),
+    ]);
+    expect(first.body.meta).toEqual({
+      total_count: 3,
+      count: 2,
+      next: { offset: 2 },
+      parent: { id: demo, type: 'Organization' },
+    });
     const second = await api.get(first.body.links.next, { Authorization: admin });
     expect(second.status).toBe(200);
     expect(second.body.data).toEqual([application(zeta, '', '', '', { name: 'Zeta App' })]);
-    expect(second.body.meta).toEqual({ total_count: 3, count: 1, prev: { offset: 0 }, parent: { id: demo, type: 'Organization' } });
+    expect(second.body.meta).toEqual({
+      total_count: 3,
+      count: 1,
+      prev: { offset: 0 },
+      parent: { id: demo, type: 'Organization' },
+    });
     expect(second.body.links).toEqual({
       self: `${API}/oauth_applications?per_page=2&fields[OauthApplication]=name&offset=2`,
       prev: `${API}/oauth_applications?per_page=2&fields[OauthApplication]=name&offset=0`,
@@ -137,17 +165,23 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}', () => {
   it('returns one application with the organization as parent', async () => {
     const res = await api.get(`/api/v2/oauth_applications/${metrics}`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: application(metrics, 'Metrics App', 'Counts', 'https://metrics.example'), included: [], meta: { parent: { id: demo, type: 'Organization' } } });
+    expect(res.body).toEqual({
+      data: application(metrics, 'Metrics App', 'Counts', 'https://metrics.example'),
+      included: [],
+      meta: { parent: { id: demo, type: 'Organization' } },
+    });
   });
 
   it('renders only the attributes fields[OauthApplication] names [fields=url,description]', async () => {
-    const res = await api.get(`/api/v2/oauth_applications/${metrics}?fields[OauthApplication]=url,description`, { Authorization: admin });
+    const res = await api.get(`/api/v2/oauth_applications/${metrics}?fields[OauthApplication]=url,description`, {
+      Authorization: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toEqual({ description: 'Counts', url: 'https://metrics.example' });
   });
 
   it.each([
-    ['another organization\'s application', () => foreign],
+    ["another organization's application", () => foreign],
     ['an unknown id', () => '424242'],
     ['a non-numeric id', () => 'metrics'],
   ])('answers 404 for %s', async (_label, id) => {
@@ -179,21 +213,36 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau', () => {
     const first = await api.get(`/api/v2/oauth_applications/${metrics}/mau?per_page=2`, { Authorization: admin });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual([mau(metrics, 2026, 11, 4), mau(metrics, 2026, 10, 1)]);
-    expect(first.body.meta).toEqual({ total_count: 3, count: 2, next: { offset: 2 }, parent: { id: metrics, type: 'OauthApplication' } });
+    expect(first.body.meta).toEqual({
+      total_count: 3,
+      count: 2,
+      next: { offset: 2 },
+      parent: { id: metrics, type: 'OauthApplication' },
+    });
     expect(first.body.links.next).toBe(`${API}/oauth_applications/${metrics}/mau?per_page=2&offset=2`);
     const second = await api.get(first.body.links.next, { Authorization: admin });
     expect(second.body.data).toEqual([mau(metrics, 2024, 12, 2)]);
-    expect(second.body.meta).toEqual({ total_count: 3, count: 1, prev: { offset: 0 }, parent: { id: metrics, type: 'OauthApplication' } });
+    expect(second.body.meta).toEqual({
+      total_count: 3,
+      count: 1,
+      prev: { offset: 0 },
+      parent: { id: metrics, type: 'OauthApplication' },
+    });
   });
 
   it('renders only what fields[OauthApplicationMau] names [fields=count]', async () => {
-    const res = await api.get(`/api/v2/oauth_applications/${metrics}/mau?fields[OauthApplicationMau]=count`, { Authorization: admin });
+    const res = await api.get(`/api/v2/oauth_applications/${metrics}/mau?fields[OauthApplicationMau]=count`, {
+      Authorization: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toEqual({ ...mau(metrics, 2026, 11, 4), attributes: { count: 4 }, relationships: {} });
   });
 
   it('renders the oauth_application relationship alone when fields names only it [fields=oauth_application]', async () => {
-    const res = await api.get(`/api/v2/oauth_applications/${metrics}/mau?fields[OauthApplicationMau]=oauth_application`, { Authorization: admin });
+    const res = await api.get(
+      `/api/v2/oauth_applications/${metrics}/mau?fields[OauthApplicationMau]=oauth_application`,
+      { Authorization: admin },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data[2]).toEqual({ ...mau(metrics, 2024, 12, 2), attributes: {} });
   });
@@ -221,7 +270,12 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau', () => {
   it('returns an empty collection for an application without active users in the window', async () => {
     const res = await api.get(`/api/v2/oauth_applications/${zeta}/mau`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [], included: [], meta: { total_count: 0, count: 0, parent: { id: zeta, type: 'OauthApplication' } }, links: { self: `${API}/oauth_applications/${zeta}/mau` } });
+    expect(res.body).toEqual({
+      data: [],
+      included: [],
+      meta: { total_count: 0, count: 0, parent: { id: zeta, type: 'OauthApplication' } },
+      links: { self: `${API}/oauth_applications/${zeta}/mau` },
+    });
   });
 
   it.each([
@@ -236,7 +290,7 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau', () => {
   });
 
   it.each([
-    ['another organization\'s application', () => foreign],
+    ["another organization's application", () => foreign],
     ['an unknown application', () => '424242'],
   ])('answers 404 for %s', async (_label, id) => {
     const res = await api.get(`/api/v2/oauth_applications/${id()}/mau`, { Authorization: admin });
@@ -255,13 +309,24 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau/{mau_id}', (
   it('returns one month with the application as parent', async () => {
     const res = await api.get(`/api/v2/oauth_applications/${metrics}/mau/202610`, { Authorization: admin });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: mau(metrics, 2026, 10, 1), included: [], meta: { parent: { id: metrics, type: 'OauthApplication' } } });
+    expect(res.body).toEqual({
+      data: mau(metrics, 2026, 10, 1),
+      included: [],
+      meta: { parent: { id: metrics, type: 'OauthApplication' } },
+    });
   });
 
   it('renders only what fields[OauthApplicationMau] names [fields=year,month]', async () => {
-    const res = await api.get(`/api/v2/oauth_applications/${metrics}/mau/202611?fields[OauthApplicationMau]=year,month`, { Authorization: admin });
+    const res = await api.get(
+      `/api/v2/oauth_applications/${metrics}/mau/202611?fields[OauthApplicationMau]=year,month`,
+      { Authorization: admin },
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ ...mau(metrics, 2026, 11, 4), attributes: { month: 11, year: 2026 }, relationships: {} });
+    expect(res.body.data).toEqual({
+      ...mau(metrics, 2026, 11, 4),
+      attributes: { month: 11, year: 2026 },
+      relationships: {},
+    });
   });
 
   it.each([
@@ -270,7 +335,7 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau/{mau_id}', (
     ['a month without active users', () => [metrics, '202609']],
     ['a month that does not exist', () => [metrics, '202613']],
     ['a malformed id', () => [metrics, '2026-11']],
-    ['a month of another organization\'s application', () => [foreign, '202611']],
+    ["a month of another organization's application", () => [foreign, '202611']],
   ])('answers 404 for %s', async (_label, ids) => {
     const [app, month] = ids();
     const res = await api.get(`/api/v2/oauth_applications/${app}/mau/${month}`, { Authorization: admin });
@@ -281,7 +346,9 @@ describe('GET /api/v2/oauth_applications/{oauth_application_id}/mau/{mau_id}', (
   it('answers 404 for a month before February 2019 even inside 24 months [clock at 2019-06]', async () => {
     try {
       now = new Date('2019-06-10T00:00:00Z');
-      expect((await api.get(`/api/v2/oauth_applications/${early}/mau/201902`, { Authorization: admin })).status).toBe(200);
+      expect((await api.get(`/api/v2/oauth_applications/${early}/mau/201902`, { Authorization: admin })).status).toBe(
+        200,
+      );
       const res = await api.get(`/api/v2/oauth_applications/${early}/mau/201901`, { Authorization: admin });
       expect(res.status).toBe(404);
       expect(res.body).toEqual(NOT_FOUND);

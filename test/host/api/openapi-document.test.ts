@@ -3,7 +3,12 @@ import { TEST_BASE_URL } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost, type TestHost } from '../../support/host.ts';
 import { developerApiRouter } from '@addon-kit/host/internal/api/developer-api-router.ts';
 import { openApiRuleViolations } from '../../support/openapi-rules.ts';
-import { createOpenApiValidator, documentedApi, servedOpenApiDocument, type DocumentedApi } from '../../support/openapi.ts';
+import {
+  createOpenApiValidator,
+  documentedApi,
+  servedOpenApiDocument,
+  type DocumentedApi,
+} from '../../support/openapi.ts';
 import { insertApplication, insertMonthlyActiveUser, organizationId, somePeople } from './fixtures.ts';
 
 type Json = Record<string, any>;
@@ -49,7 +54,11 @@ describe('GET /api/v2/open_api/{version}', () => {
     expect(res.headers['x-api-version']).toBe('2025-09-30');
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(res.body.info).toMatchObject({ title: 'Organization Developer API', version: '2025-09-30', 'x-platform-release': '16.4.2' });
+    expect(res.body.info).toMatchObject({
+      title: 'Organization Developer API',
+      version: '2025-09-30',
+      'x-platform-release': '16.4.2',
+    });
     expect(res.body.servers).toEqual([{ url: TEST_BASE_URL }]);
   });
 
@@ -70,7 +79,8 @@ describe('GET /api/v2/open_api/{version}', () => {
           status: '400',
           code: 'unsupported_version',
           title: 'Invalid Version',
-          detail: 'API version "2024-01-01" is not supported; send one of 2025-09-30 in X-API-Version, or no X-API-Version for the latest',
+          detail:
+            'API version "2024-01-01" is not supported; send one of 2025-09-30 in X-API-Version, or no X-API-Version for the latest',
           meta: { supported_versions: ['2025-09-30'] },
         },
       ],
@@ -96,7 +106,7 @@ describe('GET /api/v2/open_api/{version}', () => {
     expect(doc.security).toEqual([{ oauth2: ['api'] }, { personal_access_token: [] }]);
   });
 
-  it('describes exactly the API\'s paths, each a GET with every error status', () => {
+  it("describes exactly the API's paths, each a GET with every error status", () => {
     expect(Object.keys(doc.paths)).toEqual(PATHS);
     for (const path of PATHS) {
       expect(Object.keys(doc.paths[path])).toEqual(['get']);
@@ -105,8 +115,14 @@ describe('GET /api/v2/open_api/{version}', () => {
   });
 
   it('documents exactly the routes the developer API router mounts', () => {
-    const stack = (developerApiRouter({ db: t.db }) as unknown as { stack: { route?: { path: string; methods: Record<string, boolean> } }[] }).stack;
-    const mounted = stack.filter((layer) => layer.route).map((layer) => `${Object.keys(layer.route!.methods).join(',')} ${layer.route!.path}`);
+    const stack = (
+      developerApiRouter({ db: t.db }) as unknown as {
+        stack: { route?: { path: string; methods: Record<string, boolean> } }[];
+      }
+    ).stack;
+    const mounted = stack
+      .filter((layer) => layer.route)
+      .map((layer) => `${Object.keys(layer.route!.methods).join(',')} ${layer.route!.path}`);
     const documented = PATHS.map((p) => `get ${p.slice('/api/v2'.length).replace(/\{([a-z_]+)\}/g, ':$1') || '/'}`);
     expect(mounted).toEqual(documented);
   });
@@ -114,7 +130,12 @@ describe('GET /api/v2/open_api/{version}', () => {
   it('lists the parameters each endpoint accepts [path ids, fields, where, per_page, offset, headers]', () => {
     const headers = ['#/components/parameters/ApiVersion', '#/components/parameters/UserAgent'];
     expect(parameterNames('/api/v2')).toEqual(headers);
-    expect(parameterNames('/api/v2/connected_applications')).toEqual(['fields[ConnectedApplication]', 'per_page', 'offset', ...headers]);
+    expect(parameterNames('/api/v2/connected_applications')).toEqual([
+      'fields[ConnectedApplication]',
+      'per_page',
+      'offset',
+      ...headers,
+    ]);
     expect(parameterNames('/api/v2/connected_applications/{connected_application_id}/people')).toEqual([
       'connected_application_id',
       'fields[ConnectedApplicationPerson]',
@@ -123,12 +144,22 @@ describe('GET /api/v2/open_api/{version}', () => {
       'offset',
       ...headers,
     ]);
-    expect(parameterNames('/api/v2/oauth_applications/{oauth_application_id}/mau/{mau_id}')).toEqual(['oauth_application_id', 'mau_id', 'fields[OauthApplicationMau]', ...headers]);
-    expect(parameterNames('/api/v2/personal_access_tokens/{personal_access_token_id}')).toEqual(['personal_access_token_id', 'fields[PersonalAccessToken]', ...headers]);
+    expect(parameterNames('/api/v2/oauth_applications/{oauth_application_id}/mau/{mau_id}')).toEqual([
+      'oauth_application_id',
+      'mau_id',
+      'fields[OauthApplicationMau]',
+      ...headers,
+    ]);
+    expect(parameterNames('/api/v2/personal_access_tokens/{personal_access_token_id}')).toEqual([
+      'personal_access_token_id',
+      'fields[PersonalAccessToken]',
+      ...headers,
+    ]);
   });
 
-  it('gives fields[...] the spec\'s values, without access_mode and with oauth_application', () => {
-    const fields = (path: string, name: string): Json => (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name) ?? {};
+  it("gives fields[...] the spec's values, without access_mode and with oauth_application", () => {
+    const fields = (path: string, name: string): Json =>
+      (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name) ?? {};
     expect(fields('/api/v2/connected_applications', 'fields[ConnectedApplication]')).toEqual({
       name: 'fields[ConnectedApplication]',
       in: 'query',
@@ -137,34 +168,76 @@ describe('GET /api/v2/open_api/{version}', () => {
       explode: false,
       schema: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: ['description', 'name', 'url'] } },
     });
-    expect(fields('/api/v2/oauth_applications/{oauth_application_id}/mau', 'fields[OauthApplicationMau]').schema.items.enum).toEqual(['count', 'month', 'year', 'oauth_application']);
-    expect(fields('/api/v2/connected_applications/{connected_application_id}/people', 'where[site_administrator]').schema).toEqual({ type: 'boolean' });
-    expect(fields('/api/v2/personal_access_tokens', 'per_page').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 25 });
-    expect(fields('/api/v2/personal_access_tokens', 'offset').schema).toEqual({ type: 'integer', minimum: 0, default: 0 });
+    expect(
+      fields('/api/v2/oauth_applications/{oauth_application_id}/mau', 'fields[OauthApplicationMau]').schema.items.enum,
+    ).toEqual(['count', 'month', 'year', 'oauth_application']);
+    expect(
+      fields('/api/v2/connected_applications/{connected_application_id}/people', 'where[site_administrator]').schema,
+    ).toEqual({ type: 'boolean' });
+    expect(fields('/api/v2/personal_access_tokens', 'per_page').schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 25,
+    });
+    expect(fields('/api/v2/personal_access_tokens', 'offset').schema).toEqual({
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+    });
   });
 
-  it('describes every resource\'s attributes, links and relationships', () => {
+  it("describes every resource's attributes, links and relationships", () => {
     const s = doc.components.schemas;
     const attributes = (type: string) => s[type].properties.attributes.properties;
     expect(Object.keys(attributes('ConnectedApplication'))).toEqual(['name', 'description', 'url', 'access_mode']);
     expect(attributes('ConnectedApplication').access_mode.enum).toEqual(['anyone', 'admins_only', 'specific_people']);
-    expect(Object.keys(attributes('ConnectedApplicationPerson'))).toEqual(['avatar_url', 'connected_at', 'first_name', 'last_name', 'scopes', 'site_administrator']);
-    expect(attributes('ConnectedApplicationPerson').connected_at).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(Object.keys(attributes('ConnectedApplicationPerson'))).toEqual([
+      'avatar_url',
+      'connected_at',
+      'first_name',
+      'last_name',
+      'scopes',
+      'site_administrator',
+    ]);
+    expect(attributes('ConnectedApplicationPerson').connected_at).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+    });
     expect(attributes('ConnectedApplicationPerson').scopes).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(Object.keys(attributes('OauthApplicationMau'))).toEqual(['count', 'month', 'year']);
     expect(Object.keys(attributes('PersonalAccessToken'))).toEqual(['name']);
     expect(s.ConnectedApplication.properties.links.required).toEqual(['self', 'people']);
     expect(s.OauthApplication.properties.links.required).toEqual(['self', 'mau']);
-    expect(s.Organization.properties.links.required).toEqual(['self', 'connected_applications', 'oauth_applications', 'personal_access_tokens']);
-    expect(s.OauthApplicationMau.properties.relationships.properties.oauth_application.properties.data.oneOf[0].properties.type).toEqual({ const: 'OauthApplication' });
-    expect(s.ConnectedApplicationPersonCollection.properties.meta.required).toEqual(['total_count', 'count', 'parent', 'can_query_by']);
+    expect(s.Organization.properties.links.required).toEqual([
+      'self',
+      'connected_applications',
+      'oauth_applications',
+      'personal_access_tokens',
+    ]);
+    expect(
+      s.OauthApplicationMau.properties.relationships.properties.oauth_application.properties.data.oneOf[0].properties
+        .type,
+    ).toEqual({ const: 'OauthApplication' });
+    expect(s.ConnectedApplicationPersonCollection.properties.meta.required).toEqual([
+      'total_count',
+      'count',
+      'parent',
+      'can_query_by',
+    ]);
     expect(s.ConnectedApplicationCollection.properties.meta.properties.can_query_by).toBeUndefined();
-    expect(s.OauthApplicationMauCollection.properties.meta.properties.parent.properties.type).toEqual({ enum: ['OauthApplication'] });
-    expect(s.ConnectedApplicationPersonDocument.properties.meta.properties.parent.properties.type).toEqual({ enum: ['ConnectedApplication'] });
+    expect(s.OauthApplicationMauCollection.properties.meta.properties.parent.properties.type).toEqual({
+      enum: ['OauthApplication'],
+    });
+    expect(s.ConnectedApplicationPersonDocument.properties.meta.properties.parent.properties.type).toEqual({
+      enum: ['ConnectedApplication'],
+    });
   });
 
   it('requires an included array on every envelope, always empty since nothing here can be included', () => {
-    const envelopes = Object.entries(doc.components.schemas as Json).filter(([name]) => /(Collection|Document)$/.test(name));
+    const envelopes = Object.entries(doc.components.schemas as Json).filter(([name]) =>
+      /(Collection|Document)$/.test(name),
+    );
     expect(envelopes.map(([name]) => name).sort()).toEqual([
       'ConnectedApplicationCollection',
       'ConnectedApplicationDocument',
@@ -196,11 +269,13 @@ describe('GET /api/v2/open_api/{version}', () => {
 describe('openApiRuleViolations()', () => {
   it('reports a broken reference, a path parameter missing from the template and an undeclared scope', () => {
     const broken = structuredClone(doc);
-    broken.paths['/api/v2'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Nothing' };
+    broken.paths['/api/v2'].get.responses['200'].content['application/json'].schema = {
+      $ref: '#/components/schemas/Nothing',
+    };
     broken.paths['/api/v2/oauth_applications/{oauth_application_id}'].get.parameters[0].name = 'id';
     broken.security = [{ oauth2: ['people'] }];
     expect(openApiRuleViolations(broken)).toEqual([
-      "#/paths/~1api~1v2/get/responses/200/content/application~1json/schema: $ref #/components/schemas/Nothing does not resolve",
+      '#/paths/~1api~1v2/get/responses/200/content/application~1json/schema: $ref #/components/schemas/Nothing does not resolve',
       '#/security: scope people is not declared by oauth2',
       'GET /api/v2/oauth_applications/{oauth_application_id}: path parameter id must be required and in the template',
       'GET /api/v2/oauth_applications/{oauth_application_id}: {oauth_application_id} has no path parameter',
@@ -214,8 +289,12 @@ describe('createOpenApiValidator()', () => {
     expect(res.status).toBe(200);
     return res;
   }
-  const check = (url: string, status: number, body: unknown, headers: Record<string, string | undefined> = { 'content-type': 'application/json', 'x-api-version': '2025-09-30' }) =>
-    api.validator.check({ method: 'GET', url, status, body, headers });
+  const check = (
+    url: string,
+    status: number,
+    body: unknown,
+    headers: Record<string, string | undefined> = { 'content-type': 'application/json', 'x-api-version': '2025-09-30' },
+  ) => api.validator.check({ method: 'GET', url, status, body, headers });
 
   it('accepts a response that matches the document', async () => {
     const res = await mauResponse();
@@ -237,14 +316,18 @@ describe('createOpenApiValidator()', () => {
     const res = await mauResponse();
     const body = structuredClone(res.body);
     drift(body);
-    expect(() => check(`/api/v2/oauth_applications/${app}/mau`, 200, body)).toThrow(/does not match its documented schema/);
+    expect(() => check(`/api/v2/oauth_applications/${app}/mau`, 200, body)).toThrow(
+      /does not match its documented schema/,
+    );
   });
 
   it('rejects an undocumented status, path or missing version header', async () => {
     const res = await mauResponse();
     expect(() => check(`/api/v2/oauth_applications/${app}/mau`, 201, res.body)).toThrow(/does not document status 201/);
     expect(() => check('/api/v2/webhooks', 200, res.body)).toThrow(/is not documented/);
-    expect(() => check(`/api/v2/oauth_applications/${app}/mau`, 200, res.body, { 'content-type': 'application/json' })).toThrow(/header X-API-Version/);
+    expect(() =>
+      check(`/api/v2/oauth_applications/${app}/mau`, 200, res.body, { 'content-type': 'application/json' }),
+    ).toThrow(/header X-API-Version/);
     expect(() => check(`/api/v2/oauth_applications/${app}/mau`, 404, { errors: [] })).toThrow(/does not match/);
   });
 });
@@ -257,7 +340,9 @@ describe('GET /docs/api', () => {
     expect(res.text.startsWith('<!doctype html><html lang="en">')).toBe(true);
     expect(res.text).toContain('<title>Organization Developer API 2025-09-30 · addon-kit</title>');
     // The design system's frame, under the pages' policy.
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(res.text).not.toContain('<style');
     expect(res.text).toContain('platform release <code>16.4.2</code>');
     for (const path of PATHS) expect(res.text).toContain(`<code>${path}</code>`);

@@ -42,7 +42,7 @@ function organization(id: string) {
 }
 
 describe('GET /api/v2', () => {
-  it('returns the requester\'s organization, its links.self pointing here [any person]', async () => {
+  it("returns the requester's organization, its links.self pointing here [any person]", async () => {
     const res = await api.get('/api/v2', { Authorization: member });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(organization(demo));
@@ -73,12 +73,20 @@ describe('GET /api/v2', () => {
 
   it('answers 401 without credentials and with wrong ones [none, wrong secret]', async () => {
     const unauthorized = {
-      errors: [{ status: '401', title: 'Unauthorized', detail: 'The authenticated user has no record in this application or the credentials are not valid' }],
+      errors: [
+        {
+          status: '401',
+          title: 'Unauthorized',
+          detail: 'The authenticated user has no record in this application or the credentials are not valid',
+        },
+      ],
     };
     const none = await api.get('/api/v2');
     expect(none.status).toBe(401);
     expect(none.body).toEqual(unauthorized);
-    const wrong = await api.get('/api/v2', { Authorization: `Basic ${Buffer.from('nobody:nothing').toString('base64')}` });
+    const wrong = await api.get('/api/v2', {
+      Authorization: `Basic ${Buffer.from('nobody:nothing').toString('base64')}`,
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual(unauthorized);
   });
@@ -101,7 +109,9 @@ describe('GET /api/v2', () => {
   it('answers 404 as JSON for a path the API does not have', async () => {
     const res = await t.api().get('/api/v2/webhooks').set('Authorization', member);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }] });
+    expect(res.body).toEqual({
+      errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }],
+    });
   });
 });
 
@@ -114,24 +124,30 @@ describe('X-API-Version', () => {
   });
 
   it('answers with the version the request names [2025-09-30]', async () => {
-    const res = await api.get('/api/v2/personal_access_tokens', { Authorization: member, 'X-API-Version': '2025-09-30' });
+    const res = await api.get('/api/v2/personal_access_tokens', {
+      Authorization: member,
+      'X-API-Version': '2025-09-30',
+    });
     expect(res.status).toBe(200);
     expect(res.headers['x-api-version']).toBe('2025-09-30');
   });
 
-  it.each(['2024-01-01', 'latest', ' '])('answers 400 unsupported_version for a version it does not serve [%j]', async (version) => {
-    const res = await api.get('/api/v2/personal_access_tokens', { Authorization: member, 'X-API-Version': version });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({
-      errors: [
-        {
-          status: '400',
-          code: 'unsupported_version',
-          title: 'Invalid Version',
-          detail: `API version ${JSON.stringify(version.trim() === '' ? '' : version)} is not supported; send one of 2025-09-30 in X-API-Version, or no X-API-Version for the latest`,
-          meta: { supported_versions: ['2025-09-30'] },
-        },
-      ],
-    });
-  });
+  it.each(['2024-01-01', 'latest', ' '])(
+    'answers 400 unsupported_version for a version it does not serve [%j]',
+    async (version) => {
+      const res = await api.get('/api/v2/personal_access_tokens', { Authorization: member, 'X-API-Version': version });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        errors: [
+          {
+            status: '400',
+            code: 'unsupported_version',
+            title: 'Invalid Version',
+            detail: `API version ${JSON.stringify(version.trim() === '' ? '' : version)} is not supported; send one of 2025-09-30 in X-API-Version, or no X-API-Version for the latest`,
+            meta: { supported_versions: ['2025-09-30'] },
+          },
+        ],
+      });
+    },
+  );
 });

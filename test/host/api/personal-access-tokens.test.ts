@@ -17,7 +17,8 @@ let memberTokens: { id: string; name: string }[];
 let adminToken: string;
 let otherToken: string;
 
-const basic = (token: { client_id: string; secret: string }) => `Basic ${Buffer.from(`${token.client_id}:${token.secret}`).toString('base64')}`;
+const basic = (token: { client_id: string; secret: string }) =>
+  `Basic ${Buffer.from(`${token.client_id}:${token.secret}`).toString('base64')}`;
 
 beforeAll(async () => {
   t = await createTestHost();
@@ -39,13 +40,20 @@ afterAll(() => t.close());
 
 function token(index: number, attributes?: Record<string, unknown>) {
   const k = memberTokens[index]!;
-  return { id: k.id, type: 'PersonalAccessToken', attributes: attributes ?? { name: k.name }, links: { self: `${API}/personal_access_tokens/${k.id}` } };
+  return {
+    id: k.id,
+    type: 'PersonalAccessToken',
+    attributes: attributes ?? { name: k.name },
+    links: { self: `${API}/personal_access_tokens/${k.id}` },
+  };
 }
 
-const NOT_FOUND = { errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }] };
+const NOT_FOUND = {
+  errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }],
+};
 
 describe('GET /api/v2/personal_access_tokens', () => {
-  it('returns only the requester\'s own tokens, oldest first, disabled ones included [not an administrator]', async () => {
+  it("returns only the requester's own tokens, oldest first, disabled ones included [not an administrator]", async () => {
     const res = await api.get('/api/v2/personal_access_tokens', { Authorization: member });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -56,31 +64,49 @@ describe('GET /api/v2/personal_access_tokens', () => {
     });
   });
 
-  it('does not show an administrator other people\'s tokens [administrator]', async () => {
+  it("does not show an administrator other people's tokens [administrator]", async () => {
     const res = await api.get('/api/v2/personal_access_tokens', { Authorization: admin });
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: { id: string }) => d.id)).toEqual([adminToken]);
   });
 
   it('pages and follows links.next verbatim [per_page=2, fields=name]', async () => {
-    const first = await api.get('/api/v2/personal_access_tokens?fields[PersonalAccessToken]=name&per_page=2', { Authorization: member });
+    const first = await api.get('/api/v2/personal_access_tokens?fields[PersonalAccessToken]=name&per_page=2', {
+      Authorization: member,
+    });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual([token(0), token(1)]);
-    expect(first.body.meta).toEqual({ total_count: 3, count: 2, next: { offset: 2 }, parent: { id: demo, type: 'Organization' } });
+    expect(first.body.meta).toEqual({
+      total_count: 3,
+      count: 2,
+      next: { offset: 2 },
+      parent: { id: demo, type: 'Organization' },
+    });
     expect(first.body.links).toEqual({
       self: `${API}/personal_access_tokens?fields[PersonalAccessToken]=name&per_page=2`,
       next: `${API}/personal_access_tokens?fields[PersonalAccessToken]=name&per_page=2&offset=2`,
     });
     const second = await api.get(first.body.links.next, { Authorization: member });
     expect(second.body.data).toEqual([token(2)]);
-    expect(second.body.meta).toEqual({ total_count: 3, count: 1, prev: { offset: 0 }, parent: { id: demo, type: 'Organization' } });
+    expect(second.body.meta).toEqual({
+      total_count: 3,
+      count: 1,
+      prev: { offset: 0 },
+      parent: { id: demo, type: 'Organization' },
+    });
   });
 
   it('pages from an offset in the middle [offset=1, per_page=1]', async () => {
     const res = await api.get('/api/v2/personal_access_tokens?offset=1&per_page=1', { Authorization: member });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([token(1)]);
-    expect(res.body.meta).toEqual({ total_count: 3, count: 1, prev: { offset: 0 }, next: { offset: 2 }, parent: { id: demo, type: 'Organization' } });
+    expect(res.body.meta).toEqual({
+      total_count: 3,
+      count: 1,
+      prev: { offset: 0 },
+      next: { offset: 2 },
+      parent: { id: demo, type: 'Organization' },
+    });
     expect(res.body.links).toEqual({
       self: `${API}/personal_access_tokens?offset=1&per_page=1`,
       prev: `${API}/personal_access_tokens?per_page=1&offset=0`,
@@ -115,20 +141,23 @@ describe('GET /api/v2/personal_access_tokens', () => {
 });
 
 describe('GET /api/v2/personal_access_tokens/{personal_access_token_id}', () => {
-  it('returns one of the requester\'s tokens with the organization as parent', async () => {
+  it("returns one of the requester's tokens with the organization as parent", async () => {
     const res = await api.get(`/api/v2/personal_access_tokens/${memberTokens[1]!.id}`, { Authorization: member });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: token(1), included: [], meta: { parent: { id: demo, type: 'Organization' } } });
   });
 
   it('accepts fields[PersonalAccessToken] [fields=name]', async () => {
-    const res = await api.get(`/api/v2/personal_access_tokens/${memberTokens[0]!.id}?fields[PersonalAccessToken]=name`, { Authorization: member });
+    const res = await api.get(
+      `/api/v2/personal_access_tokens/${memberTokens[0]!.id}?fields[PersonalAccessToken]=name`,
+      { Authorization: member },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(token(0));
   });
 
   it.each([
-    ['another person\'s token of the same organization', () => adminToken],
+    ["another person's token of the same organization", () => adminToken],
     ['a token of another organization', () => otherToken],
     ['an unknown id', () => '987654'],
     ['a client_id-like id', () => 'abc123'],

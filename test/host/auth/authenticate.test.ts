@@ -8,7 +8,13 @@ let t: TestHost;
 let admin: string;
 
 const UNAUTHORIZED = {
-  errors: [{ status: '401', title: 'Unauthorized', detail: 'The authenticated user has no record in this application or the credentials are not valid' }],
+  errors: [
+    {
+      status: '401',
+      title: 'Unauthorized',
+      detail: 'The authenticated user has no record in this application or the credentials are not valid',
+    },
+  ],
 };
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -27,14 +33,24 @@ describe('personal access tokens (HTTP Basic)', () => {
 
   it('stores only the SHA-256 digest of the secret', async () => {
     const token = await createPersonalAccessToken(t.db, await personId(t.db, 'member@demo.test'), 'digest check');
-    const { rows } = await t.db.query<{ secret_hash: string }>('SELECT secret_hash FROM personal_access_tokens WHERE client_id = $1', [token.client_id]);
+    const { rows } = await t.db.query<{ secret_hash: string }>(
+      'SELECT secret_hash FROM personal_access_tokens WHERE client_id = $1',
+      [token.client_id],
+    );
     expect(rows[0]!.secret_hash).toBe(hashSecret(token.secret));
     expect(rows[0]!.secret_hash).not.toContain(token.secret);
   });
 
   it('answers 401 with the spec body for a wrong secret, an unknown client_id or a malformed header', async () => {
     const token = await createPersonalAccessToken(t.db, await personId(t.db, 'member@demo.test'), 'wrong secret');
-    for (const header of [basic(token.client_id, `${token.secret}x`), basic('unknown', token.secret), 'Basic !!!', 'Basic', 'Token abc', 'Bearer ']) {
+    for (const header of [
+      basic(token.client_id, `${token.secret}x`),
+      basic('unknown', token.secret),
+      'Basic !!!',
+      'Basic',
+      'Token abc',
+      'Bearer ',
+    ]) {
       const res = await t.api().get('/current/v2/me').set('Authorization', header);
       expect(res.status, header).toBe(401);
       expect(res.body, header).toEqual(UNAUTHORIZED);
@@ -44,7 +60,9 @@ describe('personal access tokens (HTTP Basic)', () => {
   it('answers 401 for a disabled token', async () => {
     const token = await createPersonalAccessToken(t.db, await personId(t.db, 'member@demo.test'), 'disabled');
     await t.db.query('UPDATE personal_access_tokens SET disabled_at = now() WHERE client_id = $1', [token.client_id]);
-    expect((await t.api().get('/current/v2/me').set('Authorization', basic(token.client_id, token.secret))).status).toBe(401);
+    expect(
+      (await t.api().get('/current/v2/me').set('Authorization', basic(token.client_id, token.secret))).status,
+    ).toBe(401);
   });
 
   it('reads the person at request time: an inactive person is refused on the next request [request time]', async () => {

@@ -5,7 +5,11 @@
  */
 import { sealData } from 'iron-session';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSessionRecord, loadSessionPerson, purgeExpiredSessions } from '@addon-kit/host/internal/auth/host-sessions.ts';
+import {
+  createSessionRecord,
+  loadSessionPerson,
+  purgeExpiredSessions,
+} from '@addon-kit/host/internal/auth/host-sessions.ts';
 import { HOST_SESSION_COOKIE } from '@addon-kit/host/internal/auth/session.ts';
 import { hashPassword } from '@addon-kit/host/internal/crypto/passwords.ts';
 import { createLogger } from '@addon-kit/host/internal/logger.ts';
@@ -33,17 +37,29 @@ async function loggedIn(email: string, password = TEST_PASSWORD): Promise<TestBr
 const copyOf = (browser: TestBrowser) => browser.jar.header('/');
 
 /** A request carrying a copied cookie (no jar: nothing the server answers changes it). */
-async function withCookie(cookie: string, path: string, init: { method?: string; accept?: string; headers?: Record<string, string> } = {}): Promise<PageResponse> {
+async function withCookie(
+  cookie: string,
+  path: string,
+  init: { method?: string; accept?: string; headers?: Record<string, string> } = {},
+): Promise<PageResponse> {
   const response = await fetch(`${t.baseUrl}${path}`, {
     method: init.method ?? 'GET',
     headers: { cookie, accept: init.accept ?? 'text/html', ...init.headers },
     redirect: 'manual',
   });
   const location = response.headers.get('location');
-  return { status: response.status, headers: response.headers, ...(location ? { location } : {}), body: await response.text(), url: path };
+  return {
+    status: response.status,
+    headers: response.headers,
+    ...(location ? { location } : {}),
+    body: await response.text(),
+    url: path,
+  };
 }
 
-const LOGIN_REQUIRED = { error: { side: 'host_auth', code: 'login_required', message: 'Log in to the host first', retryable: false } };
+const LOGIN_REQUIRED = {
+  error: { side: 'host_auth', code: 'login_required', message: 'Log in to the host first', retryable: false },
+};
 const PAGE_LOGIN = (returnTo: string) => `/login?return_to=${encodeURIComponent(returnTo)}`;
 
 /** What a revoked (or unknown) session gets on a page, the add-on JSON routes, the proxy and the handshake. */
@@ -52,12 +68,22 @@ async function expectRefused(cookie: string): Promise<void> {
   expect([page.status, page.location]).toEqual([303, PAGE_LOGIN('/developer')]);
   const api = await withCookie(cookie, '/addons/installations', { accept: 'application/json' });
   expect([api.status, JSON.parse(api.body)]).toEqual([401, LOGIN_REQUIRED]);
-  const proxy = await withCookie(cookie, '/addons/installations/1/fetch/service', { method: 'POST', accept: 'application/json', headers: { origin: t.baseUrl, 'x-csrf-token': 'x' } });
+  const proxy = await withCookie(cookie, '/addons/installations/1/fetch/service', {
+    method: 'POST',
+    accept: 'application/json',
+    headers: { origin: t.baseUrl, 'x-csrf-token': 'x' },
+  });
   expect([proxy.status, JSON.parse(proxy.body)]).toEqual([401, LOGIN_REQUIRED]);
   const handshake = await withCookie(cookie, '/addons/installations/1/authorize');
   expect([handshake.status, handshake.location]).toEqual([303, PAGE_LOGIN('/addons/installations/1/authorize')]);
-  const json = await withCookie(cookie, '/developer/account/sign-out-everywhere', { method: 'POST', accept: 'application/json' });
-  expect([json.status, JSON.parse(json.body)]).toEqual([401, { errors: [{ status: '401', title: 'Unauthorized', detail: 'Log in to the host first' }] }]);
+  const json = await withCookie(cookie, '/developer/account/sign-out-everywhere', {
+    method: 'POST',
+    accept: 'application/json',
+  });
+  expect([json.status, JSON.parse(json.body)]).toEqual([
+    401,
+    { errors: [{ status: '401', title: 'Unauthorized', detail: 'Log in to the host first' }] },
+  ]);
 }
 
 /** The same routes answering a live session. */
@@ -82,7 +108,8 @@ describe('POST /login', () => {
   it('records the session server-side under a digest of its id, not the id itself', async () => {
     const before = (await sessionRows('editor@demo.test')).length;
     const browser = await loggedIn('editor@demo.test');
-    const demo = (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!.id;
+    const demo = (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!
+      .id;
     const rows = await sessionRows('editor@demo.test');
     expect(rows.slice(before)).toEqual([{ revoked: false, organization_id: demo }]);
     const { rows: stored } = await t.db.query<{ id_hash: string; ttl: number }>(
@@ -115,7 +142,11 @@ describe('POST /developer/account/password', () => {
     const elsewhere = await loggedIn('member@demo.test');
     const bystander = await loggedIn('editor@demo.test');
     const page = await here.request('/developer/account');
-    const done = await here.submit(page, { current_password: TEST_PASSWORD, new_password: 'a brand new passphrase' }, { button: 'Change password' });
+    const done = await here.submit(
+      page,
+      { current_password: TEST_PASSWORD, new_password: 'a brand new passphrase' },
+      { button: 'Change password' },
+    );
     expect([done.status, done.location]).toEqual([303, `${t.baseUrl}/developer/account?changed=1`]);
     const shown = await here.request(done.location!);
     expect(shown.status).toBe(200);
@@ -127,17 +158,27 @@ describe('POST /developer/account/password', () => {
     // The new password logs in; the old one no longer does.
     await loggedIn('member@demo.test', 'a brand new passphrase');
     const old = new TestBrowser(t.baseUrl);
-    expect((await old.submit(await old.request('/login'), { email: 'member@demo.test', password: TEST_PASSWORD })).status).toBe(401);
+    expect(
+      (await old.submit(await old.request('/login'), { email: 'member@demo.test', password: TEST_PASSWORD })).status,
+    ).toBe(401);
   });
 
   it('refuses a wrong current password (401) and a short new one (422), revoking nothing', async () => {
     const here = await loggedIn('editor@demo.test');
     const elsewhere = await loggedIn('editor@demo.test');
     const page = await here.request('/developer/account');
-    const wrong = await here.submit(page, { current_password: 'not it', new_password: 'a brand new passphrase' }, { button: 'Change password' });
+    const wrong = await here.submit(
+      page,
+      { current_password: 'not it', new_password: 'a brand new passphrase' },
+      { button: 'Change password' },
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.body).toContain('The current password is incorrect.');
-    const short = await here.submit(page, { current_password: TEST_PASSWORD, new_password: 'short' }, { button: 'Change password' });
+    const short = await here.submit(
+      page,
+      { current_password: TEST_PASSWORD, new_password: 'short' },
+      { button: 'Change password' },
+    );
     expect(short.status).toBe(422);
     expect(short.body).toContain('Use at least 12 characters.');
     await expectAccepted(copyOf(elsewhere));
@@ -146,7 +187,8 @@ describe('POST /developer/account/password', () => {
 
 describe('POST /developer/account/password [throttle]', () => {
   it('checks the current password under the sign-in throttle: repeated wrong guesses get 429 with Retry-After', async () => {
-    const demo = (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!.id;
+    const demo = (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!
+      .id;
     await t.db.query(
       "INSERT INTO people (organization_id, first_name, last_name, email, password_hash) VALUES ($1, 'Theo', 'Throttled', 'throttled@demo.test', $2)",
       [demo, await hashPassword(TEST_PASSWORD)],
@@ -156,7 +198,11 @@ describe('POST /developer/account/password [throttle]', () => {
     const statuses: number[] = [];
     let last: PageResponse | undefined;
     for (let attempt = 0; attempt < 12 && last?.status !== 429; attempt++) {
-      last = await browser.submit(page, { current_password: `guess ${attempt}`, new_password: 'a brand new passphrase' }, { button: 'Change password' });
+      last = await browser.submit(
+        page,
+        { current_password: `guess ${attempt}`, new_password: 'a brand new passphrase' },
+        { button: 'Change password' },
+      );
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
@@ -172,7 +218,10 @@ describe('POST /developer/account/sign-out-everywhere', () => {
     const refused = await browser.request('/developer/account/sign-out-everywhere', { form: { _csrf: '' } });
     expect(refused.status).toBe(403);
     expect(refused.body).toContain('This form has expired');
-    const foreign = await browser.request('/developer/account/sign-out-everywhere', { form: { _csrf: await csrfOf(browser) }, headers: { origin: 'http://evil.example' } });
+    const foreign = await browser.request('/developer/account/sign-out-everywhere', {
+      form: { _csrf: await csrfOf(browser) },
+      headers: { origin: 'http://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     await expectAccepted(copyOf(browser));
     expect((await sessionRows('admin@demo.test')).every((r) => !r.revoked)).toBe(true);
@@ -197,14 +246,23 @@ describe('POST /developer/account/sign-out-everywhere', () => {
 
 describe('requireHostLogin', () => {
   it('refuses a cookie sealed before sessions were recorded (no session id) as logged out [old cookie]', async () => {
-    const sealed = await sealData({ personId: await personId(t.db, 'editor@demo.test'), csrfToken: 'x'.repeat(43), authenticatedAt: Math.floor(Date.now() / 1000) }, { password: TEST_SESSION_SECRET, ttl: 3600 });
+    const sealed = await sealData(
+      {
+        personId: await personId(t.db, 'editor@demo.test'),
+        csrfToken: 'x'.repeat(43),
+        authenticatedAt: Math.floor(Date.now() / 1000),
+      },
+      { password: TEST_SESSION_SECRET, ttl: 3600 },
+    );
     await expectRefused(`${HOST_SESSION_COOKIE}=${sealed}`);
   });
 
   it('refuses a session whose record expired', async () => {
     const browser = await loggedIn('editor@demo.test');
     await expectAccepted(copyOf(browser));
-    await t.db.query("UPDATE host_sessions SET expires_at = now() - interval '1 second' WHERE created_at = (SELECT max(created_at) FROM host_sessions)");
+    await t.db.query(
+      "UPDATE host_sessions SET expires_at = now() - interval '1 second' WHERE created_at = (SELECT max(created_at) FROM host_sessions)",
+    );
     await expectRefused(copyOf(browser));
   });
 });
@@ -234,7 +292,10 @@ describe('loadSessionPerson()', () => {
     const person = await personId(t.db, 'editor@demo.test');
     const created = new Date('2026-01-01T10:00:00Z');
     await createSessionRecord(t.db, { sessionId, personId: person, now: created, ttlSeconds: 12 * 60 * 60 });
-    const lastSeen = async () => (await t.db.query<{ at: Date }>('SELECT last_seen_at AS at FROM host_sessions WHERE created_at = $1', [created])).rows[0]!.at.toISOString();
+    const lastSeen = async () =>
+      (
+        await t.db.query<{ at: Date }>('SELECT last_seen_at AS at FROM host_sessions WHERE created_at = $1', [created])
+      ).rows[0]!.at.toISOString();
     expect((await loadSessionPerson(t.db, sessionId, new Date('2026-01-01T10:04:59Z')))?.id).toBe(person);
     expect(await lastSeen()).toBe('2026-01-01T10:00:00.000Z');
     expect((await loadSessionPerson(t.db, sessionId, new Date('2026-01-01T10:05:00Z')))?.id).toBe(person);
@@ -245,9 +306,15 @@ describe('loadSessionPerson()', () => {
 
 describe('purgeExpiredSessions()', () => {
   it('deletes the rows of expired sessions, revoked or not, and keeps live ones', async () => {
-    const live = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM host_sessions WHERE expires_at > now() + interval \'1 hour\'')).rows[0]!.n;
+    const live = (
+      await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM host_sessions WHERE expires_at > now() + interval '1 hour'",
+      )
+    ).rows[0]!.n;
     expect(live).toBeGreaterThan(0);
-    const expired = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM host_sessions WHERE expires_at <= now()')).rows[0]!.n;
+    const expired = (
+      await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM host_sessions WHERE expires_at <= now()')
+    ).rows[0]!.n;
     expect(await purgeExpiredSessions(t.db)).toBe(expired);
     expect((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM host_sessions')).rows[0]!.n).toBe(live);
   });
@@ -256,8 +323,14 @@ describe('purgeExpiredSessions()', () => {
 describe('startOAuthHousekeeping()', () => {
   it('deletes expired session rows on its sweep', async () => {
     const created = new Date('2025-03-01T08:00:00Z');
-    await createSessionRecord(t.db, { sessionId: 'swept-session', personId: await personId(t.db, 'editor@demo.test'), now: created, ttlSeconds: 60 });
-    const rows = async () => (await t.db.query('SELECT 1 FROM host_sessions WHERE created_at = $1', [created])).rows.length;
+    await createSessionRecord(t.db, {
+      sessionId: 'swept-session',
+      personId: await personId(t.db, 'editor@demo.test'),
+      now: created,
+      ttlSeconds: 60,
+    });
+    const rows = async () =>
+      (await t.db.query('SELECT 1 FROM host_sessions WHERE created_at = $1', [created])).rows.length;
     expect(await rows()).toBe(1);
     const sweep = startOAuthHousekeeping(t.db, createLogger('silent'), 20);
     try {

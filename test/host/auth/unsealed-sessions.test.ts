@@ -73,7 +73,8 @@ describe('the host session with unsealed cookies kept', () => {
   });
   afterAll(() => t.close());
 
-  const installations = (cookie: string) => fetch(`${t.baseUrl}/addons/installations`, { headers: { cookie, accept: 'application/json' } });
+  const installations = (cookie: string) =>
+    fetch(`${t.baseUrl}/addons/installations`, { headers: { cookie, accept: 'application/json' } });
 
   it('still refuses a person deactivated after their cookie was unsealed [checks after the unseal]', async () => {
     const editor = await loggedIn(t.baseUrl, 'editor@demo.test');
@@ -84,7 +85,9 @@ describe('the host session with unsealed cookies kept', () => {
     try {
       const res = await installations(editor.cookie);
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: { side: 'host_auth', code: 'login_required', message: 'Log in to the host first', retryable: false } });
+      expect(await res.json()).toEqual({
+        error: { side: 'host_auth', code: 'login_required', message: 'Log in to the host first', retryable: false },
+      });
     } finally {
       await t.db.query("UPDATE people SET status = 'active' WHERE id = $1", [id]);
     }
@@ -95,7 +98,8 @@ describe('the host session with unsealed cookies kept', () => {
     const member = await loggedIn(t.baseUrl, 'member@demo.test');
     const seal = (cookie: string) => new RegExp(`${HOST_SESSION_COOKIE}=([^;]+)`).exec(cookie)![1]!;
     // Both are unsealed (and kept) once on their own.
-    const own = async (cookie: string) => ((await (await installations(cookie)).json()) as { csrf_token: string }).csrf_token;
+    const own = async (cookie: string) =>
+      ((await (await installations(cookie)).json()) as { csrf_token: string }).csrf_token;
     expect([await own(admin.cookie), await own(member.cookie)]).toEqual([admin.csrf, member.csrf]);
     const both = `${HOST_SESSION_COOKIE}=${seal(member.cookie)}; ${HOST_SESSION_COOKIE}=${seal(admin.cookie)}`;
     expect(await own(both)).toBe(member.csrf);

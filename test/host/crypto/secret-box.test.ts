@@ -48,6 +48,7 @@ describe('createSecretBox()', () => {
 
   it('refuses what is not a sealed secret [malformed]', () => {
     const box = createSecretBox([k1]);
-    for (const value of ['', 'plain', 'v2.k1.a.b.c', 'v1.k1.a.b']) expect(codeOf(() => box.open(value))).toBe('malformed');
+    for (const value of ['', 'plain', 'v2.k1.a.b.c', 'v1.k1.a.b'])
+      expect(codeOf(() => box.open(value))).toBe('malformed');
   });
 });

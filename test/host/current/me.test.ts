@@ -61,7 +61,13 @@ describe('GET /current/v2/me', () => {
     const res = await t.api().get('/current/v2/me');
     expect(res.status).toBe(401);
     expect(res.body).toEqual({
-      errors: [{ status: '401', title: 'Unauthorized', detail: 'The authenticated user has no record in this application or the credentials are not valid' }],
+      errors: [
+        {
+          status: '401',
+          title: 'Unauthorized',
+          detail: 'The authenticated user has no record in this application or the credentials are not valid',
+        },
+      ],
     });
   });
 });

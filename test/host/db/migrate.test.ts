@@ -23,8 +23,14 @@ describe('migrate()', () => {
 
   it('leaves the database as it was when a migration fails [rollback]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
-    await writeFile(join(dir, '900_good.sql'), 'CREATE TABLE migration_probe (id int); INSERT INTO migration_probe VALUES (1);');
-    await writeFile(join(dir, '901_bad.sql'), 'ALTER TABLE migration_probe ADD COLUMN x int; SELECT * FROM no_such_table;');
+    await writeFile(
+      join(dir, '900_good.sql'),
+      'CREATE TABLE migration_probe (id int); INSERT INTO migration_probe VALUES (1);',
+    );
+    await writeFile(
+      join(dir, '901_bad.sql'),
+      'ALTER TABLE migration_probe ADD COLUMN x int; SELECT * FROM no_such_table;',
+    );
     const extra = await loadMigrations(`${dir}/`);
     const all = [...(await loadMigrations()), ...extra];
     const error = await migrate(db, all).catch((e: unknown) => e);
@@ -32,7 +38,9 @@ describe('migrate()', () => {
     expect((error as MigrationError).migration.version).toBe('901');
     const probe = await db.query("SELECT to_regclass('migration_probe')::text AS t");
     expect(probe.rows[0]).toEqual({ t: null });
-    const { rows } = await db.query<{ version: string }>("SELECT version FROM schema_migrations WHERE version >= '900'");
+    const { rows } = await db.query<{ version: string }>(
+      "SELECT version FROM schema_migrations WHERE version >= '900'",
+    );
     expect(rows).toEqual([]);
   });
 

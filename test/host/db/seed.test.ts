@@ -16,19 +16,33 @@ const count = async (sql: string, params: unknown[] = []) => (await db.query<{ n
 
 describe('seedDemo()', () => {
   it('creates Demo Church with its logins, ~500 people, campuses, categories, lists with rules and notes', async () => {
-    const demo = (await db.query<{ id: string; name: string }>("SELECT id::text, name FROM organizations WHERE slug = 'demo'")).rows[0]!;
+    const demo = (
+      await db.query<{ id: string; name: string }>("SELECT id::text, name FROM organizations WHERE slug = 'demo'")
+    ).rows[0]!;
     expect(demo.name).toBe('Demo Church');
-    expect(await count('SELECT count(*)::int AS n FROM people WHERE organization_id = $1', [demo.id])).toBe(DEFAULT_PEOPLE + 3);
+    expect(await count('SELECT count(*)::int AS n FROM people WHERE organization_id = $1', [demo.id])).toBe(
+      DEFAULT_PEOPLE + 3,
+    );
     expect(await count('SELECT count(*)::int AS n FROM campuses WHERE organization_id = $1', [demo.id])).toBe(3);
     expect(await count('SELECT count(*)::int AS n FROM note_categories WHERE organization_id = $1', [demo.id])).toBe(4);
     expect(await count('SELECT count(*)::int AS n FROM list_categories WHERE organization_id = $1', [demo.id])).toBe(3);
     expect(await count('SELECT count(*)::int AS n FROM lists WHERE organization_id = $1', [demo.id])).toBe(4);
-    expect(await count('SELECT count(*)::int AS n FROM list_rules r JOIN lists l ON l.id = r.list_id WHERE l.organization_id = $1', [demo.id])).toBe(7);
+    expect(
+      await count(
+        'SELECT count(*)::int AS n FROM list_rules r JOIN lists l ON l.id = r.list_id WHERE l.organization_id = $1',
+        [demo.id],
+      ),
+    ).toBe(7);
     expect(await count('SELECT count(*)::int AS n FROM notes WHERE organization_id = $1', [demo.id])).toBe(300);
   });
 
   it('gives the logins their roles and a scrypt-hashed password', async () => {
-    const { rows } = await db.query<{ email: string; site_administrator: boolean; password_hash: string; roles: Record<string, string> }>(
+    const { rows } = await db.query<{
+      email: string;
+      site_administrator: boolean;
+      password_hash: string;
+      roles: Record<string, string>;
+    }>(
       `SELECT p.email, p.site_administrator, p.password_hash,
               (SELECT json_object_agg(r.product, r.role) FROM person_product_roles r WHERE r.person_id = p.id) AS roles
        FROM people p WHERE p.email IN ('admin@demo.test', 'editor@demo.test', 'member@demo.test', 'admin@other.test') ORDER BY p.email`,
@@ -71,7 +85,10 @@ describe('seedDemo()', () => {
     const notes = await count('SELECT count(*)::int AS n FROM notes');
     expect(await seedDemo(db, { password: 'ignored-password' })).toEqual({ created: false, peopleAdded: 0 });
     expect(await count('SELECT count(*)::int AS n FROM people')).toBe(before);
-    expect(await seedDemo(db, { people: DEFAULT_PEOPLE + 10, password: 'ignored-password' })).toEqual({ created: false, peopleAdded: 10 });
+    expect(await seedDemo(db, { people: DEFAULT_PEOPLE + 10, password: 'ignored-password' })).toEqual({
+      created: false,
+      peopleAdded: 10,
+    });
     expect(await count('SELECT count(*)::int AS n FROM people')).toBe(before + 10);
     expect(await count('SELECT count(*)::int AS n FROM notes')).toBe(notes);
   });

@@ -9,7 +9,8 @@ const HOST = join(ROOT, 'host');
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' || name === 'node_modules' || name === 'dist' ? [] : sources(path);
+    if (statSync(path).isDirectory())
+      return name === 'migrations' || name === 'node_modules' || name === 'dist' ? [] : sources(path);
     return /\.tsx?$/.test(name) ? [relative(ROOT, path)] : [];
   });
 }

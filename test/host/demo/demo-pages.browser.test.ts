@@ -30,7 +30,10 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'addon-kit-demo-browser-'));
   bundleDir = join(tmp, '.addon-kit', 'addon-sdk');
   await mkdir(bundleDir, { recursive: true });
-  t = await startHttpTestHost({ demo: true, config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
+  t = await startHttpTestHost({
+    demo: true,
+    config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 },
+  });
   const box = createSecretBox([TEST_ENCRYPTION_KEY]);
   await ensureSampleAddon(t.db, box, { integratorUrl: 'http://127.0.0.1:4100', bundle: 'self.x = 1;', env: {} });
   await runDemoLists(t.db, new Date());

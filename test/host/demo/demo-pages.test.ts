@@ -29,8 +29,15 @@ beforeAll(async () => {
   await mkdir(bundleDir, { recursive: true });
   await writeFile(join(bundleDir, 'host.js'), 'export const mountAddon = () => {};');
   await writeFile(join(bundleDir, 'sandbox-bootstrap.js'), '/* bootstrap */');
-  t = await startHttpTestHost({ demo: true, config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 } });
-  await ensureSampleAddon(t.db, createSecretBox([TEST_ENCRYPTION_KEY]), { integratorUrl: 'http://127.0.0.1:4100', bundle: BUNDLE, env: {} });
+  t = await startHttpTestHost({
+    demo: true,
+    config: { sandboxUrl: SANDBOX, addonSdkDir: bundleDir, addonSweepIntervalSeconds: 0 },
+  });
+  await ensureSampleAddon(t.db, createSecretBox([TEST_ENCRYPTION_KEY]), {
+    integratorUrl: 'http://127.0.0.1:4100',
+    bundle: BUNDLE,
+    env: {},
+  });
   await runDemoLists(t.db, new Date());
   lists = (
     await t.db.query<{ id: string; name: string; organization: string; total_people: number }>(
@@ -50,7 +57,10 @@ async function loggedIn(email: string): Promise<TestBrowser> {
   return browser;
 }
 
-function mountsOf(page: PageResponse): { csrfToken: string; mounts: { element: string; options: Record<string, unknown> }[] } {
+function mountsOf(page: PageResponse): {
+  csrfToken: string;
+  mounts: { element: string; options: Record<string, unknown> }[];
+} {
   return JSON.parse(/<script type="application\/json" id="addon-kit-mounts">(.*?)<\/script>/.exec(page.body)![1]!);
 }
 
@@ -66,14 +76,24 @@ describe('GET /demo/lists', () => {
   it("lists the organization's Lists with their number of people, and no other organization's", async () => {
     const page = await (await loggedIn('member@demo.test')).request('/demo/lists');
     expect(page.status).toBe(200);
-    const rows = [...page.body.matchAll(/<a href="\/demo\/lists\/(\d+)">([^<]+)<\/a><\/td><td class="ak-subdued">[^<]*<\/td><td class="ak-num">(\d+)<\/td>/g)].map((m) => ({ id: m[1], name: m[2], total_people: Number(m[3]) }));
-    expect(rows).toEqual(lists.filter((l) => l.organization === 'demo').map(({ id, name, total_people }) => ({ id, name, total_people })));
-    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'self' 'nonce-[A-Za-z0-9+/=]+'; /);
+    const rows = [
+      ...page.body.matchAll(
+        /<a href="\/demo\/lists\/(\d+)">([^<]+)<\/a><\/td><td class="ak-subdued">[^<]*<\/td><td class="ak-num">(\d+)<\/td>/g,
+      ),
+    ].map((m) => ({ id: m[1], name: m[2], total_people: Number(m[3]) }));
+    expect(rows).toEqual(
+      lists.filter((l) => l.organization === 'demo').map(({ id, name, total_people }) => ({ id, name, total_people })),
+    );
+    expect(page.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; script-src 'self' 'nonce-[A-Za-z0-9+/=]+'; /,
+    );
   });
 
   it('refuses a person without a People role [403]', async () => {
     const browser = await loggedIn('editor@demo.test');
-    await t.db.query("DELETE FROM person_product_roles WHERE person_id = $1 AND product = 'people'", [await personId(t.db, 'editor@demo.test')]);
+    await t.db.query("DELETE FROM person_product_roles WHERE person_id = $1 AND product = 'people'", [
+      await personId(t.db, 'editor@demo.test'),
+    ]);
     const page = await browser.request('/demo/lists');
     expect(page.status).toBe(403);
     expect(page.body).toContain('You have no access to People.');
@@ -109,14 +129,16 @@ describe('GET /demo/lists/{id}', () => {
     expect(page.body).toContain(`<div id="addon-${rows[0]!.id}"></div>`);
   });
 
-  it("allows images from the declared ui_origins of the mounted add-ons only, and passes them to the renderer [img-src]", async () => {
+  it('allows images from the declared ui_origins of the mounted add-ons only, and passes them to the renderer [img-src]', async () => {
     const list = lists.find((l) => l.organization === 'demo')!;
     const origins = ['https://cdn.example', 'http://localhost:4100'];
     await t.db.query('UPDATE addon_versions SET ui_origins = $1', [origins]);
     try {
       const page = await (await loggedIn('admin@demo.test')).request(`/demo/lists/${list.id}`);
       const nonce = /<script type="module" nonce="([^"]+)">/.exec(page.body)![1]!;
-      expect(page.headers.get('content-security-policy')).toBe(policy(nonce, SANDBOX, "'self' https://cdn.example http://localhost:4100"));
+      expect(page.headers.get('content-security-policy')).toBe(
+        policy(nonce, SANDBOX, "'self' https://cdn.example http://localhost:4100"),
+      );
       expect(mountsOf(page).mounts.map((m) => m.options.uiOrigins)).toEqual([origins]);
     } finally {
       await t.db.query("UPDATE addon_versions SET ui_origins = '{}'");
@@ -146,20 +168,34 @@ describe('GET /demo/lists/{id}', () => {
 describe('GET /assets/addon-sdk/host.js', () => {
   it('serves the built embedder without a login, from a bundle directory under a dot-folder [.addon-kit]', async () => {
     const res = await fetch(`${t.baseUrl}/assets/addon-sdk/host.js`);
-    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/javascript; charset=utf-8', 'export const mountAddon = () => {};']);
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'export const mountAddon = () => {};',
+    ]);
   });
 });
 
 describe('createSandboxApp()', () => {
-  const sandbox = () => supertest(createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl: SANDBOX, bundleDir }));
+  const sandbox = () =>
+    supertest(createSandboxApp({ db: t.db, hostBaseUrl: t.baseUrl, sandboxUrl: SANDBOX, bundleDir }));
 
   it('serves a registered bundle by its SHA-256 without any cookie', async () => {
     const res = await sandbox().get(`/addons/${BUNDLE_SHA}.js`);
-    expect([res.status, res.headers['content-type'], res.text]).toEqual([200, 'text/javascript; charset=utf-8', BUNDLE]);
+    expect([res.status, res.headers['content-type'], res.text]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      BUNDLE,
+    ]);
   });
 
   it('answers 404 for an unknown hash and for names that are not hashes', async () => {
-    for (const path of [`/addons/${'0'.repeat(64)}.js`, '/addons/send-message.js', `/addons/${BUNDLE_SHA.toUpperCase()}.js`, '/addons/1.js']) {
+    for (const path of [
+      `/addons/${'0'.repeat(64)}.js`,
+      '/addons/send-message.js',
+      `/addons/${BUNDLE_SHA.toUpperCase()}.js`,
+      '/addons/1.js',
+    ]) {
       const res = await sandbox().get(path);
       expect([path, res.status]).toEqual([path, 404]);
     }
@@ -167,10 +203,14 @@ describe('createSandboxApp()', () => {
 
   it('serves the sandbox bootstrap from a bundle directory under a dot-folder [.addon-kit]', async () => {
     const res = await sandbox().get('/sandbox-bootstrap.js');
-    expect([res.status, res.headers['content-type'], res.text]).toEqual([200, 'text/javascript; charset=utf-8', '/* bootstrap */']);
+    expect([res.status, res.headers['content-type'], res.text]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      '/* bootstrap */',
+    ]);
   });
 
-  it("serves the frame with the sandbox policy naming the host as the only ancestor", async () => {
+  it('serves the frame with the sandbox policy naming the host as the only ancestor', async () => {
     const res = await sandbox().get('/frame.html');
     expect(res.status).toBe(200);
     expect(res.headers['content-security-policy']).toBe(sandboxFramePolicy(SANDBOX, [t.baseUrl]));

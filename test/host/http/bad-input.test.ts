@@ -25,14 +25,35 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const MALFORMED_URL = { errors: [{ status: '400', code: 'invalid_parameter', title: 'Bad Request', detail: 'The request URL is not correctly percent-encoded' }] };
-const NUL_TEXT = { errors: [{ status: '400', code: 'invalid_parameter', title: 'Bad Request', detail: 'Text values may not contain NUL characters' }] };
+const MALFORMED_URL = {
+  errors: [
+    {
+      status: '400',
+      code: 'invalid_parameter',
+      title: 'Bad Request',
+      detail: 'The request URL is not correctly percent-encoded',
+    },
+  ],
+};
+const NUL_TEXT = {
+  errors: [
+    {
+      status: '400',
+      code: 'invalid_parameter',
+      title: 'Bad Request',
+      detail: 'Text values may not contain NUL characters',
+    },
+  ],
+};
 const serverErrors = () => lines.filter((l) => l.level >= 50);
 
 async function loggedIn(): Promise<TestBrowser> {
   const browser = new TestBrowser(t.baseUrl);
   const { TEST_PASSWORD } = await import('../../support/constants.ts');
-  const done = await browser.submit(await browser.request('/login'), { email: 'admin@demo.test', password: TEST_PASSWORD });
+  const done = await browser.submit(await browser.request('/login'), {
+    email: 'admin@demo.test',
+    password: TEST_PASSWORD,
+  });
   expect(done.status).toBe(303);
   return browser;
 }
@@ -48,20 +69,29 @@ describe('malformed percent escapes', () => {
   );
 
   it('answer 400 for a query-string key that does not decode [PAT]', async () => {
-    const res = await rawRequest(t.baseUrl, { path: '/people/v2/notes?%E0%A4%A=1', headers: { 'user-agent': TEST_USER_AGENT, authorization: basic } });
+    const res = await rawRequest(t.baseUrl, {
+      path: '/people/v2/notes?%E0%A4%A=1',
+      headers: { 'user-agent': TEST_USER_AGENT, authorization: basic },
+    });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual(MALFORMED_URL);
   });
 
   it('leave well-encoded paths and queries alone', async () => {
-    const res = await rawRequest(t.baseUrl, { path: '/people/v2/notes?per_page=1&where%5Bnote%5D=a%20b', headers: { 'user-agent': TEST_USER_AGENT, authorization: basic } });
+    const res = await rawRequest(t.baseUrl, {
+      path: '/people/v2/notes?per_page=1&where%5Bnote%5D=a%20b',
+      headers: { 'user-agent': TEST_USER_AGENT, authorization: basic },
+    });
     expect(res.status).toBe(200);
   });
 });
 
 describe('NUL characters', () => {
   it('answer 400 in HTTP Basic credentials (Basic ADoA) instead of reaching the database', async () => {
-    const res = await rawRequest(t.baseUrl, { path: '/current/v2/me', headers: { 'user-agent': TEST_USER_AGENT, authorization: 'Basic ADoA' } });
+    const res = await rawRequest(t.baseUrl, {
+      path: '/current/v2/me',
+      headers: { 'user-agent': TEST_USER_AGENT, authorization: 'Basic ADoA' },
+    });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual(NUL_TEXT);
   });
@@ -74,18 +104,26 @@ describe('NUL characters', () => {
       body: 'grant_type=authorization_code&code=x&redirect_uri=https%3A%2F%2Fa.example&client_id=a%00b&client_secret=s',
     });
     expect(res.status).toBe(401);
-    expect(JSON.parse(res.body)).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'invalid_client',
+      error_description: 'client authentication failed',
+    });
   });
 
   it('are an unknown client at the authorization endpoint (400 page, no server error)', async () => {
-    const res = await rawRequest(t.baseUrl, { path: '/oauth/authorize?client_id=a%00b&response_type=code&scope=people&redirect_uri=https%3A%2F%2Fa.example' });
+    const res = await rawRequest(t.baseUrl, {
+      path: '/oauth/authorize?client_id=a%00b&response_type=code&scope=people&redirect_uri=https%3A%2F%2Fa.example',
+    });
     expect(res.status).toBe(400);
     expect(res.body).toContain('<title>Authorization failed · addon-kit</title>');
   });
 
   it('are a failed login in the sign-in e-mail', async () => {
     const browser = new TestBrowser(t.baseUrl);
-    const page = await browser.submit(await browser.request('/login'), { email: 'admin@demo.test\u0000', password: 'x' });
+    const page = await browser.submit(await browser.request('/login'), {
+      email: 'admin@demo.test\u0000',
+      password: 'x',
+    });
     expect(page.status).toBe(401);
     expect(page.body).toContain('The e-mail address or password is incorrect.');
   });
@@ -110,25 +148,41 @@ describe('request bodies', () => {
       body: 'x',
     });
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual({ errors: [{ status: '400', title: 'Bad Request', detail: 'The request could not be read' }] });
+    expect(JSON.parse(res.body)).toEqual({
+      errors: [{ status: '400', title: 'Bad Request', detail: 'The request could not be read' }],
+    });
   });
 
   it('answer 415 for an unsupported Content-Encoding', async () => {
     const res = await rawRequest(t.baseUrl, {
       method: 'POST',
       path: '/people/v2/notes',
-      headers: { 'user-agent': TEST_USER_AGENT, authorization: basic, 'content-type': 'application/json', 'content-encoding': 'compress' },
+      headers: {
+        'user-agent': TEST_USER_AGENT,
+        authorization: basic,
+        'content-type': 'application/json',
+        'content-encoding': 'compress',
+      },
       body: '{}',
     });
     expect(res.status).toBe(415);
-    expect(JSON.parse(res.body)).toEqual({ errors: [{ status: '415', title: 'Unsupported Media Type', detail: 'The request body encoding is not supported' }] });
+    expect(JSON.parse(res.body)).toEqual({
+      errors: [
+        { status: '415', title: 'Unsupported Media Type', detail: 'The request body encoding is not supported' },
+      ],
+    });
   });
 
   it('still accept a well-formed gzip body', async () => {
     const res = await rawRequest(t.baseUrl, {
       method: 'POST',
       path: '/people/v2/notes',
-      headers: { 'user-agent': TEST_USER_AGENT, authorization: basic, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      headers: {
+        'user-agent': TEST_USER_AGENT,
+        authorization: basic,
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      },
       body: gzipSync('not json'),
     });
     expect(res.status).toBe(400);
@@ -140,12 +194,18 @@ describe('request bodies', () => {
     const url = new URL(t.baseUrl);
     await new Promise<void>((resolve) => {
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST /people/v2/notes HTTP/1.1\r\nHost: x\r\nUser-Agent: ${TEST_USER_AGENT}\r\nAuthorization: ${basic}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data":`);
+        socket.write(
+          `POST /people/v2/notes HTTP/1.1\r\nHost: x\r\nUser-Agent: ${TEST_USER_AGENT}\r\nAuthorization: ${basic}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"data":`,
+        );
         setTimeout(() => socket.destroy(), 200);
       });
       socket.on('close', () => resolve());
     });
-    await expect.poll(() => lines.slice(before).find((l) => l.msg === 'request' && l.path === '/people/v2/notes'), { timeout: 5000 }).toBeDefined();
+    await expect
+      .poll(() => lines.slice(before).find((l) => l.msg === 'request' && l.path === '/people/v2/notes'), {
+        timeout: 5000,
+      })
+      .toBeDefined();
     const logged = lines.slice(before);
     expect(logged.find((l) => l.msg === 'request')).toMatchObject({ status: 400, aborted: true });
     expect(logged.filter((l) => l.level >= 50)).toEqual([]);
@@ -157,7 +217,10 @@ describe('malformed HTTP on the OAuth provider’s routes', () => {
     const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       for (let i = 0; i < 5; i++) {
-        const out = await rawExchange(t.baseUrl, 'DELETE /oauth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nbody after a request without length');
+        const out = await rawExchange(
+          t.baseUrl,
+          'DELETE /oauth/token HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nbody after a request without length',
+        );
         expect(out).toMatch(/^HTTP\/1\.1 4\d\d /);
       }
       // The provider reports the parser error once the response has finished.

@@ -25,7 +25,13 @@ describe('unexpected errors', () => {
     const res = await supertest(engineApp(db, createLogger('info', sink))).get('/test/boom');
     expect(res.status).toBe(500);
     expect(res.body).toEqual({
-      errors: [{ status: '500', title: 'Internal Server Error', detail: 'An internal error occurred. Please contact support if the problem persists.' }],
+      errors: [
+        {
+          status: '500',
+          title: 'Internal Server Error',
+          detail: 'An internal error occurred. Please contact support if the problem persists.',
+        },
+      ],
     });
     expect(res.text).not.toContain('hunter2');
     expect(res.text).not.toContain('at ');

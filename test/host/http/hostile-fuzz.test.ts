@@ -27,46 +27,125 @@ const credentials: Record<string, Record<string, string>> = { none: {} };
 beforeAll(async () => {
   const sink = new Writable({
     write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) if (JSON.parse(line).level >= 50) serverErrors.push(line);
+      for (const line of String(chunk).split('\n').filter(Boolean))
+        if (JSON.parse(line).level >= 50) serverErrors.push(line);
       done();
     },
   });
   t = await startHttpTestHost({ deps: { logger: createLogger('error', sink) } });
   app = await createTestApplication(t.db);
-  const bearer = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: app.clientId, personId: await personId(t.db, 'admin@demo.test'), scopes: ['people', 'api'] });
+  const bearer = await issueTokensForPerson(t.host.oauthProvider, t.db, {
+    clientId: app.clientId,
+    personId: await personId(t.db, 'admin@demo.test'),
+    scopes: ['people', 'api'],
+  });
   const browser = new TestBrowser(t.baseUrl);
   await browser.submit(await browser.request('/login'), { email: 'admin@demo.test', password: TEST_PASSWORD });
-  const csrf = /name="_csrf" value="([^"]+)"/.exec((await browser.request('/developer/personal-access-tokens')).body)![1]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(
+    (await browser.request('/developer/personal-access-tokens')).body,
+  )![1]!;
   credentials.pat = { authorization: await basicAuthFor(t.db, 'admin@demo.test') };
   credentials.bearer = { authorization: `Bearer ${bearer.access_token}` };
   credentials.session = { cookie: browser.jar.header('/'), 'x-csrf-token': csrf, origin: t.baseUrl };
-  credentials.client = { authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}` };
+  credentials.client = {
+    authorization: `Basic ${Buffer.from(`${app.clientId}:${app.clientSecret}`).toString('base64')}`,
+  };
 });
 afterAll(() => t.close());
 
 /** Path segments: real ids, route words, and hostile text (bad escapes, NUL, traversal, huge, non-ASCII). */
 const segment = fc.oneof(
-  fc.constantFrom('1', '2', '0', '-1', '99999999999999999999', 'me', 'latest', '2025-09-30', 'service', 'integrator', 'development'),
-  fc.constantFrom('%', '%0', '%zz', '%00', '%E0%A4%A', '%FF', '%C0%AF', '..', '%2e%2e', '%2F', '~', "'", '"', '<x>', '{}', 'a'.repeat(3000)),
+  fc.constantFrom(
+    '1',
+    '2',
+    '0',
+    '-1',
+    '99999999999999999999',
+    'me',
+    'latest',
+    '2025-09-30',
+    'service',
+    'integrator',
+    'development',
+  ),
+  fc.constantFrom(
+    '%',
+    '%0',
+    '%zz',
+    '%00',
+    '%E0%A4%A',
+    '%FF',
+    '%C0%AF',
+    '..',
+    '%2e%2e',
+    '%2F',
+    '~',
+    "'",
+    '"',
+    '<x>',
+    '{}',
+    'a'.repeat(3000),
+  ),
   fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, ''))),
   fc.string({ unit: fc.constantFrom(...'azAZ09%!$&\'()*+,;=:@-._~[]^`{}|"<>\\'.split('')), maxLength: 10 }),
 );
 
 const ROUTES = [
-  '/oauth/authorize', '/oauth/token', '/oauth/refresh', '/oauth/revoke', '/oauth/introspect', '/oauth/userinfo', '/oauth/discovery/keys',
-  '/oauth/interaction/{}', '/oauth/interaction/{}/login', '/oauth/interaction/{}/consent', '/oauth/authorize/{}',
-  '/login', '/logout',
-  '/developer', '/developer/personal-access-tokens', '/developer/personal-access-tokens/{}/delete', '/developer/oauth-applications',
-  '/developer/oauth-applications/{}', '/developer/oauth-applications/{}/secret', '/developer/oauth-applications/{}/delete',
-  '/addons/installations', '/addons/installations/{}/state', '/addons/installations/{}/bundle.js', '/addons/installations/{}/authorize',
-  '/addons/installations/{}/fetch/{}', '/addons/authorizations/{}', '/addons/authorizations/{}/advance',
-  '/addons/v1/applications/{}/environments/{}', '/addons/v1/applications/{}/environments/{}/promotions',
-  '/current/v2/me', '/current/v2/{}',
-  '/people/v2/lists', '/people/v2/lists/{}', '/people/v2/lists/{}/run', '/people/v2/lists/{}/people', '/people/v2/lists/{}/{}',
-  '/people/v2/notes', '/people/v2/notes/{}', '/people/v2/notes/{}/{}', '/people/v2/people/{}', '/people/v2/{}',
-  '/api/v2', '/api/v2/oauth_applications', '/api/v2/oauth_applications/{}/mau/{}', '/api/v2/connected_applications/{}/people/{}',
-  '/api/v2/personal_access_tokens/{}', '/api/v2/open_api/{}', '/api/v2/{}',
-  '/.well-known/openid-configuration', '/.well-known/{}', '/docs/api', '/health', '/demo/lists/{}', '/{}', '/{}/{}',
+  '/oauth/authorize',
+  '/oauth/token',
+  '/oauth/refresh',
+  '/oauth/revoke',
+  '/oauth/introspect',
+  '/oauth/userinfo',
+  '/oauth/discovery/keys',
+  '/oauth/interaction/{}',
+  '/oauth/interaction/{}/login',
+  '/oauth/interaction/{}/consent',
+  '/oauth/authorize/{}',
+  '/login',
+  '/logout',
+  '/developer',
+  '/developer/personal-access-tokens',
+  '/developer/personal-access-tokens/{}/delete',
+  '/developer/oauth-applications',
+  '/developer/oauth-applications/{}',
+  '/developer/oauth-applications/{}/secret',
+  '/developer/oauth-applications/{}/delete',
+  '/addons/installations',
+  '/addons/installations/{}/state',
+  '/addons/installations/{}/bundle.js',
+  '/addons/installations/{}/authorize',
+  '/addons/installations/{}/fetch/{}',
+  '/addons/authorizations/{}',
+  '/addons/authorizations/{}/advance',
+  '/addons/v1/applications/{}/environments/{}',
+  '/addons/v1/applications/{}/environments/{}/promotions',
+  '/current/v2/me',
+  '/current/v2/{}',
+  '/people/v2/lists',
+  '/people/v2/lists/{}',
+  '/people/v2/lists/{}/run',
+  '/people/v2/lists/{}/people',
+  '/people/v2/lists/{}/{}',
+  '/people/v2/notes',
+  '/people/v2/notes/{}',
+  '/people/v2/notes/{}/{}',
+  '/people/v2/people/{}',
+  '/people/v2/{}',
+  '/api/v2',
+  '/api/v2/oauth_applications',
+  '/api/v2/oauth_applications/{}/mau/{}',
+  '/api/v2/connected_applications/{}/people/{}',
+  '/api/v2/personal_access_tokens/{}',
+  '/api/v2/open_api/{}',
+  '/api/v2/{}',
+  '/.well-known/openid-configuration',
+  '/.well-known/{}',
+  '/docs/api',
+  '/health',
+  '/demo/lists/{}',
+  '/{}',
+  '/{}/{}',
 ];
 
 const path = fc
@@ -74,17 +153,58 @@ const path = fc
   .map(([route, segments]) => route.replace(/\{\}/g, () => segments.shift() ?? 'x'));
 
 const PARAMS = [
-  'fields[Note]', 'fields[List]', 'where[id]', 'where[created_at]', 'where[note]', 'per_page', 'offset', 'include', 'order', 'filter',
-  'client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'prompt', 'return_to',
+  'fields[Note]',
+  'fields[List]',
+  'where[id]',
+  'where[created_at]',
+  'where[note]',
+  'per_page',
+  'offset',
+  'include',
+  'order',
+  'filter',
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'prompt',
+  'return_to',
 ];
-const queryValue = fc.oneof(fc.constantFrom('1', '-1', '101', '1e3', 'true', 'people', 'code', 'S256', '2025-01-01T00:00:00Z', '%', '%00', '%E0%A4%A', '+'), segment);
+const queryValue = fc.oneof(
+  fc.constantFrom(
+    '1',
+    '-1',
+    '101',
+    '1e3',
+    'true',
+    'people',
+    'code',
+    'S256',
+    '2025-01-01T00:00:00Z',
+    '%',
+    '%00',
+    '%E0%A4%A',
+    '+',
+  ),
+  segment,
+);
 const query = fc.oneof(
   fc.constant(''),
-  fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMS).map(encodeURIComponent), segment), queryValue), { maxLength: 4 }).map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
+  fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMS).map(encodeURIComponent), segment), queryValue), {
+      maxLength: 4,
+    })
+    .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`),
 );
 
 /** Header values a client can send: latin-1 printable text, never CR, LF or NUL. */
-const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0xfe }).map((c) => String.fromCharCode(c === 0x7f ? 0xff : c)), maxLength: 40 });
+const headerText = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0xfe }).map((c) => String.fromCharCode(c === 0x7f ? 0xff : c)),
+  maxLength: 40,
+});
 const headers = fc.record(
   {
     credentials: fc.constantFrom('none', 'pat', 'bearer', 'session', 'client'),
@@ -95,13 +215,34 @@ const headers = fc.record(
       headerText.map((h) => `Basic ${Buffer.from(h, 'latin1').toString('base64')}`),
       headerText.map((h) => `Bearer ${h}`),
     ),
-    contentType: fc.constantFrom('application/json', 'application/vnd.api+json', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin9', '*/*', ''),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/vnd.api+json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin9',
+      '*/*',
+      '',
+    ),
     contentEncoding: fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'identity', 'compress', 'x'),
     apiVersion: fc.constantFrom(undefined, '2025-09-30', '1999-01-01', '%', 'latest'),
     accept: fc.constantFrom(undefined, 'application/json', 'text/html', '*/*', 'image/png'),
     origin: fc.constantFrom(undefined, 'null', 'http://evil.example'),
     host: fc.constantFrom(undefined, 'evil.example', ''),
-    extra: fc.dictionary(fc.constantFrom('x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-csrf-token', 'range', 'if-none-match', 'cookie'), headerText, { maxKeys: 3 }),
+    extra: fc.dictionary(
+      fc.constantFrom(
+        'x-forwarded-for',
+        'x-forwarded-host',
+        'x-forwarded-proto',
+        'x-csrf-token',
+        'range',
+        'if-none-match',
+        'cookie',
+      ),
+      headerText,
+      { maxKeys: 3 },
+    ),
   },
   { requiredKeys: ['credentials', 'userAgent', 'contentType'] },
 );
@@ -109,10 +250,38 @@ const headers = fc.record(
 const body = fc.oneof(
   fc.constant(undefined),
   fc.json({ maxDepth: 3 }),
-  fc.constantFrom('{"data":{"type":"Note","attributes":{"note":"x\\u0000y","note_category_id":"1"}}}', '{"data":{"type":"List","attributes":{"name":null}}}', '[]', 'null', '{', 'x'),
-  fc.dictionary(fc.constantFrom('_csrf', 'email', 'password', 'name', 'grant_type', 'code', 'token', 'refresh_token', 'client_id', 'client_secret', 'redirect_uri', 'decision'), queryValue, { maxKeys: 5 }).map((f) =>
-    Object.entries(f).map(([k, v]) => `${k}=${v}`).join('&'),
+  fc.constantFrom(
+    '{"data":{"type":"Note","attributes":{"note":"x\\u0000y","note_category_id":"1"}}}',
+    '{"data":{"type":"List","attributes":{"name":null}}}',
+    '[]',
+    'null',
+    '{',
+    'x',
   ),
+  fc
+    .dictionary(
+      fc.constantFrom(
+        '_csrf',
+        'email',
+        'password',
+        'name',
+        'grant_type',
+        'code',
+        'token',
+        'refresh_token',
+        'client_id',
+        'client_secret',
+        'redirect_uri',
+        'decision',
+      ),
+      queryValue,
+      { maxKeys: 5 },
+    )
+    .map((f) =>
+      Object.entries(f)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('&'),
+    ),
   fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
 );
 
@@ -145,10 +314,17 @@ describe('every route family [hostile input]', () => {
           if (r.headers.contentEncoding) h['content-encoding'] = r.headers.contentEncoding;
           if (r.gzip && r.headers.contentEncoding === 'gzip') payload = gzipSync(payload);
         }
-        const res = await rawRequest(t.baseUrl, { method: r.method, path: `${r.path}${r.query}`, headers: h, ...(payload ? { body: payload } : {}) });
+        const res = await rawRequest(t.baseUrl, {
+          method: r.method,
+          path: `${r.path}${r.query}`,
+          headers: h,
+          ...(payload ? { body: payload } : {}),
+        });
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status >= 500) throw new Error(`${r.method} ${r.path}${r.query} → ${res.status}: ${res.body.slice(0, 300)}`);
-        if (serverErrors.length) throw new Error(`${r.method} ${r.path}${r.query} logged: ${serverErrors.join('\n').slice(0, 600)}`);
+        if (res.status >= 500)
+          throw new Error(`${r.method} ${r.path}${r.query} → ${res.status}: ${res.body.slice(0, 300)}`);
+        if (serverErrors.length)
+          throw new Error(`${r.method} ${r.path}${r.query} logged: ${serverErrors.join('\n').slice(0, 600)}`);
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
@@ -159,7 +335,15 @@ describe('every route family [hostile input]', () => {
   });
 
   it('answers request lines the HTTP parser refuses with 400 and no 5xx', async () => {
-    const lines = ['FOO / HTTP/1.1', 'GE T /health HTTP/1.1', 'get /health HTTP/1.1', '\u0000GET / HTTP/1.1', 'GET /%00 HTTP/1.1', 'BREW /coffee HTTP/1.1', 'GET / HTTP/9.9'];
+    const lines = [
+      'FOO / HTTP/1.1',
+      'GE T /health HTTP/1.1',
+      'get /health HTTP/1.1',
+      '\u0000GET / HTTP/1.1',
+      'GET /%00 HTTP/1.1',
+      'BREW /coffee HTTP/1.1',
+      'GET / HTTP/9.9',
+    ];
     for (const line of lines) {
       const out = await rawExchange(t.baseUrl, `${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(out, line).toMatch(/^HTTP\/1\.1 4\d\d /);

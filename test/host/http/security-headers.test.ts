@@ -36,21 +36,44 @@ describe('cookies [https base URL]', () => {
       keep(cookies, res);
       return res;
     };
-    const query = new URLSearchParams({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'people', state: 's' });
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'people',
+      state: 's',
+    });
     let res = collect(await agent.get(`/oauth/authorize?${query}`));
     expect(res.status).toBe(303);
     for (let step = 0; step < 8 && !String(res.headers.location).startsWith(REDIRECT_URI); step++) {
       if (res.headers.location) {
-        res = collect(await agent.get(new URL(res.headers.location, 'https://addon-kit.example').pathname).set('Cookie', cookieHeader(cookies)));
+        res = collect(
+          await agent
+            .get(new URL(res.headers.location, 'https://addon-kit.example').pathname)
+            .set('Cookie', cookieHeader(cookies)),
+        );
         continue;
       }
       const action = /<form method="post" action="([^"]+)"/.exec(res.text)![1]!;
-      const fields: Record<string, string> = action.endsWith('/login') ? { email: 'admin@demo.test', password: TEST_PASSWORD } : { decision: 'allow' };
-      res = collect(await agent.post(action).type('form').set('Cookie', cookieHeader(cookies)).send({ _csrf: csrfOf(res.text), ...fields }));
+      const fields: Record<string, string> = action.endsWith('/login')
+        ? { email: 'admin@demo.test', password: TEST_PASSWORD }
+        : { decision: 'allow' };
+      res = collect(
+        await agent
+          .post(action)
+          .type('form')
+          .set('Cookie', cookieHeader(cookies))
+          .send({ _csrf: csrfOf(res.text), ...fields }),
+      );
     }
     expect(String(res.headers.location)).toMatch(/^https:\/\/client\.example\/callback\?code=/);
     expect([...seen.keys()].map((k) => k.replace(/\.sig$/, '')).sort()).toEqual(
-      expect.arrayContaining(['addon_kit_interaction', 'addon_kit_interaction_resume', 'addon_kit_op_session', 'addon_kit_session']),
+      expect.arrayContaining([
+        'addon_kit_interaction',
+        'addon_kit_interaction_resume',
+        'addon_kit_op_session',
+        'addon_kit_session',
+      ]),
     );
     for (const [name, cookie] of seen) {
       expect(cookie, name).toMatch(/; secure/i);
@@ -103,11 +126,19 @@ describe('response headers', () => {
 
   it('give the sign-in page a CSP whose form-action is the host itself', async () => {
     const res = await rawRequest(t.baseUrl, { path: '/login' });
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
   });
 
   it('let the OAuth login and consent forms go on to the client’s redirect URIs, and nowhere else', async () => {
-    const query = new URLSearchParams({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'people', state: 's' });
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'people',
+      state: 's',
+    });
     const cookies = new Map<string, string>();
     const agent = supertest(t.host.app);
     const start = await agent.get(`/oauth/authorize?${query}`);
@@ -118,11 +149,16 @@ describe('response headers', () => {
     };
     const login = await agent.get(pathOf(start.headers.location)).set('Cookie', cookieHeader(cookies));
     keep(cookies, login);
-    const policy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' https://client.example com.example.app:; frame-ancestors 'none'; base-uri 'none'";
+    const policy =
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' https://client.example com.example.app:; frame-ancestors 'none'; base-uri 'none'";
     expect(login.status).toBe(200);
     expect(login.headers['content-security-policy']).toBe(policy);
     const action = /<form method="post" action="([^"]+)"/.exec(login.text)![1]!;
-    const loggedIn = await agent.post(action).type('form').set('Cookie', cookieHeader(cookies)).send({ _csrf: csrfOf(login.text), email: 'admin@demo.test', password: TEST_PASSWORD });
+    const loggedIn = await agent
+      .post(action)
+      .type('form')
+      .set('Cookie', cookieHeader(cookies))
+      .send({ _csrf: csrfOf(login.text), email: 'admin@demo.test', password: TEST_PASSWORD });
     keep(cookies, loggedIn);
     const resume = await agent.get(pathOf(loggedIn.headers.location)).set('Cookie', cookieHeader(cookies));
     keep(cookies, resume);
@@ -134,7 +170,9 @@ describe('response headers', () => {
   it('give the API reference page a CSP and frame protection', async () => {
     const res = await rawRequest(t.baseUrl, { path: '/docs/api' });
     expect(res.status).toBe(200);
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(res.headers['x-frame-options']).toBe('DENY');
   });
 });

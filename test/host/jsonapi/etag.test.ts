@@ -12,11 +12,16 @@ const PATH = '/people/v2/notes?per_page=100';
 
 /** A GET with a PAT, the raw body kept as bytes. */
 async function get(auth: string, ifNoneMatch?: string, path = PATH) {
-  const req = f.t.api().get(path).set('Authorization', auth).buffer(true).parse((res, done) => {
-    const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => done(null, Buffer.concat(chunks)));
-  });
+  const req = f.t
+    .api()
+    .get(path)
+    .set('Authorization', auth)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
   const res = await (ifNoneMatch ? req.set('If-None-Match', ifNoneMatch) : req);
   return { status: res.status, headers: res.headers as Record<string, string | undefined>, body: res.body as Buffer };
 }
@@ -47,7 +52,10 @@ describe('GET /people/v2/notes (ETag)', () => {
 
   it('changes the ETag when a note changes, and answers the old one with 200 and the new body [changed]', async () => {
     const before = await get(f.auth.admin);
-    const { rows } = await f.db.query<{ id: string }>('SELECT id::text FROM notes WHERE organization_id = $1 ORDER BY id LIMIT 1', [f.demoId]);
+    const { rows } = await f.db.query<{ id: string }>(
+      'SELECT id::text FROM notes WHERE organization_id = $1 ORDER BY id LIMIT 1',
+      [f.demoId],
+    );
     const edit = await f.t
       .api()
       .patch(`/people/v2/notes/${rows[0]!.id}`)
@@ -80,7 +88,10 @@ describe('GET /people/v2/notes (ETag)', () => {
   });
 
   it('answers a stale ETag on a single note with 200 and a matching one with 304 [single]', async () => {
-    const { rows } = await f.db.query<{ id: string }>('SELECT id::text FROM notes WHERE organization_id = $1 ORDER BY id LIMIT 1', [f.demoId]);
+    const { rows } = await f.db.query<{ id: string }>(
+      'SELECT id::text FROM notes WHERE organization_id = $1 ORDER BY id LIMIT 1',
+      [f.demoId],
+    );
     const path = `/people/v2/notes/${rows[0]!.id}`;
     const first = await get(f.auth.admin, undefined, path);
     expect(first.status).toBe(200);

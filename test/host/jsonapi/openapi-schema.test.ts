@@ -25,8 +25,17 @@ const widget: ResourceDefinition = {
     kind: { type: 'string', enum: ['a', 'b'] },
   },
   fields: ['name', 'size', 'owner'],
-  relationships: { owner: { type: 'Person', id: (row) => row.owner_id as string, related: (row, base) => `${base}/people/${row.owner_id as string}` } },
-  links: (row, base) => ({ self: `${base}/widgets/${row.id as string}`, parts: `${base}/widgets/${row.id as string}/parts` }),
+  relationships: {
+    owner: {
+      type: 'Person',
+      id: (row) => row.owner_id as string,
+      related: (row, base) => `${base}/people/${row.owner_id as string}`,
+    },
+  },
+  links: (row, base) => ({
+    self: `${base}/widgets/${row.id as string}`,
+    parts: `${base}/widgets/${row.id as string}/parts`,
+  }),
   where: { kind: { type: 'string', column: 'w.kind' } },
   canQueryBy: ['kind'],
 };
@@ -37,13 +46,25 @@ function validator() {
   ajv.addSchema({ $id: 'urn:test:widget', $defs: { Widget: resourceSchema(widget) } });
   return ajv;
 }
-const row = { id: '7', name: 'W', size: null, made_at: new Date('2026-01-02T03:04:05Z'), tags: ['x'], kind: 'a', owner_id: '3' };
+const row = {
+  id: '7',
+  name: 'W',
+  size: null,
+  made_at: new Date('2026-01-02T03:04:05Z'),
+  tags: ['x'],
+  kind: 'a',
+  owner_id: '3',
+};
 
 describe('attributeSchema()', () => {
   it('maps attribute types, nullability and enums to JSON Schema', () => {
     expect(attributeSchema({ type: 'date_time' })).toEqual({ type: 'string', format: 'date-time' });
     expect(attributeSchema({ type: 'integer', nullable: true })).toEqual({ type: ['integer', 'null'] });
-    expect(attributeSchema({ type: 'string', enum: ['a'], nullable: true, description: 'd' })).toEqual({ type: ['string', 'null'], enum: ['a', null], description: 'd' });
+    expect(attributeSchema({ type: 'string', enum: ['a'], nullable: true, description: 'd' })).toEqual({
+      type: ['string', 'null'],
+      enum: ['a', null],
+      description: 'd',
+    });
     expect(attributeSchema({ type: 'array', items: 'boolean' })).toEqual({ type: 'array', items: { type: 'boolean' } });
   });
 });
@@ -71,7 +92,9 @@ describe('resourceSchema()', () => {
 
 describe('collectionEnvelopeSchema()', () => {
   it('requires can_query_by exactly when the definition has it', () => {
-    const schema = collectionEnvelopeSchema(widget, ['Organization']) as { properties: { meta: { required: string[]; properties: Record<string, unknown> } } };
+    const schema = collectionEnvelopeSchema(widget, ['Organization']) as {
+      properties: { meta: { required: string[]; properties: Record<string, unknown> } };
+    };
     expect(schema.properties.meta.required).toEqual(['total_count', 'count', 'parent', 'can_query_by']);
     expect(schema.properties.meta.properties.can_query_by).toMatchObject({ const: ['kind'] });
   });
@@ -89,7 +112,8 @@ describe('includedSchema() / singleEnvelopeSchema() / collectionEnvelopeSchema()
     const ajv = new Ajv2020.default({ strict: true, strictTypes: false });
     addFormats.default(ajv);
     const defs = { Widget: resourceSchema(widget), Person: resourceSchema(person) };
-    const rewrite = (schema: unknown) => JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', 'urn:test:defs#/$defs/'));
+    const rewrite = (schema: unknown) =>
+      JSON.parse(JSON.stringify(schema).replaceAll('#/components/schemas/', 'urn:test:defs#/$defs/'));
     ajv.addSchema({ $id: 'urn:test:defs', $defs: defs });
     return {
       single: ajv.compile(rewrite(singleEnvelopeSchema(widget, ['Organization'], includable))),
@@ -106,7 +130,9 @@ describe('includedSchema() / singleEnvelopeSchema() / collectionEnvelopeSchema()
     expect(single({ data: widgetObject, included: [], meta })).toBe(true);
     expect(single({ data: widgetObject, meta })).toBe(false);
     expect(single({ data: widgetObject, included: [personObject], meta })).toBe(false);
-    expect(collection({ data: [widgetObject], included: [], meta: page, links: { self: 'http://h/widgets' } })).toBe(true);
+    expect(collection({ data: [widgetObject], included: [], meta: page, links: { self: 'http://h/widgets' } })).toBe(
+      true,
+    );
     expect(collection({ data: [widgetObject], meta: page, links: { self: 'http://h/widgets' } })).toBe(false);
   });
 
@@ -115,15 +141,27 @@ describe('includedSchema() / singleEnvelopeSchema() / collectionEnvelopeSchema()
     expect(single({ data: widgetObject, included: [personObject], meta })).toBe(true);
     expect(single({ data: widgetObject, included: [], meta })).toBe(true);
     expect(single({ data: widgetObject, included: [widgetObject], meta })).toBe(false);
-    expect(collection({ data: [widgetObject], included: [personObject], meta: page, links: { self: 'http://h/widgets' } })).toBe(true);
-    expect(includedSchema([person, widget])).toMatchObject({ type: 'array', items: { oneOf: [{ $ref: '#/components/schemas/Person' }, { $ref: '#/components/schemas/Widget' }] } });
+    expect(
+      collection({ data: [widgetObject], included: [personObject], meta: page, links: { self: 'http://h/widgets' } }),
+    ).toBe(true);
+    expect(includedSchema([person, widget])).toMatchObject({
+      type: 'array',
+      items: { oneOf: [{ $ref: '#/components/schemas/Person' }, { $ref: '#/components/schemas/Widget' }] },
+    });
   });
 });
 
 describe('fieldsParameter() / whereParameters()', () => {
   it('describe the query rules from the definition', () => {
-    expect(fieldsParameter(widget).schema).toEqual({ type: 'array', uniqueItems: true, minItems: 1, items: { enum: ['name', 'size', 'owner'] } });
-    expect(whereParameters(widget)).toEqual([{ name: 'where[kind]', in: 'query', description: expect.any(String), schema: { type: 'string' } }]);
+    expect(fieldsParameter(widget).schema).toEqual({
+      type: 'array',
+      uniqueItems: true,
+      minItems: 1,
+      items: { enum: ['name', 'size', 'owner'] },
+    });
+    expect(whereParameters(widget)).toEqual([
+      { name: 'where[kind]', in: 'query', description: expect.any(String), schema: { type: 'string' } },
+    ]);
   });
 });
 

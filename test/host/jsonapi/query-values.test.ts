@@ -23,13 +23,25 @@ function errorOf(query: string) {
 
 describe('parseCollectionQuery() [where values the database cannot compare]', () => {
   it('answers 400 invalid_parameter for a string with NUL', () => {
-    expect(errorOf('where[name]=a%00b')).toEqual({ status: '400', code: 'invalid_parameter', title: 'Bad Request', detail: 'where[name] must not contain NUL characters', source: { parameter: 'where[name]' } });
+    expect(errorOf('where[name]=a%00b')).toEqual({
+      status: '400',
+      code: 'invalid_parameter',
+      title: 'Bad Request',
+      detail: 'where[name] must not contain NUL characters',
+      source: { parameter: 'where[name]' },
+    });
   });
 
   it('answers 400 invalid_parameter for a date-time outside years 1000–9999', () => {
     for (const at of ['0000-01-01', '0001-01-01T00:00:00Z']) {
-      expect(errorOf(`where[at]=${at}`)).toMatchObject({ status: '400', code: 'invalid_parameter', source: { parameter: 'where[at]' } });
+      expect(errorOf(`where[at]=${at}`)).toMatchObject({
+        status: '400',
+        code: 'invalid_parameter',
+        source: { parameter: 'where[at]' },
+      });
     }
-    expect(parseCollectionQuery(new URLSearchParams('where[at]=1000-01-01'), def).where[0]!.value).toEqual(new Date('1000-01-01T00:00:00Z'));
+    expect(parseCollectionQuery(new URLSearchParams('where[at]=1000-01-01'), def).where[0]!.value).toEqual(
+      new Date('1000-01-01T00:00:00Z'),
+    );
   });
 });

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectionDocument, collectionDocumentJson, type CollectionInput } from '@addon-kit/host/internal/jsonapi/document.ts';
+import {
+  collectionDocument,
+  collectionDocumentJson,
+  type CollectionInput,
+} from '@addon-kit/host/internal/jsonapi/document.ts';
 import { parseCollectionQuery } from '@addon-kit/host/internal/jsonapi/query.ts';
 import { resourceJson } from '@addon-kit/host/internal/jsonapi/resource-json.ts';
 import { renderResource, type ResourceDefinition, type Row } from '@addon-kit/host/internal/jsonapi/resource.ts';
@@ -21,7 +25,11 @@ const thing: ResourceDefinition = {
   },
   fields: ['name', 'count', 'active', 'seen_at', 'owner_id', 'tags', 'extra', 'shout', 'owner', 'parent'],
   relationships: {
-    owner: { type: 'Person', id: (row) => row.owner_id as string | null, related: (row, base) => `${base}/things/${String(row.key)}/owner` },
+    owner: {
+      type: 'Person',
+      id: (row) => row.owner_id as string | null,
+      related: (row, base) => `${base}/things/${String(row.key)}/owner`,
+    },
     parent: { type: 'Thing', id: (row) => row.parent_id as number | null },
   },
   links: (row, base) => ({ self: `${base}/things/${String(row.key)}`, html: `${base}/t/${String(row.key)}` }),
@@ -34,7 +42,12 @@ const row = fc.record({
   name: fc.option(text),
   count: fc.option(fc.oneof(fc.integer(), fc.constantFrom('12', '007'))),
   active: fc.boolean(),
-  seen_at: fc.option(fc.oneof(fc.date({ min: new Date('1970-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }), fc.constant('2026-11-21T20:01:00Z'))),
+  seen_at: fc.option(
+    fc.oneof(
+      fc.date({ min: new Date('1970-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+      fc.constant('2026-11-21T20:01:00Z'),
+    ),
+  ),
   owner_id: fc.option(fc.oneof(fc.integer({ min: 1 }), fc.constant('42'))),
   parent_id: fc.option(fc.integer({ min: 1 })),
   tags: fc.array(text, { maxLength: 3 }),
@@ -57,20 +70,26 @@ describe('resourceJson()', () => {
 describe('collectionDocumentJson()', () => {
   it('writes exactly JSON.stringify(collectionDocument(…)) [pages, fields, included]', () => {
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 5 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 8 }), fc.boolean(), (rows, extra, offset, limitFields) => {
-        const search = `per_page=5&offset=${offset}${limitFields ? '&fields[Thing]=name,owner' : ''}&include=parent`;
-        const input: CollectionInput = {
-          definition: thing,
-          rows: rows,
-          total: offset + rows.length + extra,
-          parent: { id: '1', type: 'Organization' },
-          query: parseCollectionQuery(new URLSearchParams(search), { ...thing, includes: ['parent'] }),
-          baseUrl: 'https://host.test',
-          requestUrl: `/things?${search}`,
-          included: [{ definition: thing, rows: rows.slice(0, 2) }],
-        };
-        expect(collectionDocumentJson(input)).toBe(JSON.stringify(collectionDocument(input)));
-      }),
+      fc.property(
+        fc.array(row, { maxLength: 5 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.boolean(),
+        (rows, extra, offset, limitFields) => {
+          const search = `per_page=5&offset=${offset}${limitFields ? '&fields[Thing]=name,owner' : ''}&include=parent`;
+          const input: CollectionInput = {
+            definition: thing,
+            rows: rows,
+            total: offset + rows.length + extra,
+            parent: { id: '1', type: 'Organization' },
+            query: parseCollectionQuery(new URLSearchParams(search), { ...thing, includes: ['parent'] }),
+            baseUrl: 'https://host.test',
+            requestUrl: `/things?${search}`,
+            included: [{ definition: thing, rows: rows.slice(0, 2) }],
+          };
+          expect(collectionDocumentJson(input)).toBe(JSON.stringify(collectionDocument(input)));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -39,11 +39,28 @@ describe('API rate limit [5/20]', () => {
     expect(limitHeaders(over)).toEqual(['5', '20', '6']);
     expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(19);
     expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(20);
-    expect(over.body).toEqual({ errors: [{ status: '429', code: 'rate_limit_exceeded', title: 'Too Many Requests', detail: 'Rate limit exceeded: 6 of 5 requests per 20 seconds' }] });
+    expect(over.body).toEqual({
+      errors: [
+        {
+          status: '429',
+          code: 'rate_limit_exceeded',
+          title: 'Too Many Requests',
+          detail: 'Rate limit exceeded: 6 of 5 requests per 20 seconds',
+        },
+      ],
+    });
     // Another application of the same person (a second token, an OAuth application) has its own count.
-    expect(limitHeaders(await get(t.host, '/current/v2/me', await basicAuthFor(t.db, 'editor@demo.test')))).toEqual(['5', '20', '1']);
+    expect(limitHeaders(await get(t.host, '/current/v2/me', await basicAuthFor(t.db, 'editor@demo.test')))).toEqual([
+      '5',
+      '20',
+      '1',
+    ]);
     const app = await createTestApplication(t.db);
-    const bearer = await issueTokensForPerson(t.host.oauthProvider, t.db, { clientId: app.clientId, personId: await personId(t.db, 'editor@demo.test'), scopes: ['people'] });
+    const bearer = await issueTokensForPerson(t.host.oauthProvider, t.db, {
+      clientId: app.clientId,
+      personId: await personId(t.db, 'editor@demo.test'),
+      scopes: ['people'],
+    });
     const viaOAuth = await get(t.host, '/people/v2/lists', `Bearer ${bearer.access_token}`);
     expect(viaOAuth.status).toBe(200);
     expect(limitHeaders(viaOAuth)).toEqual(['5', '20', '1']);
@@ -71,7 +88,9 @@ describe('API rate limit [OpenAPI document]', () => {
       expect((await api.get('/api/v2/personal_access_tokens', { Authorization: admin })).status).toBe(200);
       const over = await api.get('/api/v2', { Authorization: admin });
       expect(over.status).toBe(429);
-      const doc = (await servedOpenApiDocument(t)) as { components: { responses: Record<string, { headers: Record<string, unknown> }> } };
+      const doc = (await servedOpenApiDocument(t)) as {
+        components: { responses: Record<string, { headers: Record<string, unknown> }> };
+      };
       expect(Object.keys(doc.components.responses.TooManyRequests!.headers)).toEqual([
         'Retry-After',
         'X-PCO-API-Request-Rate-Limit',
@@ -102,8 +121,14 @@ describe('API rate limit [off]', () => {
 
 describe('ADDON_KIT_RATE_LIMIT', () => {
   it('defaults to 100/20 and reads <requests>/<seconds> or off', () => {
-    expect(resolveHostConfig({ sessionSecret: 'x'.repeat(32), encryptionKeys: testConfig().encryptionKeys }, {}).rateLimit).toEqual({ points: 100, seconds: 20 });
-    const env = (value: string) => resolveHostConfig({ sessionSecret: 'x'.repeat(32), encryptionKeys: testConfig().encryptionKeys }, { ADDON_KIT_RATE_LIMIT: value }).rateLimit;
+    expect(
+      resolveHostConfig({ sessionSecret: 'x'.repeat(32), encryptionKeys: testConfig().encryptionKeys }, {}).rateLimit,
+    ).toEqual({ points: 100, seconds: 20 });
+    const env = (value: string) =>
+      resolveHostConfig(
+        { sessionSecret: 'x'.repeat(32), encryptionKeys: testConfig().encryptionKeys },
+        { ADDON_KIT_RATE_LIMIT: value },
+      ).rateLimit;
     expect(env('300/60')).toEqual({ points: 300, seconds: 60 });
     expect(env('off')).toBe('off');
     expect(() => env('100 per 20')).toThrow(ConfigError);
@@ -112,7 +137,9 @@ describe('ADDON_KIT_RATE_LIMIT', () => {
 });
 
 /** Two hosts over one database, sharing nothing in memory: each has its own pool and its own limiter objects. */
-async function twoHosts(config: Parameters<typeof testConfig>[0]): Promise<{ hosts: [Host, Host]; db: Database; close: () => Promise<void> }> {
+async function twoHosts(
+  config: Parameters<typeof testConfig>[0],
+): Promise<{ hosts: [Host, Host]; db: Database; close: () => Promise<void> }> {
   const db = await createTestDatabase();
   const url = (db as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
   const second = await openDatabase({ databaseUrl: url });
@@ -173,9 +200,21 @@ describe.skipIf(!redis)('API rate limit [Redis]', () => {
           // PGlite is single-process: two hosts on two copies of the data, sharing only Redis.
           const [one, two] = [await createTestDatabase(), await createTestDatabase()];
           const logger = createLogger('silent');
-          const a = await createHost({ config: testConfig({ rateLimit: '4/20', redisUrl: REDIS_URL }), db: one, logger });
-          const b = await createHost({ config: testConfig({ rateLimit: '4/20', redisUrl: REDIS_URL }), db: two, logger });
-          return { hosts: [a, b] as [Host, Host], db: one, close: async () => void (await Promise.all([a.close(), b.close()]), await one.close(), await two.close()) };
+          const a = await createHost({
+            config: testConfig({ rateLimit: '4/20', redisUrl: REDIS_URL }),
+            db: one,
+            logger,
+          });
+          const b = await createHost({
+            config: testConfig({ rateLimit: '4/20', redisUrl: REDIS_URL }),
+            db: two,
+            logger,
+          });
+          return {
+            hosts: [a, b] as [Host, Host],
+            db: one,
+            close: async () => void (await Promise.all([a.close(), b.close()]), await one.close(), await two.close()),
+          };
         })();
     try {
       // The same token on both hosts (same person id and client id on both copies).
@@ -183,7 +222,10 @@ describe.skipIf(!redis)('API rate limit [Redis]', () => {
       const token = await createPersonalAccessToken(db, owner, `redis ${randomBytes(4).toString('hex')}`);
       if (!process.env.DATABASE_URL) {
         const other = hosts[1].db;
-        const { rows } = await db.query<{ secret_hash: string }>('SELECT secret_hash FROM personal_access_tokens WHERE client_id = $1', [token.client_id]);
+        const { rows } = await db.query<{ secret_hash: string }>(
+          'SELECT secret_hash FROM personal_access_tokens WHERE client_id = $1',
+          [token.client_id],
+        );
         await other.query(
           `INSERT INTO personal_access_tokens (person_id, organization_id, name, client_id, secret_hash)
            SELECT id, organization_id, $2, $3, $4 FROM people WHERE id = $1`,

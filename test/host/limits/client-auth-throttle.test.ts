@@ -33,9 +33,17 @@ async function tokenRequest(clientId: string, secret: string, address: string) {
       authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
       'x-forwarded-for': address,
     },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: 'bogus', redirect_uri: 'https://client.example/callback' }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: 'bogus',
+      redirect_uri: 'https://client.example/callback',
+    }).toString(),
   });
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 describe('POST /oauth/token [client authentication throttling]', () => {
@@ -47,19 +55,31 @@ describe('POST /oauth/token [client authentication throttling]', () => {
     expect(locked).toEqual({
       status: 429,
       retryAfter: '300',
-      body: { error: 'slow_down', error_description: 'Too many failed client authentications; try again in 300 seconds' },
+      body: {
+        error: 'slow_down',
+        error_description: 'Too many failed client authentications; try again in 300 seconds',
+      },
     });
     // The right secret from the client's own address is untouched: nobody can lock an integration out.
-    expect(await tokenRequest(app.clientId, app.clientSecret!, '198.51.100.10')).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await tokenRequest(app.clientId, app.clientSecret!, '198.51.100.10')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     advance(301);
-    expect(await tokenRequest(app.clientId, app.clientSecret!, address)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await tokenRequest(app.clientId, app.clientSecret!, address)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
   });
 
   it('locks an address after 50 failed authentications across client ids', async () => {
     freezeClock();
     const address = '203.0.113.11';
     for (let i = 0; i < 50; i++) expect((await tokenRequest(`unknown-client-${i}`, 'x', address)).status).toBe(401);
-    expect(await tokenRequest(app.clientId, app.clientSecret!, address)).toMatchObject({ status: 429, retryAfter: '300' });
+    expect(await tokenRequest(app.clientId, app.clientSecret!, address)).toMatchObject({
+      status: 429,
+      retryAfter: '300',
+    });
   });
 
   it('counts failures at /oauth/refresh and /oauth/introspect too', async () => {
@@ -69,7 +89,12 @@ describe('POST /oauth/token [client authentication throttling]', () => {
       fetch(`${t.baseUrl}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
-        body: new URLSearchParams({ client_id: app.clientId, client_secret: secret, token: 'x', refresh_token: 'x' }).toString(),
+        body: new URLSearchParams({
+          client_id: app.clientId,
+          client_secret: secret,
+          token: 'x',
+          refresh_token: 'x',
+        }).toString(),
       });
     for (let i = 0; i < 5; i++) expect((await post('/oauth/refresh', 'wrong')).status).toBe(401);
     for (let i = 0; i < 5; i++) expect((await post('/oauth/introspect', 'wrong')).status).toBe(401);
@@ -85,7 +110,11 @@ describe('personal access tokens [client authentication throttling]', () => {
     const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'throttled');
     const me = (secret: string, address: string) =>
       fetch(`${t.baseUrl}/current/v2/me`, {
-        headers: { authorization: `Basic ${Buffer.from(`${token.client_id}:${secret}`).toString('base64')}`, 'user-agent': TEST_USER_AGENT, 'x-forwarded-for': address },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${token.client_id}:${secret}`).toString('base64')}`,
+          'user-agent': TEST_USER_AGENT,
+          'x-forwarded-for': address,
+        },
       });
     const address = '203.0.113.20';
     for (let i = 0; i < 10; i++) expect((await me('wrong', address)).status).toBe(401);
@@ -93,7 +122,14 @@ describe('personal access tokens [client authentication throttling]', () => {
     expect(locked.status).toBe(429);
     expect(locked.headers.get('retry-after')).toBe('300');
     expect(await locked.json()).toEqual({
-      errors: [{ status: '429', code: 'rate_limit_exceeded', title: 'Too Many Requests', detail: 'Too many failed authentications; try again in 300 seconds' }],
+      errors: [
+        {
+          status: '429',
+          code: 'rate_limit_exceeded',
+          title: 'Too Many Requests',
+          detail: 'Too many failed authentications; try again in 300 seconds',
+        },
+      ],
     });
     expect((await me(token.secret, '198.51.100.20')).status).toBe(200);
     advance(301);

@@ -19,13 +19,29 @@ describe.skipIf(!process.env.DATABASE_URL)('API rate limit [two host processes o
     // One data directory: on PostgreSQL it holds only the generated secrets, which both processes must share.
     const dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-scaled-'));
     const start = async () => {
-      const started = await startCli(['start', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl], /listening on (http:\/\/\S+)/, env);
+      const started = await startCli(
+        ['start', '--port', '0', '--data-dir', dataDir, '--database-url', databaseUrl],
+        /listening on (http:\/\/\S+)/,
+        env,
+      );
       children.push(started.child);
       return started.match[1]!;
     };
     // One after the other: the first migrates and seeds, the second finds everything in place.
     urls = [await start(), await start()];
-    const pat = await runCli(['pat', 'create', '--database-url', databaseUrl, '--data-dir', dataDir, '--email', 'admin@demo.test', '--name', 'scaled out', '--json']);
+    const pat = await runCli([
+      'pat',
+      'create',
+      '--database-url',
+      databaseUrl,
+      '--data-dir',
+      dataDir,
+      '--email',
+      'admin@demo.test',
+      '--name',
+      'scaled out',
+      '--json',
+    ]);
     const { client_id, secret } = JSON.parse(pat.stdout) as { client_id: string; secret: string };
     authorization = `Basic ${Buffer.from(`${client_id}:${secret}`).toString('base64')}`;
   }, 180_000);
@@ -34,7 +50,8 @@ describe.skipIf(!process.env.DATABASE_URL)('API rate limit [two host processes o
   });
 
   it('counts the requests of one token across both processes', async () => {
-    const me = (url: string) => fetch(`${url}/current/v2/me`, { headers: { authorization, 'user-agent': TEST_USER_AGENT } });
+    const me = (url: string) =>
+      fetch(`${url}/current/v2/me`, { headers: { authorization, 'user-agent': TEST_USER_AGENT } });
     const counts: (string | null)[] = [];
     for (let i = 0; i < 4; i++) {
       const res = await me(urls[i % 2]!);

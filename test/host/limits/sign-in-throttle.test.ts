@@ -31,10 +31,15 @@ async function signIn(email: string, password: string, address: string): Promise
   const browser = new TestBrowser(t.baseUrl);
   const form = await browser.request('/login', { headers: { 'x-forwarded-for': address } });
   const csrf = /name="_csrf" value="([^"]+)"/.exec(form.body)![1]!;
-  return browser.request('/login', { method: 'POST', form: { _csrf: csrf, email, password }, headers: { 'x-forwarded-for': address } });
+  return browser.request('/login', {
+    method: 'POST',
+    form: { _csrf: csrf, email, password },
+    headers: { 'x-forwarded-for': address },
+  });
 }
 
-const message = (page: PageResponse) => /<div class="ak-banner ak-banner--critical" role="alert"><p>([^<]+)<\/p><\/div>/.exec(page.body)?.[1];
+const message = (page: PageResponse) =>
+  /<div class="ak-banner ak-banner--critical" role="alert"><p>([^<]+)<\/p><\/div>/.exec(page.body)?.[1];
 
 describe('POST /login [throttling]', () => {
   it('allows 5 failures per account and address, then locks the pair with growing delays', async () => {
@@ -62,7 +67,8 @@ describe('POST /login [throttling]', () => {
   it('locks an account after 20 failures from many addresses, except from an address it signed in from', async () => {
     const advance = freezeClock();
     expect((await signIn('member@demo.test', TEST_PASSWORD, '198.51.100.7')).status).toBe(303);
-    for (let i = 0; i < 20; i++) expect((await signIn('member@demo.test', 'wrong', `192.0.2.${i + 1}`)).status).toBe(401);
+    for (let i = 0; i < 20; i++)
+      expect((await signIn('member@demo.test', 'wrong', `192.0.2.${i + 1}`)).status).toBe(401);
     const elsewhere = await signIn('member@demo.test', TEST_PASSWORD, '192.0.2.200');
     expect(elsewhere.status).toBe(429);
     expect(Number(elsewhere.headers.get('retry-after'))).toBeGreaterThan(800);
@@ -85,7 +91,6 @@ describe('POST /login [throttling]', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(800);
     expect((await signIn('admin@demo.test', TEST_PASSWORD, '203.0.113.51')).status).toBe(303);
   });
-
 });
 
 describe('POST /oauth/interaction/:uid/login [throttling]', () => {
@@ -95,12 +100,22 @@ describe('POST /oauth/interaction/:uid/login [throttling]', () => {
     const address = '203.0.113.99';
     for (let i = 0; i < 6; i++) expect((await signIn('admin@demo.test', 'wrong', address)).status).toBe(401);
     const browser = new TestBrowser(t.baseUrl);
-    const query = new URLSearchParams({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'people', state: 's' });
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'people',
+      state: 's',
+    });
     const start = await browser.request(`/oauth/authorize?${query}`, { headers: { 'x-forwarded-for': address } });
     const page = await browser.request(start.location!, { headers: { 'x-forwarded-for': address } });
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
     const action = /<form method="post" action="([^"]+)"/.exec(page.body)![1]!;
-    const res = await browser.request(action, { method: 'POST', form: { _csrf: csrf, email: 'admin@demo.test', password: TEST_PASSWORD }, headers: { 'x-forwarded-for': address } });
+    const res = await browser.request(action, {
+      method: 'POST',
+      form: { _csrf: csrf, email: 'admin@demo.test', password: TEST_PASSWORD },
+      headers: { 'x-forwarded-for': address },
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
     expect(message(res)).toBe('Too many failed sign-ins. Try again in 2 seconds.');
@@ -112,9 +127,14 @@ describe('createSignInThrottle() [checks in flight]', () => {
     const db = await openDatabase({ dataDir: 'memory://' });
     try {
       const throttle = createSignInThrottle(await createLimiterStore({ db }));
-      const permits = await Promise.all(Array.from({ length: 16 }, (_, i) => throttle.permit(`flood${i}@demo.test`, `198.18.0.${i + 1}`)));
+      const permits = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => throttle.permit(`flood${i}@demo.test`, `198.18.0.${i + 1}`)),
+      );
       expect(permits.every((p) => p.allowed)).toBe(true);
-      expect(await throttle.permit('one-more@demo.test', '198.18.1.1')).toEqual({ allowed: false, retryAfterSeconds: 1 });
+      expect(await throttle.permit('one-more@demo.test', '198.18.1.1')).toEqual({
+        allowed: false,
+        retryAfterSeconds: 1,
+      });
       (permits[0] as { release(): void }).release();
       const next = await throttle.permit('one-more@demo.test', '198.18.1.1');
       expect(next.allowed).toBe(true);

@@ -28,15 +28,24 @@ const SPECIFIC_PEOPLE = 'Your organization allows only the people its administra
 beforeAll(async () => {
   t = await startHttpTestHost();
   demo = (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!.id;
-  ids = { admin: await personId(t.db, 'admin@demo.test'), editor: await personId(t.db, 'editor@demo.test'), member: await personId(t.db, 'member@demo.test') };
+  ids = {
+    admin: await personId(t.db, 'admin@demo.test'),
+    editor: await personId(t.db, 'editor@demo.test'),
+    member: await personId(t.db, 'member@demo.test'),
+  };
 });
 afterAll(() => t.close());
 
 /** A new application of the demo organization whose mode (and list) is set as given. */
-async function application(name: string, mode: AccessMode, listed: (keyof typeof ids)[] = []): Promise<TestApplication> {
+async function application(
+  name: string,
+  mode: AccessMode,
+  listed: (keyof typeof ids)[] = [],
+): Promise<TestApplication> {
   const app = await createTestApplication(t.db, { name });
   await setAccessMode(t.db, { organizationId: demo, applicationId: app.id, mode });
-  for (const who of listed) expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: ids[who] })).toBe(true);
+  for (const who of listed)
+    expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: ids[who] })).toBe(true);
   return app;
 }
 
@@ -46,7 +55,14 @@ async function setAdministrator(who: keyof typeof ids, value: boolean): Promise<
 
 function authorizeUrl(app: TestApplication, params: Record<string, string> = {}): URL {
   const url = new URL('/oauth/authorize', t.baseUrl);
-  url.search = new URLSearchParams({ client_id: app.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'people', state: 's-1', ...params }).toString();
+  url.search = new URLSearchParams({
+    client_id: app.clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope: 'people',
+    state: 's-1',
+    ...params,
+  }).toString();
   return url;
 }
 
@@ -62,12 +78,19 @@ async function providerRecords(app: TestApplication, who: keyof typeof ids): Pro
 /** Runs the flow as `email`, collecting the pages met; returns the client's callback and the pages. */
 async function authorizeAs(app: TestApplication, email: string, browser = new TestBrowser(t.baseUrl)) {
   const pages: { kind: PageKind; page: PageResponse }[] = [];
-  const callback = await runAuthorization(browser, authorizeUrl(app), { email, onPage: (page, kind) => void pages.push({ kind, page }) });
+  const callback = await runAuthorization(browser, authorizeUrl(app), {
+    email,
+    onPage: (page, kind) => void pages.push({ kind, page }),
+  });
   return { callback, pages, browser };
 }
 
 async function me(accessToken: string): Promise<number> {
-  return (await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } })).status;
+  return (
+    await fetch(`${t.baseUrl}/current/v2/me`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT },
+    })
+  ).status;
 }
 
 describe('GET /oauth/authorize [access_mode]', () => {
@@ -88,10 +111,21 @@ describe('GET /oauth/authorize [access_mode]', () => {
     expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(refused.headers.get('cache-control')).toBe('no-store');
     expect(refused.body).toContain('<h1>You cannot connect Admins Only Tool</h1>');
-    expect(refused.body).toContain('<p data-access-mode="admins_only">Demo Church allows only its organization administrators to connect Admins Only Tool.</p>');
-    expect(refused.body).toContain('An organization administrator of Demo Church can change who may connect it on the Connected applications page of the developer account.');
-    expect(refused.body).toContain('<button type="submit" class="ak-button--primary">Back to Admins Only Tool</button>');
-    expect(Object.fromEntries(callback.searchParams)).toEqual({ error: 'access_denied', error_description: ADMINS_ONLY, state: 's-1', iss: t.baseUrl });
+    expect(refused.body).toContain(
+      '<p data-access-mode="admins_only">Demo Church allows only its organization administrators to connect Admins Only Tool.</p>',
+    );
+    expect(refused.body).toContain(
+      'An organization administrator of Demo Church can change who may connect it on the Connected applications page of the developer account.',
+    );
+    expect(refused.body).toContain(
+      '<button type="submit" class="ak-button--primary">Back to Admins Only Tool</button>',
+    );
+    expect(Object.fromEntries(callback.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: ADMINS_ONLY,
+      state: 's-1',
+      iss: t.baseUrl,
+    });
     expect(await providerRecords(app, 'editor')).toEqual([]);
     expect((await t.db.query('SELECT 1 FROM oauth_connections WHERE application_id = $1', [app.id])).rows).toEqual([]);
   });
@@ -101,13 +135,21 @@ describe('GET /oauth/authorize [access_mode]', () => {
     const listed = await authorizeAs(app, 'member@demo.test');
     expect(listed.callback.searchParams.get('code')).toMatch(/^[\w-]{43}$/);
 
-    for (const [email, who] of [['editor@demo.test', 'editor'], ['admin@demo.test', 'admin']] as const) {
+    for (const [email, who] of [
+      ['editor@demo.test', 'editor'],
+      ['admin@demo.test', 'admin'],
+    ] as const) {
       const { callback, pages } = await authorizeAs(app, email);
       expect(pages.map((p) => p.kind)).toEqual(['login', 'refused']);
       expect(pages[1]!.page.body).toContain(
         '<p data-access-mode="specific_people">Demo Church allows only the people its organization administrators chose to connect Chosen Few, and you are not one of them.</p>',
       );
-      expect(Object.fromEntries(callback.searchParams)).toEqual({ error: 'access_denied', error_description: SPECIFIC_PEOPLE, state: 's-1', iss: t.baseUrl });
+      expect(Object.fromEntries(callback.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: SPECIFIC_PEOPLE,
+        state: 's-1',
+        iss: t.baseUrl,
+      });
       expect(await providerRecords(app, who)).toEqual([]);
     }
   });
@@ -135,7 +177,12 @@ describe('GET /oauth/authorize [access_mode]', () => {
         },
       });
       expect(kinds).toEqual(['login', 'consent', 'refused']);
-      expect(Object.fromEntries(callback.searchParams)).toEqual({ error: 'access_denied', error_description: ADMINS_ONLY, state: 's-1', iss: t.baseUrl });
+      expect(Object.fromEntries(callback.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: ADMINS_ONLY,
+        state: 's-1',
+        iss: t.baseUrl,
+      });
     } finally {
       await setAdministrator('editor', false);
     }
@@ -152,7 +199,12 @@ describe('GET /oauth/authorize [access_mode]', () => {
     await setAccessMode(t.db, { organizationId: demo, applicationId: app.id, mode: 'specific_people' });
     const refused = await authorizeAs(app, 'editor@demo.test', first.browser);
     expect(refused.pages.map((p) => p.kind)).toEqual(['refused']);
-    expect(Object.fromEntries(refused.callback.searchParams)).toEqual({ error: 'access_denied', error_description: SPECIFIC_PEOPLE, state: 's-1', iss: t.baseUrl });
+    expect(Object.fromEntries(refused.callback.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: SPECIFIC_PEOPLE,
+      state: 's-1',
+      iss: t.baseUrl,
+    });
   });
 
   it('answers access_denied at once to prompt=none [prompt=none]', async () => {
@@ -194,7 +246,10 @@ describe('POST /oauth/token [access_mode]', () => {
   it('refuses the refresh, the access token and introspection of a person no longer admitted, and restores them once admitted again', async () => {
     const app = await application('Suspended Tokens', 'anyone');
     const config = await discoverClient(t.baseUrl, app);
-    const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { email: 'editor@demo.test', scope: 'openid people' });
+    const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, {
+      email: 'editor@demo.test',
+      scope: 'openid people',
+    });
     expect(await me(tokens.access_token)).toBe(200);
 
     await setAccessMode(t.db, { organizationId: demo, applicationId: app.id, mode: 'admins_only' });
@@ -203,10 +258,15 @@ describe('POST /oauth/token [access_mode]', () => {
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ error: 'invalid_grant', error_description: ADMINS_ONLY });
     expect(await me(tokens.access_token)).toBe(401);
-    const userinfo = await fetch(`${t.baseUrl}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const userinfo = await fetch(`${t.baseUrl}/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(userinfo.status).toBe(401);
     expect(await userinfo.json()).toEqual({ error: 'invalid_token', error_description: ADMINS_ONLY });
-    const introspection = await postOAuth(t.baseUrl, '/oauth/introspect', { token: tokens.access_token, ...credentials(app) });
+    const introspection = await postOAuth(t.baseUrl, '/oauth/introspect', {
+      token: tokens.access_token,
+      ...credentials(app),
+    });
     expect(introspection.body).toEqual({ active: false });
     // Nothing was revoked: the grant and its tokens are kept.
     expect(await providerRecords(app, 'editor')).toEqual(['AccessToken', 'AuthorizationCode', 'Grant', 'RefreshToken']);
@@ -222,9 +282,18 @@ describe('POST /oauth/token [access_mode]', () => {
     const app = await application('Quick Demotion', 'admins_only');
     try {
       await setAdministrator('editor', true);
-      const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app, { email: 'editor@demo.test', scope: 'people' });
+      const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app, {
+        email: 'editor@demo.test',
+        scope: 'people',
+      });
       await setAdministrator('editor', false);
-      const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, ...credentials(app) });
+      const res = await postOAuth(t.baseUrl, '/oauth/token', {
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        ...credentials(app),
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'invalid_grant', error_description: ADMINS_ONLY });
       expect(await providerRecords(app, 'editor')).not.toContain('AccessToken');
@@ -248,12 +317,18 @@ describe('allowPerson()', () => {
     const outsider = await personId(t.db, 'admin@other.test');
     expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: outsider })).toBe(false);
     await expect(
-      t.db.query('INSERT INTO connected_application_people_allowed (organization_id, application_id, person_id) VALUES ($1, $2, $3)', [demo, app.id, outsider]),
+      t.db.query(
+        'INSERT INTO connected_application_people_allowed (organization_id, application_id, person_id) VALUES ($1, $2, $3)',
+        [demo, app.id, outsider],
+      ),
     ).rejects.toThrow(/violates foreign key constraint "connected_application_people_allowed_same_organization"/);
     expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: ids.member })).toBe(true);
     // Listing again changes nothing.
     expect(await allowPerson(t.db, { organizationId: demo, applicationId: app.id, personId: ids.member })).toBe(true);
-    const { rows } = await t.db.query('SELECT person_id::text FROM connected_application_people_allowed WHERE application_id = $1', [app.id]);
+    const { rows } = await t.db.query(
+      'SELECT person_id::text FROM connected_application_people_allowed WHERE application_id = $1',
+      [app.id],
+    );
     expect(rows).toEqual([{ person_id: ids.member }]);
   });
 });

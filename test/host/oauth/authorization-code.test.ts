@@ -35,13 +35,22 @@ function setClock(at: number): void {
 }
 
 async function me(accessToken: string): Promise<number> {
-  const res = await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } });
+  const res = await fetch(`${t.baseUrl}/current/v2/me`, {
+    headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT },
+  });
   return res.status;
 }
 
 function authorizeUrl(application: TestApplication, params: Record<string, string>): URL {
   const url = new URL('/oauth/authorize', t.baseUrl);
-  url.search = new URLSearchParams({ client_id: application.clientId, redirect_uri: REDIRECT_URI, response_type: 'code', scope: 'people', state: 's-1', ...params }).toString();
+  url.search = new URLSearchParams({
+    client_id: application.clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope: 'people',
+    state: 's-1',
+    ...params,
+  }).toString();
   return url;
 }
 
@@ -66,7 +75,10 @@ describe('GET /oauth/authorize', () => {
 
   it('completes the code flow with PKCE and no secret [public]', async () => {
     const config = await discoverClient(t.baseUrl, publicApp);
-    const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'openid people', nonce: 'n-public' });
+    const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, {
+      scope: 'openid people',
+      nonce: 'n-public',
+    });
     expect(tokens.claims()?.aud).toBe(publicApp.clientId);
     expect(await me(tokens.access_token)).toBe(200);
   });
@@ -85,7 +97,9 @@ describe('GET /oauth/authorize', () => {
   });
 
   it('refuses code_challenge_method plain [PKCE S256 only]', async () => {
-    const res = await new TestBrowser(t.baseUrl).request(authorizeUrl(app, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }).href);
+    const res = await new TestBrowser(t.baseUrl).request(
+      authorizeUrl(app, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }).href,
+    );
     const back = new URL(res.location!);
     expect(back.searchParams.get('error')).toBe('invalid_request');
     expect(back.searchParams.get('state')).toBe('s-1');
@@ -104,7 +118,12 @@ describe('GET /oauth/authorize', () => {
   });
 
   it('shows an error page and never redirects to an unregistered redirect_uri [exact match]', async () => {
-    for (const redirect of [`${REDIRECT_URI}/`, `${REDIRECT_URI}?x=1`, 'https://client.example/CALLBACK', 'https://evil.example/callback']) {
+    for (const redirect of [
+      `${REDIRECT_URI}/`,
+      `${REDIRECT_URI}?x=1`,
+      'https://client.example/CALLBACK',
+      'https://evil.example/callback',
+    ]) {
       const res = await new TestBrowser(t.baseUrl).request(authorizeUrl(app, { redirect_uri: redirect }).href);
       expect(res.status).toBe(400);
       expect(res.location).toBeUndefined();
@@ -135,38 +154,74 @@ describe('GET /oauth/authorize', () => {
   });
 
   it('sends error=access_denied back when the person denies [deny]', async () => {
-    const callback = await runAuthorization(new TestBrowser(t.baseUrl), authorizeUrl(app, { code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)), code_challenge_method: 'S256' }), { decision: 'Deny' });
-    expect(Object.fromEntries(callback.searchParams)).toEqual({ error: 'access_denied', error_description: 'The user denied the request', state: 's-1', iss: t.baseUrl });
+    const callback = await runAuthorization(
+      new TestBrowser(t.baseUrl),
+      authorizeUrl(app, {
+        code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)),
+        code_challenge_method: 'S256',
+      }),
+      { decision: 'Deny' },
+    );
+    expect(Object.fromEntries(callback.searchParams)).toEqual({
+      error: 'access_denied',
+      error_description: 'The user denied the request',
+      state: 's-1',
+      iss: t.baseUrl,
+    });
   });
 
   it('names the application and the scopes in words on the consent page', async () => {
     const pages: string[] = [];
-    await runAuthorization(new TestBrowser(t.baseUrl), authorizeUrl(app, { scope: 'openid people api', code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)), code_challenge_method: 'S256' }), {
-      onPage: (page, kind) => void (kind === 'consent' && pages.push(page.body)),
-    });
+    await runAuthorization(
+      new TestBrowser(t.baseUrl),
+      authorizeUrl(app, {
+        scope: 'openid people api',
+        code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)),
+        code_challenge_method: 'S256',
+      }),
+      {
+        onPage: (page, kind) => void (kind === 'consent' && pages.push(page.body)),
+      },
+    );
     expect(pages).toHaveLength(1);
     expect(pages[0]).toContain('<h1>Authorize Sample Integration</h1>');
     expect(pages[0]).toContain('Alex Admin, Demo Church');
-    expect(pages[0]).toContain('<li data-scope="openid">Know who you are: your name, e-mail address and organization</li>');
-    expect(pages[0]).toContain('<li data-scope="people">Read and change People records you have access to: profiles, lists and notes</li>');
+    expect(pages[0]).toContain(
+      '<li data-scope="openid">Know who you are: your name, e-mail address and organization</li>',
+    );
+    expect(pages[0]).toContain(
+      '<li data-scope="people">Read and change People records you have access to: profiles, lists and notes</li>',
+    );
     expect(pages[0]).toContain('data-scope="api"');
   });
 
   it('refuses the consent post without the CSRF token [CSRF]', async () => {
     const browser = new TestBrowser(t.baseUrl);
     let consent: Awaited<ReturnType<TestBrowser['request']>> | undefined;
-    await runAuthorization(browser, authorizeUrl(app, { code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)), code_challenge_method: 'S256' }), {
-      onPage: async (page, kind) => {
-        if (kind === 'consent') consent = await browser.submit(page, { _csrf: 'forged' }, { button: 'Allow' });
+    await runAuthorization(
+      browser,
+      authorizeUrl(app, {
+        code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)),
+        code_challenge_method: 'S256',
+      }),
+      {
+        onPage: async (page, kind) => {
+          if (kind === 'consent') consent = await browser.submit(page, { _csrf: 'forged' }, { button: 'Allow' });
+        },
       },
-    });
+    );
     expect(consent?.status).toBe(403);
     expect(consent?.location).toBeUndefined();
   });
 
   it('answers a wrong password on the login page with 401 and a generic message', async () => {
     const browser = new TestBrowser(t.baseUrl);
-    const login = await browser.follow(authorizeUrl(app, { code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)), code_challenge_method: 'S256' }).href);
+    const login = await browser.follow(
+      authorizeUrl(app, {
+        code_challenge: await client.calculatePKCECodeChallenge('v'.repeat(43)),
+        code_challenge_method: 'S256',
+      }).href,
+    );
     expect(parseForms(login.body)[0]!.action).toMatch(/^\/oauth\/interaction\/[\w-]+\/login$/);
     const failed = await browser.submit(login, { email: 'admin@demo.test', password: 'nope' });
     expect(failed.status).toBe(401);
@@ -190,7 +245,13 @@ describe('POST /oauth/token', () => {
   it('answers the spec token response with Cache-Control: no-store [authorization_code]', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app, { scope: 'openid people' });
     const before = Math.floor(Date.now() / 1000);
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(app),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toEqual({
@@ -208,7 +269,18 @@ describe('POST /oauth/token', () => {
 
   it('accepts a JSON body with the client credentials in it [JSON]', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app, { scope: 'people' });
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) }, { json: true });
+    const res = await postOAuth(
+      t.baseUrl,
+      '/oauth/token',
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+        ...credentials(app),
+      },
+      { json: true },
+    );
     expect(res.status).toBe(200);
     expect(res.body.scope).toBe('people');
     expect(await me(res.body.access_token as string)).toBe(200);
@@ -216,43 +288,86 @@ describe('POST /oauth/token', () => {
 
   it('accepts HTTP Basic client authentication [Basic]', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app, { scope: 'people' });
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, { basic: { id: app.clientId, secret: app.clientSecret! } });
+    const res = await postOAuth(
+      t.baseUrl,
+      '/oauth/token',
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      { basic: { id: app.clientId, secret: app.clientSecret! } },
+    );
     expect(res.status).toBe(200);
     expect(res.body.token_type).toBe('bearer');
   });
 
   it('accepts HTTP Basic with a JSON body [Basic + JSON]', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app, { scope: 'people' });
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier }, { json: true, basic: { id: app.clientId, secret: app.clientSecret! } });
+    const res = await postOAuth(
+      t.baseUrl,
+      '/oauth/token',
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier },
+      { json: true, basic: { id: app.clientId, secret: app.clientSecret! } },
+    );
     expect(res.status).toBe(200);
   });
 
   it('answers invalid_request for a JSON body that is not an object of strings', async () => {
-    const res = await fetch(`${t.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code": {"x": 1}}' });
+    const res = await fetch(`${t.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"code": {"x": 1}}',
+    });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'invalid_request', error_description: 'the JSON body must be an object of string values' });
-    const broken = await fetch(`${t.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"code":' });
+    expect(await res.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'the JSON body must be an object of string values',
+    });
+    const broken = await fetch(`${t.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"code":',
+    });
     expect(broken.status).toBe(400);
-    expect(await broken.json()).toEqual({ error: 'invalid_request', error_description: 'the request body is not valid JSON' });
+    expect(await broken.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'the request body is not valid JSON',
+    });
   });
 
   it('refuses a wrong client secret with 401 invalid_client', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: app.clientId, client_secret: 'wrong' });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: app.clientId,
+      client_secret: 'wrong',
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
   });
 
   it('refuses a redirect_uri that differs from the authorization request [exact match]', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: `${REDIRECT_URI}/`, code_verifier: verifier, ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: `${REDIRECT_URI}/`,
+      code_verifier: verifier,
+      ...credentials(app),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
   });
 
   it('refuses a wrong code_verifier [PKCE]', async () => {
     const { code } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: 'a'.repeat(43), ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: 'a'.repeat(43),
+      ...credentials(app),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
   });
@@ -260,7 +375,13 @@ describe('POST /oauth/token', () => {
   it('refuses a code_verifier shorter than 43 or longer than 128 characters [PKCE]', async () => {
     for (const verifier of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}!`]) {
       const { code } = await obtainCode(new TestBrowser(t.baseUrl), app);
-      const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) });
+      const res = await postOAuth(t.baseUrl, '/oauth/token', {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        code_verifier: verifier,
+        ...credentials(app),
+      });
       expect(res.status).toBe(400);
       expect(res.body.error).toBe('invalid_request');
     }
@@ -268,14 +389,26 @@ describe('POST /oauth/token', () => {
 
   it('refuses a code_verifier when the authorization request had no challenge [PKCE]', async () => {
     const { code } = await obtainCode(new TestBrowser(t.baseUrl), app, { pkce: false });
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: 'a'.repeat(43), ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: 'a'.repeat(43),
+      ...credentials(app),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
   });
 
   it('answers invalid_grant to a replayed code and revokes the tokens issued from it [code replay]', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) };
+    const params = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(app),
+    };
     const first = await postOAuth(t.baseUrl, '/oauth/token', params);
     expect(first.status).toBe(200);
     expect(await me(first.body.access_token as string)).toBe(200);
@@ -283,7 +416,11 @@ describe('POST /oauth/token', () => {
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
     expect(await me(first.body.access_token as string)).toBe(401);
-    const refresh = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, ...credentials(app) });
+    const refresh = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token as string,
+      ...credentials(app),
+    });
     expect(refresh.status).toBe(400);
     expect(refresh.body.error).toBe('invalid_grant');
   });
@@ -292,7 +429,13 @@ describe('POST /oauth/token', () => {
     const t0 = Date.parse('2026-08-01T09:00:00Z');
     setClock(t0);
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) };
+    const params = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(app),
+    };
     const first = await postOAuth(t.baseUrl, '/oauth/token', params);
     expect(first.status).toBe(200);
     setClock(t0 + 61_000);
@@ -300,10 +443,17 @@ describe('POST /oauth/token', () => {
     const replay = await postOAuth(t.baseUrl, '/oauth/token', params);
     expect(replay.status).toBe(400);
     expect(replay.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
-    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', { token: first.body.access_token as string, ...credentials(app) });
+    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', {
+      token: first.body.access_token as string,
+      ...credentials(app),
+    });
     expect(introspected.body).toEqual({ active: false });
     expect(await me(first.body.access_token as string)).toBe(401);
-    const refresh = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, ...credentials(app) });
+    const refresh = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token as string,
+      ...credentials(app),
+    });
     expect(refresh.status).toBe(400);
     expect(refresh.body.error).toBe('invalid_grant');
   });
@@ -312,7 +462,13 @@ describe('POST /oauth/token', () => {
     const t0 = Date.parse('2026-08-02T09:00:00Z');
     setClock(t0);
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const params = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) };
+    const params = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(app),
+    };
     const first = await postOAuth(t.baseUrl, '/oauth/token', params);
     expect(first.status).toBe(200);
     setClock(t0 + 61_000);
@@ -327,12 +483,24 @@ describe('POST /oauth/token', () => {
     setClock(t0);
     const browser = new TestBrowser(t.baseUrl);
     const earlier = await obtainCode(browser, app);
-    const tokens = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code: earlier.code, redirect_uri: REDIRECT_URI, code_verifier: earlier.verifier, ...credentials(app) });
+    const tokens = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code: earlier.code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: earlier.verifier,
+      ...credentials(app),
+    });
     expect(tokens.status).toBe(200);
     // A second code of the same session (same grant), left unused past its 60 s.
     const { code, verifier } = await obtainCode(browser, app);
     setClock(t0 + 61_000);
-    const late = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) });
+    const late = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(app),
+    });
     expect(late.status).toBe(400);
     expect(late.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
     expect(await me(tokens.body.access_token as string)).toBe(200);
@@ -341,7 +509,13 @@ describe('POST /oauth/token', () => {
   it('refuses a code issued to another client', async () => {
     const other = await createTestApplication(t.db, { name: 'Other' });
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(other) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(other),
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
   });
@@ -352,7 +526,10 @@ describe('POST /oauth/token', () => {
     await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people api', email: 'editor@demo.test' });
     const editor = await personId(t.db, 'editor@demo.test');
     const now = new Date();
-    const { rows: months } = await t.db.query('SELECT person_id::text, year, month FROM oauth_monthly_active_users WHERE application_id = $1', [mau.id]);
+    const { rows: months } = await t.db.query(
+      'SELECT person_id::text, year, month FROM oauth_monthly_active_users WHERE application_id = $1',
+      [mau.id],
+    );
     expect(months).toEqual([{ person_id: editor, year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 }]);
     const { rows: connections } = await t.db.query<{ person_id: string; scopes: string[]; organization_id: string }>(
       'SELECT person_id::text, organization_id::text, scopes FROM oauth_connections WHERE application_id = $1',
@@ -364,12 +541,21 @@ describe('POST /oauth/token', () => {
 
   it('stores tokens and codes only as SHA-256 digests', async () => {
     const { code, verifier } = await obtainCode(new TestBrowser(t.baseUrl), app);
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: verifier, ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: verifier,
+      ...credentials(app),
+    });
     const dump = JSON.stringify((await t.db.query('SELECT * FROM oauth_provider_records')).rows);
-    for (const secret of [code, res.body.access_token as string, res.body.refresh_token as string]) expect(dump).not.toContain(secret);
+    for (const secret of [code, res.body.access_token as string, res.body.refresh_token as string])
+      expect(dump).not.toContain(secret);
     const { createHash } = await import('node:crypto');
-    const digest = createHash('sha256').update(res.body.access_token as string).digest('hex');
-    const { rows } = await t.db.query("SELECT model FROM oauth_provider_records WHERE id_digest = $1", [digest]);
+    const digest = createHash('sha256')
+      .update(res.body.access_token as string)
+      .digest('hex');
+    const { rows } = await t.db.query('SELECT model FROM oauth_provider_records WHERE id_digest = $1', [digest]);
     expect(rows).toEqual([{ model: 'AccessToken' }]);
   });
 });

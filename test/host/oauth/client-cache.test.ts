@@ -27,7 +27,8 @@ async function rotateSecret(db: Database, app: TestApplication): Promise<TestApp
 }
 
 /** An introspection the client authenticates for: 200 with its credentials right, 401 otherwise. */
-const introspect = (baseUrl: string, app: TestApplication) => postOAuth(baseUrl, '/oauth/introspect', { token: 'not-a-token', ...credentials(app) });
+const introspect = (baseUrl: string, app: TestApplication) =>
+  postOAuth(baseUrl, '/oauth/introspect', { token: 'not-a-token', ...credentials(app) });
 
 describe('POST /oauth/introspect [client cache, one process]', () => {
   let t: HttpTestHost;
@@ -57,7 +58,11 @@ describe('POST /oauth/introspect [client cache, one process]', () => {
   });
 
   it('knows an application created after its client_id was asked for and not found [unknown, then created]', async () => {
-    const res = await postOAuth(t.baseUrl, '/oauth/introspect', { token: 'x', client_id: 'later-created', client_secret: 's' });
+    const res = await postOAuth(t.baseUrl, '/oauth/introspect', {
+      token: 'x',
+      client_id: 'later-created',
+      client_secret: 's',
+    });
     expect(res.status).toBe(401);
     const app = await createTestApplication(t.db, { name: 'Later' });
     await t.db.query("UPDATE oauth_applications SET client_id = 'later-created' WHERE id = $1", [app.id]);
@@ -80,13 +85,22 @@ describe('POST /oauth/introspect [client cache, two host processes on one Postgr
   it.skipIf(template.kind !== 'postgres')('sees a secret rotated by another process [NOTIFY]', async () => {
     if (template.kind !== 'postgres') return;
     const name = `${template.prefix}_${randomBytes(4).toString('hex')}`;
-    await withDatabase(adminUrl(template.url), (admin) => admin.exec(`CREATE DATABASE ${name} TEMPLATE ${template.database}`));
+    await withDatabase(adminUrl(template.url), (admin) =>
+      admin.exec(`CREATE DATABASE ${name} TEMPLATE ${template.database}`),
+    );
     const dbUrl = withDatabaseName(template.url, name);
     for (let i = 0; i < 2; i++) {
       const server = createServer();
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const db = await openDatabase({ databaseUrl: dbUrl });
-      const host = await createHost({ config: testConfig({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, addonSweepIntervalSeconds: 0 }), db, logger: createLogger('silent') });
+      const host = await createHost({
+        config: testConfig({
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          addonSweepIntervalSeconds: 0,
+        }),
+        db,
+        logger: createLogger('silent'),
+      });
       server.on('request', host.app);
       hosts.push({ host, db, server });
     }
@@ -105,5 +119,8 @@ describe('POST /oauth/introspect [client cache, two host processes on one Postgr
     expect((await introspect(b!, rotated)).status).toBe(200);
   });
 
-  it.skipIf(template.kind === 'postgres')('runs only on PostgreSQL: a PGlite database belongs to one process', () => {});
+  it.skipIf(template.kind === 'postgres')(
+    'runs only on PostgreSQL: a PGlite database belongs to one process',
+    () => {},
+  );
 });

@@ -21,7 +21,19 @@ describe('GET /.well-known/openid-configuration', () => {
       revocation_endpoint: u('/oauth/revoke'),
       introspection_endpoint: u('/oauth/introspect'),
       jwks_uri: u('/oauth/discovery/keys'),
-      scopes_supported: ['api', 'calendar', 'check_ins', 'giving', 'groups', 'home', 'people', 'publishing', 'registrations', 'services', 'openid'],
+      scopes_supported: [
+        'api',
+        'calendar',
+        'check_ins',
+        'giving',
+        'groups',
+        'home',
+        'people',
+        'publishing',
+        'registrations',
+        'services',
+        'openid',
+      ],
       response_types_supported: ['code'],
       response_modes_supported: ['form_post', 'fragment', 'query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -57,7 +69,9 @@ describe('GET /oauth/discovery/keys', () => {
   });
 
   it('keeps the signing key in the database, sealed', async () => {
-    const { rows } = await t.db.query<{ kid: string; sealed_jwk: string }>('SELECT kid, sealed_jwk FROM oauth_signing_keys');
+    const { rows } = await t.db.query<{ kid: string; sealed_jwk: string }>(
+      'SELECT kid, sealed_jwk FROM oauth_signing_keys',
+    );
     const { keys } = (await (await fetch(`${t.baseUrl}/oauth/discovery/keys`)).json()) as { keys: { kid: string }[] };
     expect(rows.map((r) => r.kid)).toEqual([keys[0]!.kid]);
     expect(rows[0]!.sealed_jwk).toMatch(/^v1\.test1\./);

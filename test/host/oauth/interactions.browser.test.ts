@@ -13,7 +13,14 @@ beforeAll(async () => {
   t = await startHttpTestHost();
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -37,7 +44,9 @@ describe('GET /oauth/authorize [browser, JavaScript disabled]', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     // The client's redirect_uri is not a real server: answer it in the browser.
-    await page.route(`${new URL(REDIRECT_URI).origin}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }));
+    await page.route(`${new URL(REDIRECT_URI).origin}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }),
+    );
     await page.goto(url.href);
     expect(await page.locator('h1').textContent()).toBe('Log in');
     await page.fill('input[name=email]', 'admin@demo.test');
@@ -49,7 +58,11 @@ describe('GET /oauth/authorize [browser, JavaScript disabled]', () => {
     await page.waitForURL(`${REDIRECT_URI}?**`);
     const callback = new URL(page.url());
     expect(callback.searchParams.get('state')).toBe('browser-state');
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: 'browser-state', expectedNonce: 'browser-nonce' });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: 'browser-state',
+      expectedNonce: 'browser-nonce',
+    });
     expect(tokens.claims()?.email).toBe('admin@demo.test');
     // The browser is logged in to the host as well.
     const cookies = await context.cookies(t.baseUrl);
@@ -71,14 +84,18 @@ describe('GET /oauth/authorize [browser, JavaScript disabled]', () => {
     });
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.route(`${new URL(REDIRECT_URI).origin}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }));
+    await page.route(`${new URL(REDIRECT_URI).origin}/**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }),
+    );
     await page.goto(url.href);
     await page.fill('input[name=email]', 'member@demo.test');
     await page.fill('input[name=password]', TEST_PASSWORD);
     await page.click('button[type=submit]');
     await page.waitForURL(/\/oauth\/interaction\//);
     expect(await page.locator('h1').textContent()).toBe('You cannot connect Admins Browser Client');
-    expect(await page.locator('p[data-access-mode]').textContent()).toBe('Demo Church allows only its organization administrators to connect Admins Browser Client.');
+    expect(await page.locator('p[data-access-mode]').textContent()).toBe(
+      'Demo Church allows only its organization administrators to connect Admins Browser Client.',
+    );
     await page.getByRole('button', { name: 'Back to Admins Browser Client' }).click();
     await page.waitForURL(`${REDIRECT_URI}?**`);
     const callback = new URL(page.url());

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../support/host.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { parseForms, TestBrowser } from '../../support/oauth-browser.ts';
-import { createTestApplication, discoverClient, obtainCode, obtainTokens, pageKind, type TestApplication } from '../../support/oauth-flow.ts';
+import {
+  createTestApplication,
+  discoverClient,
+  obtainCode,
+  obtainTokens,
+  pageKind,
+  type TestApplication,
+} from '../../support/oauth-flow.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 
 let t: HttpTestHost;
@@ -24,9 +31,16 @@ afterAll(() => t.close());
 
 describe('ID token', () => {
   it('is RS256 with a kid of the JWKS and carries exactly the spec claims', async () => {
-    const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'openid people', nonce: 'nonce-abc' });
+    const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, {
+      scope: 'openid people',
+      nonce: 'nonce-abc',
+    });
     const jwks = createRemoteJWKSet(new URL(`${t.baseUrl}/oauth/discovery/keys`));
-    const { payload, protectedHeader } = await jwtVerify(tokens.id_token!, jwks, { issuer: t.baseUrl, audience: app.clientId, algorithms: ['RS256'] });
+    const { payload, protectedHeader } = await jwtVerify(tokens.id_token!, jwks, {
+      issuer: t.baseUrl,
+      audience: app.clientId,
+      algorithms: ['RS256'],
+    });
     const { keys } = (await (await fetch(`${t.baseUrl}/oauth/discovery/keys`)).json()) as { keys: { kid: string }[] };
     expect(protectedHeader).toEqual({ alg: 'RS256', kid: keys[0]!.kid });
     expect(decodeProtectedHeader(tokens.id_token!).kid).toBe(keys[0]!.kid);
@@ -73,16 +87,33 @@ describe('ID token', () => {
 describe('GET /oauth/userinfo', () => {
   it('returns exactly sub, name, email, organization_id, organization_name [GET]', async () => {
     const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'openid people' });
-    const res = await fetch(`${t.baseUrl}/oauth/userinfo`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const res = await fetch(`${t.baseUrl}/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ sub: adminId, name: 'Alex Admin', email: 'admin@demo.test', organization_id: orgId, organization_name: 'Demo Church' });
+    expect(await res.json()).toEqual({
+      sub: adminId,
+      name: 'Alex Admin',
+      email: 'admin@demo.test',
+      organization_id: orgId,
+      organization_name: 'Demo Church',
+    });
   });
 
   it('answers the same through openid-client and by POST [POST]', async () => {
     const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'openid' });
     const info = await client.fetchUserInfo(config, tokens.access_token, adminId);
-    expect(info).toEqual({ sub: adminId, name: 'Alex Admin', email: 'admin@demo.test', organization_id: orgId, organization_name: 'Demo Church' });
-    const res = await fetch(`${t.baseUrl}/oauth/userinfo`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(info).toEqual({
+      sub: adminId,
+      name: 'Alex Admin',
+      email: 'admin@demo.test',
+      organization_id: orgId,
+      organization_name: 'Demo Church',
+    });
+    const res = await fetch(`${t.baseUrl}/oauth/userinfo`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(info);
   });
@@ -143,7 +174,12 @@ describe('GET /oauth/authorize [prompt]', () => {
   it('lets the chooser switch to another account [select_account other]', async () => {
     const browser = new TestBrowser(t.baseUrl);
     await obtainCode(browser, app, { email: 'editor@demo.test' });
-    const tokens = await obtainTokens(browser, config, { scope: 'openid', extra: { prompt: 'select_account' }, chooser: 'other', email: 'member@demo.test' });
+    const tokens = await obtainTokens(browser, config, {
+      scope: 'openid',
+      extra: { prompt: 'select_account' },
+      chooser: 'other',
+      email: 'member@demo.test',
+    });
     expect(tokens.claims()?.email).toBe('member@demo.test');
   });
 
@@ -163,13 +199,21 @@ describe('GET /oauth/authorize [prompt]', () => {
     const login = await browser.request('/login');
     expect((await browser.submit(login, { email: 'member@demo.test', password: TEST_PASSWORD })).status).toBe(303);
     const kinds: string[] = [];
-    const tokens = await obtainTokens(browser, config, { scope: 'openid', onPage: (_p, kind) => void kinds.push(kind) });
+    const tokens = await obtainTokens(browser, config, {
+      scope: 'openid',
+      onPage: (_p, kind) => void kinds.push(kind),
+    });
     expect(kinds).toEqual(['consent']);
     expect(tokens.claims()?.email).toBe('member@demo.test');
   });
 
   it('answers login_required to prompt=none without a session [prompt=none]', async () => {
-    const url = client.buildAuthorizationUrl(config, { redirect_uri: 'https://client.example/callback', scope: 'openid', prompt: 'none', state: 's' });
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: 'https://client.example/callback',
+      scope: 'openid',
+      prompt: 'none',
+      state: 's',
+    });
     const res = await new TestBrowser(t.baseUrl).follow(url.href);
     expect(res.location).toBeDefined();
     expect(new URL(res.location!).searchParams.get('error')).toBe('login_required');

@@ -3,7 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { recordDigest, REFRESH_CONCURRENCY_GRACE_SECONDS } from '@addon-kit/host/internal/oauth/adapter.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
-import { createTestApplication, credentials, discoverClient, obtainTokens, postOAuth, type TestApplication } from '../../support/oauth-flow.ts';
+import {
+  createTestApplication,
+  credentials,
+  discoverClient,
+  obtainTokens,
+  postOAuth,
+  type TestApplication,
+} from '../../support/oauth-flow.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 
 let t: HttpTestHost;
@@ -21,16 +28,27 @@ afterAll(() => t.close());
 afterEach(() => void vi.useRealTimers());
 
 async function me(accessToken: string): Promise<number> {
-  return (await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } })).status;
+  return (
+    await fetch(`${t.baseUrl}/current/v2/me`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT },
+    })
+  ).status;
 }
 
 /** The grant a refresh token belongs to, from the store. */
 async function grantOf(refreshToken: string): Promise<string> {
-  const { rows } = await t.db.query<{ grant_id: string }>("SELECT grant_id FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1", [recordDigest(refreshToken)]);
+  const { rows } = await t.db.query<{ grant_id: string }>(
+    "SELECT grant_id FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1",
+    [recordDigest(refreshToken)],
+  );
   return rows[0]!.grant_id;
 }
 
-const refreshParams = (refreshToken: string) => ({ grant_type: 'refresh_token', refresh_token: refreshToken, ...credentials(app) });
+const refreshParams = (refreshToken: string) => ({
+  grant_type: 'refresh_token',
+  refresh_token: refreshToken,
+  ...credentials(app),
+});
 
 /** Freezes the clock at `at` (Date only: timers and I/O run normally). */
 function setClock(at: number): void {
@@ -105,7 +123,10 @@ describe('POST /oauth/token [refresh_token]', () => {
   it('keeps the answer for a duplicate sealed, not in clear, on the consumed refresh token [at rest]', async () => {
     const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
     const second = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
-    const { rows } = await t.db.query<{ replay_sealed: string }>("SELECT replay_sealed FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1", [recordDigest(first.refresh_token!)]);
+    const { rows } = await t.db.query<{ replay_sealed: string }>(
+      "SELECT replay_sealed FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1",
+      [recordDigest(first.refresh_token!)],
+    );
     expect(rows[0]!.replay_sealed).toMatch(/^v1\.rt\./);
     expect(rows[0]!.replay_sealed).not.toContain(second.body.access_token as string);
     expect(rows[0]!.replay_sealed).not.toContain(second.body.refresh_token as string);
@@ -116,7 +137,11 @@ describe('POST /oauth/token [refresh_token]', () => {
     const second = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
     expect(second.status).toBe(200);
     const other = await createTestApplication(t.db, { name: 'Other duplicate' });
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token!, ...credentials(other) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      ...credentials(other),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
     expect(await me(second.body.access_token as string)).toBe(200);
@@ -125,10 +150,15 @@ describe('POST /oauth/token [refresh_token]', () => {
   it('gives concurrent refreshes with one token one rotation, and every one of them its tokens [concurrent]', async () => {
     for (let round = 0; round < 3; round++) {
       const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
-      const results = await Promise.all(Array.from({ length: 5 }, () => postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!))));
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!))),
+      );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       expect(new Set(results.map((r) => JSON.stringify(r.body))).size).toBe(1);
-      const { rows } = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM oauth_provider_records WHERE model = 'RefreshToken' AND grant_id = $1", [await grantOf(first.refresh_token!)]);
+      const { rows } = await t.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM oauth_provider_records WHERE model = 'RefreshToken' AND grant_id = $1",
+        [await grantOf(first.refresh_token!)],
+      );
       expect(rows[0]!.n).toBe(2);
       // The shared tokens keep working.
       expect(await me(results[0]!.body.access_token as string)).toBe(200);
@@ -151,7 +181,10 @@ describe('POST /oauth/token [refresh_token]', () => {
     expect(late.status).toBe(400);
     expect(late.body).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
     expect(await me(second.body.access_token as string)).toBe(401);
-    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', { token: second.body.refresh_token as string, ...credentials(app) });
+    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', {
+      token: second.body.refresh_token as string,
+      ...credentials(app),
+    });
     expect(introspected.body).toEqual({ active: false });
     const next = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(second.body.refresh_token as string));
     expect(next.status).toBe(400);
@@ -172,7 +205,11 @@ describe('POST /oauth/token [refresh_token]', () => {
   it('refuses a refresh token of another client', async () => {
     const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
     const other = await createTestApplication(t.db, { name: 'Other' });
-    const res = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.refresh_token!, ...credentials(other) });
+    const res = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      ...credentials(other),
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
   });
@@ -186,7 +223,10 @@ describe('POST /oauth/token [refresh_token]', () => {
     expect(await me(first.access_token)).toBe(200);
     setClock(t0 + 2 * HOUR + 1000);
     expect(await me(first.access_token)).toBe(401);
-    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', { token: first.access_token, ...credentials(app) });
+    const introspected = await postOAuth(t.baseUrl, '/oauth/introspect', {
+      token: first.access_token,
+      ...credentials(app),
+    });
     expect(introspected.body).toEqual({ active: false });
     const refreshed = await postOAuth(t.baseUrl, '/oauth/token', refreshParams(first.refresh_token!));
     expect(refreshed.status).toBe(200);
@@ -235,7 +275,10 @@ describe('POST /oauth/token [refresh_token]', () => {
     const first = await obtainTokens(browser, config, { scope: 'people' });
     setClock(t0 + 10 * DAY);
     const pages: string[] = [];
-    const second = await obtainTokens(browser, config, { scope: 'people api', onPage: (_page, kind) => void pages.push(kind) });
+    const second = await obtainTokens(browser, config, {
+      scope: 'people api',
+      onPage: (_page, kind) => void pages.push(kind),
+    });
     // The host login has lapsed by day 10 (a login page first); the grant gains a scope, so consent is asked.
     expect(pages).toEqual(['login', 'consent']);
     expect(await grantOf(second.refresh_token!)).toBe(await grantOf(first.refresh_token!));
@@ -256,7 +299,10 @@ describe('POST /oauth/token [refresh_token]', () => {
     const first = await obtainTokens(new TestBrowser(t.baseUrl), countedConfig, { scope: 'people' });
     setClock(Date.parse('2026-06-02T12:00:00Z'));
     await client.refreshTokenGrant(countedConfig, first.refresh_token!);
-    const { rows } = await t.db.query('SELECT year, month FROM oauth_monthly_active_users WHERE application_id = $1 ORDER BY year, month', [counted.id]);
+    const { rows } = await t.db.query(
+      'SELECT year, month FROM oauth_monthly_active_users WHERE application_id = $1 ORDER BY year, month',
+      [counted.id],
+    );
     expect(rows).toEqual([
       { year: 2026, month: 5 },
       { year: 2026, month: 6 },
@@ -267,7 +313,10 @@ describe('POST /oauth/token [refresh_token]', () => {
 describe('POST /oauth/refresh', () => {
   it('is a refresh_token grant without grant_type [form]', async () => {
     const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
-    const res = await postOAuth(t.baseUrl, '/oauth/refresh', { refresh_token: first.refresh_token!, ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/refresh', {
+      refresh_token: first.refresh_token!,
+      ...credentials(app),
+    });
     expect(res.status).toBe(200);
     expect(res.body.token_type).toBe('bearer');
     expect(res.body.refresh_token).not.toBe(first.refresh_token);
@@ -275,14 +324,26 @@ describe('POST /oauth/refresh', () => {
 
   it('accepts JSON and HTTP Basic [JSON + Basic]', async () => {
     const first = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
-    const res = await postOAuth(t.baseUrl, '/oauth/refresh', { grant_type: 'refresh_token', refresh_token: first.refresh_token! }, { json: true, basic: { id: app.clientId, secret: app.clientSecret! } });
+    const res = await postOAuth(
+      t.baseUrl,
+      '/oauth/refresh',
+      { grant_type: 'refresh_token', refresh_token: first.refresh_token! },
+      { json: true, basic: { id: app.clientId, secret: app.clientSecret! } },
+    );
     expect(res.status).toBe(200);
     expect(await me(res.body.access_token as string)).toBe(200);
   });
 
   it('refuses another grant_type', async () => {
-    const res = await postOAuth(t.baseUrl, '/oauth/refresh', { grant_type: 'authorization_code', code: 'x', ...credentials(app) });
+    const res = await postOAuth(t.baseUrl, '/oauth/refresh', {
+      grant_type: 'authorization_code',
+      code: 'x',
+      ...credentials(app),
+    });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'invalid_request', error_description: 'grant_type must be refresh_token at this endpoint' });
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      error_description: 'grant_type must be refresh_token at this endpoint',
+    });
   });
 });

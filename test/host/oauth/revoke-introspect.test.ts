@@ -2,7 +2,14 @@ import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
-import { createTestApplication, credentials, discoverClient, obtainTokens, postOAuth, type TestApplication } from '../../support/oauth-flow.ts';
+import {
+  createTestApplication,
+  credentials,
+  discoverClient,
+  obtainTokens,
+  postOAuth,
+  type TestApplication,
+} from '../../support/oauth-flow.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 
 let t: HttpTestHost;
@@ -20,10 +27,15 @@ afterAll(() => t.close());
 afterEach(() => void vi.useRealTimers());
 
 async function me(accessToken: string): Promise<number> {
-  return (await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT } })).status;
+  return (
+    await fetch(`${t.baseUrl}/current/v2/me`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'user-agent': TEST_USER_AGENT },
+    })
+  ).status;
 }
 const fresh = () => obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people api' });
-const introspect = (token: string, as: TestApplication = app) => postOAuth(t.baseUrl, '/oauth/introspect', { token, ...credentials(as) });
+const introspect = (token: string, as: TestApplication = app) =>
+  postOAuth(t.baseUrl, '/oauth/introspect', { token, ...credentials(as) });
 const revoke = (token: string, hint?: string, as: TestApplication = app) =>
   postOAuth(t.baseUrl, '/oauth/revoke', { token, ...(hint ? { token_type_hint: hint } : {}), ...credentials(as) });
 
@@ -33,14 +45,28 @@ describe('POST /oauth/introspect', () => {
     const res = await introspect(tokens.access_token);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.body).toEqual({ active: true, scope: 'people api', client_id: app.clientId, token_type: 'Bearer', exp: expect.any(Number), iat: expect.any(Number) });
+    expect(res.body).toEqual({
+      active: true,
+      scope: 'people api',
+      client_id: app.clientId,
+      token_type: 'Bearer',
+      exp: expect.any(Number),
+      iat: expect.any(Number),
+    });
     expect((res.body.exp as number) - (res.body.iat as number)).toBe(7200);
   });
 
   it('answers the same fields for an active refresh token', async () => {
     const tokens = await fresh();
     const res = await introspect(tokens.refresh_token!);
-    expect(res.body).toEqual({ active: true, scope: 'people api', client_id: app.clientId, token_type: 'Bearer', exp: expect.any(Number), iat: expect.any(Number) });
+    expect(res.body).toEqual({
+      active: true,
+      scope: 'people api',
+      client_id: app.clientId,
+      token_type: 'Bearer',
+      exp: expect.any(Number),
+      iat: expect.any(Number),
+    });
     expect((res.body.exp as number) - (res.body.iat as number)).toBe(90 * 86400);
   });
 
@@ -49,7 +75,11 @@ describe('POST /oauth/introspect', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.parse('2026-09-01T09:00:00Z'));
     const tokens = await fresh();
-    const rotated = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, ...credentials(app) });
+    const rotated = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token!,
+      ...credentials(app),
+    });
     expect(rotated.status).toBe(200);
     const res = await introspect(tokens.refresh_token!);
     expect(res.status).toBe(200);
@@ -79,14 +109,23 @@ describe('POST /oauth/introspect', () => {
 
   it('needs client authentication', async () => {
     const tokens = await fresh();
-    const res = await postOAuth(t.baseUrl, '/oauth/introspect', { token: tokens.access_token, client_id: app.clientId, client_secret: 'wrong' });
+    const res = await postOAuth(t.baseUrl, '/oauth/introspect', {
+      token: tokens.access_token,
+      client_id: app.clientId,
+      client_secret: 'wrong',
+    });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
   });
 
   it('accepts a JSON body', async () => {
     const tokens = await fresh();
-    const res = await postOAuth(t.baseUrl, '/oauth/introspect', { token: tokens.access_token, ...credentials(app) }, { json: true });
+    const res = await postOAuth(
+      t.baseUrl,
+      '/oauth/introspect',
+      { token: tokens.access_token, ...credentials(app) },
+      { json: true },
+    );
     expect(res.body.active).toBe(true);
   });
 });
@@ -113,7 +152,11 @@ describe('POST /oauth/revoke', () => {
     expect((await introspect(tokens.refresh_token!)).body).toEqual({ active: false });
     expect((await introspect(tokens.access_token)).body).toEqual({ active: false });
     expect(await me(tokens.access_token)).toBe(401);
-    const refresh = await postOAuth(t.baseUrl, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, ...credentials(app) });
+    const refresh = await postOAuth(t.baseUrl, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token!,
+      ...credentials(app),
+    });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
@@ -141,17 +184,29 @@ describe('POST /oauth/revoke', () => {
 
   it('needs the client credentials', async () => {
     const tokens = await fresh();
-    const missing = await postOAuth(t.baseUrl, '/oauth/revoke', { token: tokens.access_token, client_id: app.clientId });
+    const missing = await postOAuth(t.baseUrl, '/oauth/revoke', {
+      token: tokens.access_token,
+      client_id: app.clientId,
+    });
     expect(missing.status).toBe(401);
     expect(missing.body.error).toBe('invalid_client');
-    const wrong = await postOAuth(t.baseUrl, '/oauth/revoke', { token: tokens.access_token, client_id: app.clientId, client_secret: 'nope' });
+    const wrong = await postOAuth(t.baseUrl, '/oauth/revoke', {
+      token: tokens.access_token,
+      client_id: app.clientId,
+      client_secret: 'nope',
+    });
     expect(wrong.status).toBe(401);
     expect(await me(tokens.access_token)).toBe(200);
   });
 
   it('accepts JSON and HTTP Basic', async () => {
     const tokens = await fresh();
-    const res = await postOAuth(t.baseUrl, '/oauth/revoke', { token: tokens.access_token }, { json: true, basic: { id: app.clientId, secret: app.clientSecret! } });
+    const res = await postOAuth(
+      t.baseUrl,
+      '/oauth/revoke',
+      { token: tokens.access_token },
+      { json: true, basic: { id: app.clientId, secret: app.clientSecret! } },
+    );
     expect(res).toMatchObject({ status: 200, body: {} });
     expect(await me(tokens.access_token)).toBe(401);
   });

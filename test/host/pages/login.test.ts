@@ -1,7 +1,14 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireCsrf } from '@addon-kit/host/internal/auth/csrf.ts';
-import { configureHostSession, HOST_SESSION_COOKIE, hostPersonOf, hostSessionOptions, requireHostLogin, safeReturnTo } from '@addon-kit/host/internal/auth/session.ts';
+import {
+  configureHostSession,
+  HOST_SESSION_COOKIE,
+  hostPersonOf,
+  hostSessionOptions,
+  requireHostLogin,
+  safeReturnTo,
+} from '@addon-kit/host/internal/auth/session.ts';
 import { errorHandler } from '@addon-kit/host/internal/http/error-handler.ts';
 import { createLogger } from '@addon-kit/host/internal/logger.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
@@ -17,8 +24,17 @@ beforeAll(async () => {
     prepend(outer, host) {
       configureHostSession(outer, { config: host.host.config, db: host.db });
       const probe = express.Router();
-      probe.get('/probe/page', requireHostLogin, (req, res) => void res.type('text/plain').send(`hello ${hostPersonOf(req).email}`));
-      probe.post('/probe/action', requireHostLogin, requireCsrf, (req, res) => void res.json({ ok: true, person: hostPersonOf(req).id }));
+      probe.get(
+        '/probe/page',
+        requireHostLogin,
+        (req, res) => void res.type('text/plain').send(`hello ${hostPersonOf(req).email}`),
+      );
+      probe.post(
+        '/probe/action',
+        requireHostLogin,
+        requireCsrf,
+        (req, res) => void res.json({ ok: true, person: hostPersonOf(req).id }),
+      );
       outer.use(probe);
       outer.use('/probe', errorHandler(createLogger('silent')));
     },
@@ -104,7 +120,10 @@ describe('POST /login', () => {
     const browser = new TestBrowser(t.baseUrl);
     const form = await browser.request('/login');
     const fields = parseForms(form.body)[0]!.fields;
-    const done = await browser.request('/login', { form: { ...fields, email: 'admin@demo.test', password: TEST_PASSWORD }, headers: { origin: 'http://evil.example' } });
+    const done = await browser.request('/login', {
+      form: { ...fields, email: 'admin@demo.test', password: TEST_PASSWORD },
+      headers: { origin: 'http://evil.example' },
+    });
     expect(done.status).toBe(403);
   });
 
@@ -113,7 +132,10 @@ describe('POST /login', () => {
     const form = await browser.request('/login');
     const before = parseForms(form.body)[0]!.fields._csrf!;
     await browser.submit(form, { email: 'admin@demo.test', password: TEST_PASSWORD });
-    const res = await browser.request('/probe/action', { method: 'POST', headers: { 'x-csrf-token': before, accept: 'application/json' } });
+    const res = await browser.request('/probe/action', {
+      method: 'POST',
+      headers: { 'x-csrf-token': before, accept: 'application/json' },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -126,9 +148,14 @@ describe('requireHostLogin', () => {
   });
 
   it('answers 401 JSON to an API request [not logged in]', async () => {
-    const res = await new TestBrowser(t.baseUrl).request('/probe/action', { method: 'POST', headers: { accept: 'application/json' } });
+    const res = await new TestBrowser(t.baseUrl).request('/probe/action', {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+    });
     expect(res.status).toBe(401);
-    expect(JSON.parse(res.body)).toEqual({ errors: [{ status: '401', title: 'Unauthorized', detail: 'Log in to the host first' }] });
+    expect(JSON.parse(res.body)).toEqual({
+      errors: [{ status: '401', title: 'Unauthorized', detail: 'Log in to the host first' }],
+    });
   });
 });
 
@@ -136,7 +163,10 @@ describe('requireCsrf', () => {
   it('accepts the session token in the X-CSRF-Token header', async () => {
     const browser = await loggedIn();
     const token = parseForms((await browser.request('/login')).body)[0]!.fields._csrf!;
-    const res = await browser.request('/probe/action', { method: 'POST', headers: { 'x-csrf-token': token, origin: t.baseUrl } });
+    const res = await browser.request('/probe/action', {
+      method: 'POST',
+      headers: { 'x-csrf-token': token, origin: t.baseUrl },
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ ok: true, person: expect.stringMatching(/^\d+$/) });
   });
@@ -146,14 +176,24 @@ describe('requireCsrf', () => {
     const res = await browser.request('/probe/action', { method: 'POST', headers: { 'x-csrf-token': 'x'.repeat(43) } });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toEqual({
-      errors: [{ status: '403', title: 'Forbidden', detail: 'You do not have access to this resource', meta: { description: 'The CSRF token is missing or invalid, or the request came from another origin' } }],
+      errors: [
+        {
+          status: '403',
+          title: 'Forbidden',
+          detail: 'You do not have access to this resource',
+          meta: { description: 'The CSRF token is missing or invalid, or the request came from another origin' },
+        },
+      ],
     });
   });
 
   it('refuses the right token from a foreign Origin with 403', async () => {
     const browser = await loggedIn();
     const token = parseForms((await browser.request('/login')).body)[0]!.fields._csrf!;
-    const res = await browser.request('/probe/action', { method: 'POST', headers: { 'x-csrf-token': token, origin: 'http://127.0.0.1:1' } });
+    const res = await browser.request('/probe/action', {
+      method: 'POST',
+      headers: { 'x-csrf-token': token, origin: 'http://127.0.0.1:1' },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -171,7 +211,12 @@ describe('POST /logout', () => {
 
 describe('hostSessionOptions()', () => {
   it('marks the cookie Secure when the host is served over https', () => {
-    expect(hostSessionOptions(testConfig({ baseUrl: 'https://host.example' })).cookieOptions).toEqual({ httpOnly: true, sameSite: 'lax', secure: true, path: '/' });
+    expect(hostSessionOptions(testConfig({ baseUrl: 'https://host.example' })).cookieOptions).toEqual({
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: true,
+      path: '/',
+    });
   });
 });
 

@@ -7,13 +7,19 @@ import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPONENT_STYLESHEET_PATH } from '@addon-kit/sdk/server';
-import { DEFAULT_PAGE_ASSET_SOURCES, loadPageAssets, pageAssets, pageAssetsRouter } from '@addon-kit/host/internal/pages/page-assets.ts';
+import {
+  DEFAULT_PAGE_ASSET_SOURCES,
+  loadPageAssets,
+  pageAssets,
+  pageAssetsRouter,
+} from '@addon-kit/host/internal/pages/page-assets.ts';
 import { createTestHost, type TestHost } from '../../support/host.ts';
 
 let t: TestHost;
 const hostCss = fileURLToPath(new URL('../../../host/pages/assets/host.css', import.meta.url));
 const faviconSvg = fileURLToPath(new URL('../../../host/pages/assets/favicon.svg', import.meta.url));
-const PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 beforeAll(async () => {
   t = await createTestHost({ config: { platformName: 'Parish Hub' } });
@@ -48,7 +54,11 @@ describe('GET /favicon.ico', () => {
   it('answers the SVG favicon for a day (no 404), and the hashed favicon for good', async () => {
     const svg = await readFile(faviconSvg);
     const ico = await t.api().get('/favicon.ico').buffer(true);
-    expect([ico.status, ico.headers['content-type'], ico.headers['cache-control']]).toEqual([200, 'image/svg+xml', 'public, max-age=86400']);
+    expect([ico.status, ico.headers['content-type'], ico.headers['cache-control']]).toEqual([
+      200,
+      'image/svg+xml',
+      'public, max-age=86400',
+    ]);
     expect(Buffer.compare(ico.body as Buffer, svg)).toBe(0);
     const hashed = await t.api().get(pageAssets().favicon.path).buffer(true);
     expect([hashed.status, hashed.headers['cache-control']]).toEqual([200, 'public, max-age=31536000, immutable']);
@@ -81,7 +91,10 @@ describe('loadPageAssets()', () => {
   it('serves the assets from an install location under dot-folders [~/.npm/_npx]', async () => {
     const install = join(dir, '.npm', '_npx', 'f00', 'node_modules', 'addon-kit', '.assets');
     await mkdir(install, { recursive: true });
-    const sources = { stylesheets: [join(install, 'host.css'), join(install, 'components.css')], favicon: join(install, 'favicon.svg') };
+    const sources = {
+      stylesheets: [join(install, 'host.css'), join(install, 'components.css')],
+      favicon: join(install, 'favicon.svg'),
+    };
     await copyFile(hostCss, sources.stylesheets[0]!);
     await copyFile(COMPONENT_STYLESHEET_PATH, sources.stylesheets[1]!);
     await copyFile(faviconSvg, sources.favicon);

@@ -21,8 +21,16 @@ let f: PeopleFixture;
 let listId: string;
 
 const one = async (sql: string, params: unknown[]) => (await sqlRows<{ id: string }>(f.db, sql, params))[0]!.id;
-const sync = (id: string, auth = f.auth.admin) => f.t.api().post(`/people/v2/lists/${id}/bulkmail_sync`).set('Authorization', auth);
-const statusRow = async (id: string) => (await sqlRows<Record<string, unknown>>(f.db, 'SELECT status, people_count, synced_people_count, attempts, failed_attempts, last_error, last_synced_at FROM bulkmail_sync_statuses WHERE list_id = $1', [id]))[0];
+const sync = (id: string, auth = f.auth.admin) =>
+  f.t.api().post(`/people/v2/lists/${id}/bulkmail_sync`).set('Authorization', auth);
+const statusRow = async (id: string) =>
+  (
+    await sqlRows<Record<string, unknown>>(
+      f.db,
+      'SELECT status, people_count, synced_people_count, attempts, failed_attempts, last_error, last_synced_at FROM bulkmail_sync_statuses WHERE list_id = $1',
+      [id],
+    )
+  )[0];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -30,7 +38,12 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      received.push({ method: req.method!, path: req.url!, contentType: req.headers['content-type'], body: text ? JSON.parse(text) : undefined });
+      received.push({
+        method: req.method!,
+        path: req.url!,
+        contentType: req.headers['content-type'],
+        body: text ? JSON.parse(text) : undefined,
+      });
       answer(req, res);
     });
   });
@@ -55,7 +68,15 @@ describe('POST /people/v2/lists/{list_id}/bulkmail_sync', () => {
     const res = await sync(listId);
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      errors: [{ status: '422', code: 'bulkmail_not_configured', title: 'Bulk Mail Not Configured', detail: 'No bulk-mail provider is configured for this organization; an administrator must configure one first' }],
+      errors: [
+        {
+          status: '422',
+          code: 'bulkmail_not_configured',
+          title: 'Bulk Mail Not Configured',
+          detail:
+            'No bulk-mail provider is configured for this organization; an administrator must configure one first',
+        },
+      ],
     });
     expect(await statusRow(listId)).toBeUndefined();
   });
@@ -70,33 +91,66 @@ describe('POST /people/v2/lists/{list_id}/bulkmail_sync', () => {
     expect(people.length).toBeGreaterThan(0);
     const res = await sync(listId);
     expect(res.status).toBe(200);
-    expect(received).toEqual([{ method: 'POST', path: '/bulk', contentType: 'application/json', body: { list: { id: listId, name: 'Women over 40' }, people } }]);
+    expect(received).toEqual([
+      {
+        method: 'POST',
+        path: '/bulk',
+        contentType: 'application/json',
+        body: { list: { id: listId, name: 'Women over 40' }, people },
+      },
+    ]);
     expect(res.body.data).toMatchObject({
       type: 'BulkmailSyncStatus',
-      attributes: { provider: 'http_json', status: 'synced', people_count: people.length, synced_people_count: people.length, attempts: 1, failed_attempts: 0, last_error: null },
+      attributes: {
+        provider: 'http_json',
+        status: 'synced',
+        people_count: people.length,
+        synced_people_count: people.length,
+        attempts: 1,
+        failed_attempts: 0,
+        last_error: null,
+      },
     });
     expect(res.body.data.attributes.last_synced_at).toBe(res.body.data.attributes.last_attempted_at);
     expect(res.body.meta).toEqual({ parent: { id: listId, type: 'List' } });
-    const connected = await f.t.api().get('/people/v2/lists?filter=bulkmail_connected').set('Authorization', f.auth.admin);
+    const connected = await f.t
+      .api()
+      .get('/people/v2/lists?filter=bulkmail_connected')
+      .set('Authorization', f.auth.admin);
     expect(connected.body.data.map((d: { id: string }) => d.id)).toEqual([listId]);
   });
 
   it('records a provider failure, keeps the list results and the last success, and succeeds on retry [retry]', async () => {
-    const before = await sqlRows(f.db, 'SELECT person_id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]);
+    const before = await sqlRows(f.db, 'SELECT person_id FROM list_results WHERE list_id = $1 ORDER BY person_id', [
+      listId,
+    ]);
     const lastSuccess = (await statusRow(listId))!.last_synced_at;
     answer = (_req, res) => res.writeHead(503).end('busy');
     const failed = await sync(listId);
     expect(failed.status).toBe(200);
-    expect(failed.body.data.attributes).toMatchObject({ status: 'failed', attempts: 2, failed_attempts: 1, last_error: 'The provider answered HTTP 503', synced_people_count: before.length });
+    expect(failed.body.data.attributes).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      failed_attempts: 1,
+      last_error: 'The provider answered HTTP 503',
+      synced_people_count: before.length,
+    });
     expect(await statusRow(listId)).toMatchObject({ status: 'failed', last_synced_at: lastSuccess });
-    expect(await sqlRows(f.db, 'SELECT person_id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId])).toEqual(before);
+    expect(
+      await sqlRows(f.db, 'SELECT person_id FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]),
+    ).toEqual(before);
     const attention = await f.t.api().get('/people/v2/lists?filter=needs_attention').set('Authorization', f.auth.admin);
     expect(attention.body.data.map((d: { id: string }) => d.id)).toContain(listId);
 
     answer = (_req, res) => res.writeHead(200).end();
     received = [];
     const retried = await sync(listId);
-    expect(retried.body.data.attributes).toMatchObject({ status: 'synced', attempts: 3, failed_attempts: 0, last_error: null });
+    expect(retried.body.data.attributes).toMatchObject({
+      status: 'synced',
+      attempts: 3,
+      failed_attempts: 0,
+      last_error: null,
+    });
     expect((received[0]!.body as { people: unknown[] }).people).toHaveLength(before.length);
   });
 
@@ -112,9 +166,15 @@ describe('POST /people/v2/lists/{list_id}/bulkmail_sync', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await configureBulkmailProvider(f.db, f.demoId, { provider: 'http_json', endpointUrl: `http://127.0.0.1:${port}/gone` });
+    await configureBulkmailProvider(f.db, f.demoId, {
+      provider: 'http_json',
+      endpointUrl: `http://127.0.0.1:${port}/gone`,
+    });
     const res = await sync(listId);
-    expect(res.body.data.attributes).toMatchObject({ status: 'failed', last_error: 'The provider could not be reached' });
+    expect(res.body.data.attributes).toMatchObject({
+      status: 'failed',
+      last_error: 'The provider could not be reached',
+    });
     await configureBulkmailProvider(f.db, f.demoId, { provider: 'http_json', endpointUrl: endpoint });
   });
 
@@ -142,9 +202,15 @@ describe('POST /people/v2/lists/{list_id}/bulkmail_sync', () => {
 describe('configureBulkmailProvider()', () => {
   it('refuses endpoints that are not http(s) [ssrf]', async () => {
     for (const url of ['file:///etc/passwd', 'ftp://127.0.0.1/x', 'javascript:alert(1)', 'not a url']) {
-      await expect(configureBulkmailProvider(f.db, f.demoId, { provider: 'http_json', endpointUrl: url })).rejects.toThrow('the bulk-mail endpoint must be an http(s) URL');
+      await expect(
+        configureBulkmailProvider(f.db, f.demoId, { provider: 'http_json', endpointUrl: url }),
+      ).rejects.toThrow('the bulk-mail endpoint must be an http(s) URL');
     }
-    await expect(f.db.query("UPDATE bulkmail_providers SET endpoint_url = 'file:///etc/passwd' WHERE organization_id = $1", [f.demoId])).rejects.toThrow();
+    await expect(
+      f.db.query("UPDATE bulkmail_providers SET endpoint_url = 'file:///etc/passwd' WHERE organization_id = $1", [
+        f.demoId,
+      ]),
+    ).rejects.toThrow();
   });
 });
 
@@ -158,7 +224,13 @@ describe('createHttpJsonBulkmailProvider()', () => {
 
   it('never calls a non-http(s) endpoint', async () => {
     let called = false;
-    const provider = createHttpJsonBulkmailProvider({ endpointUrl: 'file:///etc/passwd', fetch: () => { called = true; return Promise.resolve(new Response()); } });
+    const provider = createHttpJsonBulkmailProvider({
+      endpointUrl: 'file:///etc/passwd',
+      fetch: () => {
+        called = true;
+        return Promise.resolve(new Response());
+      },
+    });
     expect(await provider.sync(request)).toEqual({ ok: false, error: 'The configured endpoint is not an http(s) URL' });
     expect(called).toBe(false);
   });

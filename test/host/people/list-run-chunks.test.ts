@@ -13,7 +13,11 @@ afterAll(() => f.t.close());
 const NOW = new Date('2026-03-01T12:00:00Z');
 
 async function createList(rules: Rule[]): Promise<string> {
-  const [list] = await sqlRows<{ id: string }>(f.db, "INSERT INTO lists (organization_id, name, subset) VALUES ($1, 'Chunks', 'all') RETURNING id::text", [f.demoId]);
+  const [list] = await sqlRows<{ id: string }>(
+    f.db,
+    "INSERT INTO lists (organization_id, name, subset) VALUES ($1, 'Chunks', 'all') RETURNING id::text",
+    [f.demoId],
+  );
   await setRules(list!.id, rules);
   return list!.id;
 }
@@ -21,19 +25,30 @@ async function createList(rules: Rule[]): Promise<string> {
 async function setRules(listId: string, rules: Rule[]): Promise<void> {
   await f.db.query('DELETE FROM list_rules WHERE list_id = $1', [listId]);
   for (const [i, [attribute, operator, value]] of rules.entries()) {
-    await f.db.query('INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)', [listId, attribute, operator, value, i]);
+    await f.db.query(
+      'INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)',
+      [listId, attribute, operator, value, i],
+    );
   }
 }
 
 /** Result person ids of a list, read with plain SQL. */
 async function results(listId: string): Promise<string[]> {
-  const rows = await sqlRows<{ person_id: string }>(f.db, 'SELECT person_id::text FROM list_results WHERE list_id = $1 ORDER BY person_id', [listId]);
+  const rows = await sqlRows<{ person_id: string }>(
+    f.db,
+    'SELECT person_id::text FROM list_results WHERE list_id = $1 ORDER BY person_id',
+    [listId],
+  );
   return rows.map((r) => r.person_id);
 }
 
 /** The ids the rules find, by plain SQL written for the test (active people of the organization). */
 async function expected(condition: string): Promise<string[]> {
-  const rows = await sqlRows<{ id: string }>(f.db, `SELECT id::text FROM people WHERE organization_id = $1 AND status = 'active' AND ${condition} ORDER BY id`, [f.demoId]);
+  const rows = await sqlRows<{ id: string }>(
+    f.db,
+    `SELECT id::text FROM people WHERE organization_id = $1 AND status = 'active' AND ${condition} ORDER BY id`,
+    [f.demoId],
+  );
   return rows.map((r) => r.id);
 }
 
@@ -60,11 +75,21 @@ describe('runList()', () => {
     expect(removed).toBeGreaterThan(0);
     expect(next).toEqual({ ok: true, matched: now.length, added, removed, kept: false });
     expect(await results(listId)).toEqual(now);
-    const [list] = await sqlRows<{ total_people: number; status: string }>(f.db, 'SELECT total_people, status FROM lists WHERE id = $1', [listId]);
+    const [list] = await sqlRows<{ total_people: number; status: string }>(
+      f.db,
+      'SELECT total_people, status FROM lists WHERE id = $1',
+      [listId],
+    );
     expect(list).toEqual({ total_people: now.length, status: 'complete' });
 
     // The same again in one pass: nothing to add or remove.
-    expect(await runList(f.db, { organizationId: f.demoId, listId, now: NOW })).toEqual({ ok: true, matched: now.length, added: 0, removed: 0, kept: false });
+    expect(await runList(f.db, { organizationId: f.demoId, listId, now: NOW })).toEqual({
+      ok: true,
+      matched: now.length,
+      added: 0,
+      removed: 0,
+      kept: false,
+    });
     expect(await results(listId)).toEqual(now);
   });
 
@@ -76,7 +101,12 @@ describe('runList()', () => {
     const now = await expected(NEW_SQL);
 
     let done = false;
-    const running = runList(f.db, { organizationId: f.demoId, listId, now: new Date('2026-03-02T12:00:00Z'), chunkPeople: 7 }).then((outcome) => {
+    const running = runList(f.db, {
+      organizationId: f.demoId,
+      listId,
+      now: new Date('2026-03-02T12:00:00Z'),
+      chunkPeople: 7,
+    }).then((outcome) => {
       done = true;
       return outcome;
     });
@@ -85,7 +115,9 @@ describe('runList()', () => {
       // Readers come from the event loop, as requests do (PGlite answers within microtasks).
       await new Promise((resolve) => setImmediate(resolve));
       const ids = await results(listId);
-      const [list] = await sqlRows<{ total_people: number }>(f.db, 'SELECT total_people FROM lists WHERE id = $1', [listId]);
+      const [list] = await sqlRows<{ total_people: number }>(f.db, 'SELECT total_people FROM lists WHERE id = $1', [
+        listId,
+      ]);
       seen.push({ ids, total: list!.total_people, during: !done });
       if (seen.length > 10_000) throw new Error('the run does not end');
     }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL } from '../../support/constants.ts';
-import { createPeopleFixture, FORBIDDEN_VIEWER, NOT_FOUND, sortLikeApi, sqlRows, type PeopleFixture } from './people-fixture.ts';
+import {
+  createPeopleFixture,
+  FORBIDDEN_VIEWER,
+  NOT_FOUND,
+  sortLikeApi,
+  sqlRows,
+  type PeopleFixture,
+} from './people-fixture.ts';
 
 let f: PeopleFixture;
 /** Demo list ids by short name: seeded L1–L4, added L5–L7. */
@@ -14,37 +21,140 @@ const ids = (body: { data: { id: string }[] }) => body.data.map((d) => d.id);
 const sorted = (values: string[]) => [...values].sort((a, b) => Number(a) - Number(b));
 const one = async (sql: string, params: unknown[]) => (await sqlRows<{ id: string }>(f.db, sql, params))[0]!.id;
 
-async function addList(values: { name: string; description: string; campus: string | null; category: string | null; autoRefresh: boolean; frequency: string; createdBy: string; createdAt: string; status?: string; invalid?: boolean; total?: number }) {
+async function addList(values: {
+  name: string;
+  description: string;
+  campus: string | null;
+  category: string | null;
+  autoRefresh: boolean;
+  frequency: string;
+  createdBy: string;
+  createdAt: string;
+  status?: string;
+  invalid?: boolean;
+  total?: number;
+}) {
   return one(
     `INSERT INTO lists (organization_id, name, description, campus_id, list_category_id, auto_refresh, auto_refresh_frequency, created_by_id, updated_by_id, created_at, updated_at, status, invalid, total_people)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $9, $10, $11, $12) RETURNING id::text`,
-    [f.demoId, values.name, values.description, values.campus, values.category, values.autoRefresh, values.frequency, values.createdBy, values.createdAt, values.status ?? 'never_run', values.invalid ?? false, values.total ?? 0],
+    [
+      f.demoId,
+      values.name,
+      values.description,
+      values.campus,
+      values.category,
+      values.autoRefresh,
+      values.frequency,
+      values.createdBy,
+      values.createdAt,
+      values.status ?? 'never_run',
+      values.invalid ?? false,
+      values.total ?? 0,
+    ],
   );
 }
 
 beforeAll(async () => {
   f = await createPeopleFixture();
-  for (const [key, name] of [['L1', 'Members at the first campus'], ['L2', 'Women over 40'], ['L3', 'Prayer requests'], ['L4', 'Visitors or participants']]) {
+  for (const [key, name] of [
+    ['L1', 'Members at the first campus'],
+    ['L2', 'Women over 40'],
+    ['L3', 'Prayer requests'],
+    ['L4', 'Visitors or participants'],
+  ]) {
     L[key!] = await one('SELECT id::text FROM lists WHERE organization_id = $1 AND name = $2', [f.demoId, name]);
   }
   otherList = await one('SELECT id::text FROM lists WHERE organization_id = $1 ORDER BY lists.id LIMIT 1', [f.otherId]);
-  for (const name of ['Main Campus', 'North Campus', 'South Campus']) campus[name] = await one('SELECT id::text FROM campuses WHERE organization_id = $1 AND name = $2', [f.demoId, name]);
-  for (const name of ['Outreach', 'Care', 'Volunteers']) category[name] = await one('SELECT id::text FROM list_categories WHERE organization_id = $1 AND name = $2', [f.demoId, name]);
+  for (const name of ['Main Campus', 'North Campus', 'South Campus'])
+    campus[name] = await one('SELECT id::text FROM campuses WHERE organization_id = $1 AND name = $2', [
+      f.demoId,
+      name,
+    ]);
+  for (const name of ['Outreach', 'Care', 'Volunteers'])
+    category[name] = await one('SELECT id::text FROM list_categories WHERE organization_id = $1 AND name = $2', [
+      f.demoId,
+      name,
+    ]);
 
-  for (const key of ['L1', 'L2']) expect((await f.t.api().post(`/people/v2/lists/${L[key]}/run`).set('Authorization', f.auth.admin)).status).toBe(200);
+  for (const key of ['L1', 'L2'])
+    expect((await f.t.api().post(`/people/v2/lists/${L[key]}/run`).set('Authorization', f.auth.admin)).status).toBe(
+      200,
+    );
   // Fixed run times (the runs above used the real clock) so ordering by them is deterministic.
-  await f.db.query("UPDATE lists SET refreshed_at = $2, batch_completed_at = $2 WHERE id = $1", [L.L1, '2025-02-01T10:00:00Z']);
-  await f.db.query("UPDATE lists SET refreshed_at = $2, batch_completed_at = $3 WHERE id = $1", [L.L2, '2025-01-01T10:00:00Z', '2025-03-01T10:00:00Z']);
-  L.L5 = await addList({ name: 'Youth group', description: 'Teens', campus: campus['North Campus']!, category: null, autoRefresh: true, frequency: 'weekly', createdBy: f.editorId, createdAt: '2024-02-01T00:00:00Z', total: 7 });
-  L.L6 = await addList({ name: '', description: 'Zeta description only', campus: campus['South Campus']!, category: null, autoRefresh: false, frequency: 'monthly', createdBy: f.adminId, createdAt: '2024-03-01T00:00:00Z', status: 'failed', invalid: true });
-  L.L7 = await addList({ name: 'Elders', description: 'Church elders', campus: null, category: category.Care!, autoRefresh: true, frequency: 'hourly', createdBy: f.adminId, createdAt: '2023-12-01T00:00:00Z', status: 'stale', total: 12 });
-  for (const [key, status] of [['L1', 'active'], ['L1', 'active'], ['L1', 'paused'], ['L5', 'paused'], ['L7', 'active']] as const) {
-    await f.db.query("INSERT INTO list_automations (list_id, name, status) VALUES ($1, 'Welcome e-mail', $2)", [L[key], status]);
+  await f.db.query('UPDATE lists SET refreshed_at = $2, batch_completed_at = $2 WHERE id = $1', [
+    L.L1,
+    '2025-02-01T10:00:00Z',
+  ]);
+  await f.db.query('UPDATE lists SET refreshed_at = $2, batch_completed_at = $3 WHERE id = $1', [
+    L.L2,
+    '2025-01-01T10:00:00Z',
+    '2025-03-01T10:00:00Z',
+  ]);
+  L.L5 = await addList({
+    name: 'Youth group',
+    description: 'Teens',
+    campus: campus['North Campus']!,
+    category: null,
+    autoRefresh: true,
+    frequency: 'weekly',
+    createdBy: f.editorId,
+    createdAt: '2024-02-01T00:00:00Z',
+    total: 7,
+  });
+  L.L6 = await addList({
+    name: '',
+    description: 'Zeta description only',
+    campus: campus['South Campus']!,
+    category: null,
+    autoRefresh: false,
+    frequency: 'monthly',
+    createdBy: f.adminId,
+    createdAt: '2024-03-01T00:00:00Z',
+    status: 'failed',
+    invalid: true,
+  });
+  L.L7 = await addList({
+    name: 'Elders',
+    description: 'Church elders',
+    campus: null,
+    category: category.Care!,
+    autoRefresh: true,
+    frequency: 'hourly',
+    createdBy: f.adminId,
+    createdAt: '2023-12-01T00:00:00Z',
+    status: 'stale',
+    total: 12,
+  });
+  for (const [key, status] of [
+    ['L1', 'active'],
+    ['L1', 'active'],
+    ['L1', 'paused'],
+    ['L5', 'paused'],
+    ['L7', 'active'],
+  ] as const) {
+    await f.db.query("INSERT INTO list_automations (list_id, name, status) VALUES ($1, 'Welcome e-mail', $2)", [
+      L[key],
+      status,
+    ]);
   }
-  for (const [key, person] of [['L2', f.adminId], ['L5', f.adminId], ['L1', f.editorId]] as const) await f.db.query('INSERT INTO list_stars (list_id, person_id) VALUES ($1, $2)', [L[key], person]);
-  await f.db.query("INSERT INTO list_views (list_id, person_id, viewed_at) VALUES ($1, $2, now() - interval '1 day'), ($3, $2, now() - interval '40 days')", [L.L4, f.adminId, L.L6]);
-  await f.db.query("INSERT INTO list_shares (list_id, person_id, permission) VALUES ($1, $2, 'edit'), ($3, $4, 'view')", [L.L3, f.editorId, L.L4, f.memberId]);
-  await f.db.query("INSERT INTO bulkmail_providers (organization_id, endpoint_url) VALUES ($1, 'http://127.0.0.1:9/bulk')", [f.demoId]);
+  for (const [key, person] of [
+    ['L2', f.adminId],
+    ['L5', f.adminId],
+    ['L1', f.editorId],
+  ] as const)
+    await f.db.query('INSERT INTO list_stars (list_id, person_id) VALUES ($1, $2)', [L[key], person]);
+  await f.db.query(
+    "INSERT INTO list_views (list_id, person_id, viewed_at) VALUES ($1, $2, now() - interval '1 day'), ($3, $2, now() - interval '40 days')",
+    [L.L4, f.adminId, L.L6],
+  );
+  await f.db.query(
+    "INSERT INTO list_shares (list_id, person_id, permission) VALUES ($1, $2, 'edit'), ($3, $4, 'view')",
+    [L.L3, f.editorId, L.L4, f.memberId],
+  );
+  await f.db.query(
+    "INSERT INTO bulkmail_providers (organization_id, endpoint_url) VALUES ($1, 'http://127.0.0.1:9/bulk')",
+    [f.demoId],
+  );
   await f.db.query(
     `INSERT INTO bulkmail_sync_statuses (list_id, provider, status, people_count, synced_people_count, attempts, last_attempted_at, last_synced_at)
      VALUES ($1, 'http_json', 'synced', 3, 3, 1, now(), now()), ($2, 'http_json', 'failed', 5, 0, 2, now(), NULL)`,
@@ -77,7 +187,12 @@ describe('GET /people/v2/lists [filter]', () => {
   it('answers 400 Invalid Version for an unknown filter', async () => {
     const res = await get('/people/v2/lists?filter=popular');
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toMatchObject({ status: '400', code: 'unknown_attribute', title: 'Invalid Version', source: { parameter: 'filter' } });
+    expect(res.body.errors[0]).toMatchObject({
+      status: '400',
+      code: 'unknown_attribute',
+      title: 'Invalid Version',
+      source: { parameter: 'filter' },
+    });
   });
 
   it('stops counting a list as recently viewed after 30 days', async () => {
@@ -89,7 +204,10 @@ describe('GET /people/v2/lists [filter]', () => {
   it('counts bulkmail_connected only while the organization provider is configured', async () => {
     await f.db.query('DELETE FROM bulkmail_providers WHERE organization_id = $1', [f.demoId]);
     expect(ids((await get('/people/v2/lists?filter=bulkmail_connected')).body)).toEqual([]);
-    await f.db.query("INSERT INTO bulkmail_providers (organization_id, endpoint_url) VALUES ($1, 'http://127.0.0.1:9/bulk')", [f.demoId]);
+    await f.db.query(
+      "INSERT INTO bulkmail_providers (organization_id, endpoint_url) VALUES ($1, 'http://127.0.0.1:9/bulk')",
+      [f.demoId],
+    );
   });
 });
 
@@ -111,11 +229,36 @@ describe('GET /people/v2/lists [order]', () => {
   let model: (ListModel & Record<string, string | number | null>)[];
   beforeAll(async () => {
     const iso = (v: string | Date | null) => (v === null ? null : new Date(String(v)).toISOString());
-    const lists = await sqlRows<ListModel>(f.db, 'SELECT id::text, name, description, auto_refresh_frequency, batch_completed_at, campus_id::text, list_category_id::text, created_at, refreshed_at, updated_at, total_people FROM lists WHERE organization_id = $1', [f.demoId]);
-    const names = new Map((await sqlRows<{ id: string; name: string }>(f.db, 'SELECT id::text, name FROM campuses UNION ALL SELECT id::text, name FROM list_categories WHERE false')).map((r) => [r.id, r.name]));
-    const categoryNames = new Map((await sqlRows<{ id: string; name: string }>(f.db, 'SELECT id::text, name FROM list_categories')).map((r) => [r.id, r.name]));
-    const automations = await sqlRows<{ list_id: string; status: string }>(f.db, 'SELECT list_id::text, status FROM list_automations');
-    const stars = new Set((await sqlRows<{ list_id: string }>(f.db, 'SELECT list_id::text FROM list_stars WHERE person_id = $1', [f.adminId])).map((r) => r.list_id));
+    const lists = await sqlRows<ListModel>(
+      f.db,
+      'SELECT id::text, name, description, auto_refresh_frequency, batch_completed_at, campus_id::text, list_category_id::text, created_at, refreshed_at, updated_at, total_people FROM lists WHERE organization_id = $1',
+      [f.demoId],
+    );
+    const names = new Map(
+      (
+        await sqlRows<{ id: string; name: string }>(
+          f.db,
+          'SELECT id::text, name FROM campuses UNION ALL SELECT id::text, name FROM list_categories WHERE false',
+        )
+      ).map((r) => [r.id, r.name]),
+    );
+    const categoryNames = new Map(
+      (await sqlRows<{ id: string; name: string }>(f.db, 'SELECT id::text, name FROM list_categories')).map((r) => [
+        r.id,
+        r.name,
+      ]),
+    );
+    const automations = await sqlRows<{ list_id: string; status: string }>(
+      f.db,
+      'SELECT list_id::text, status FROM list_automations',
+    );
+    const stars = new Set(
+      (
+        await sqlRows<{ list_id: string }>(f.db, 'SELECT list_id::text FROM list_stars WHERE person_id = $1', [
+          f.adminId,
+        ])
+      ).map((r) => r.list_id),
+    );
     model = lists.map((l) => ({
       ...l,
       batch_completed_at: iso(l.batch_completed_at),
@@ -152,14 +295,17 @@ describe('GET /people/v2/lists [order]', () => {
     for (const descending of [false, true]) {
       const res = await get(`/people/v2/lists?order=${descending ? '-' : ''}${order}`);
       expect(res.status).toBe(200);
-      expect(ids(res.body)).toEqual(sortLikeApi(model as never[], key as never, descending).map((m: { id: string }) => m.id));
+      expect(ids(res.body)).toEqual(
+        sortLikeApi(model as never[], key as never, descending).map((m: { id: string }) => m.id),
+      );
     }
   });
 
   it('orders by several values [order=list_categories.name,-total_people]', async () => {
     const res = await get('/people/v2/lists?order=list_categories.name,-total_people');
     const expected = [...model].sort((a, b) => {
-      const ca = a.category_name as string | null, cb = b.category_name as string | null;
+      const ca = a.category_name as string | null,
+        cb = b.category_name as string | null;
       if (ca !== cb) return ca === null ? 1 : cb === null ? -1 : ca < cb ? -1 : 1;
       if (a.total_people !== b.total_people) return b.total_people - a.total_people;
       return Number(a.id) - Number(b.id);
@@ -170,7 +316,11 @@ describe('GET /people/v2/lists [order]', () => {
 
 describe('GET /people/v2/lists [where]', () => {
   it('filters by where[id], where[name], where[created_at], where[updated_at], where[batch_completed_at]', async () => {
-    const [l1] = await sqlRows<{ batch_completed_at: Date; updated_at: Date }>(f.db, 'SELECT batch_completed_at, updated_at FROM lists WHERE id = $1', [L.L1]);
+    const [l1] = await sqlRows<{ batch_completed_at: Date; updated_at: Date }>(
+      f.db,
+      'SELECT batch_completed_at, updated_at FROM lists WHERE id = $1',
+      [L.L1],
+    );
     const isoS = (d: Date) => new Date(d).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const cases: [string, string[]][] = [
       [`where[id]=${L.L3}`, ['L3']],
@@ -192,10 +342,17 @@ describe('GET /people/v2/lists [where]', () => {
   it('answers 400 for an unknown where attribute and a malformed value', async () => {
     const unknown = await get('/people/v2/lists?where[status]=complete');
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0]).toMatchObject({ code: 'unknown_attribute', title: 'Invalid Version', source: { parameter: 'where[status]' } });
+    expect(unknown.body.errors[0]).toMatchObject({
+      code: 'unknown_attribute',
+      title: 'Invalid Version',
+      source: { parameter: 'where[status]' },
+    });
     const malformed = await get('/people/v2/lists?where[created_at]=yesterday');
     expect(malformed.status).toBe(400);
-    expect(malformed.body.errors[0]).toMatchObject({ code: 'invalid_parameter', source: { parameter: 'where[created_at]' } });
+    expect(malformed.body.errors[0]).toMatchObject({
+      code: 'invalid_parameter',
+      source: { parameter: 'where[created_at]' },
+    });
   });
 });
 
@@ -271,22 +428,50 @@ describe('GET /people/v2/lists', () => {
     expect(none.status).toBe(403);
     expect(none.body).toEqual(FORBIDDEN_VIEWER);
     const other = await get('/people/v2/lists', f.auth.other);
-    const expected = await sqlRows<{ id: string }>(f.db, 'SELECT id::text FROM lists WHERE organization_id = $1 ORDER BY lists.id', [f.otherId]);
+    const expected = await sqlRows<{ id: string }>(
+      f.db,
+      'SELECT id::text FROM lists WHERE organization_id = $1 ORDER BY lists.id',
+      [f.otherId],
+    );
     expect(ids(other.body)).toEqual(expected.map((r) => r.id));
   });
 });
 
 describe('GET /people/v2/lists [include]', () => {
-  const includedKeys = (body: { included?: { type: string; id: string }[] }) => (body.included ?? []).map((r) => `${r.type}:${r.id}`);
+  const includedKeys = (body: { included?: { type: string; id: string }[] }) =>
+    (body.included ?? []).map((r) => `${r.type}:${r.id}`);
   it.each([
     ['campus', () => [`Campus:${campus['Main Campus']}`]],
     ['category', () => [`ListCategory:${category.Outreach}`]],
     ['created_by', () => [`Person:${f.adminId}`]],
     ['updated_by', () => [`Person:${f.adminId}`]],
-    ['bulkmail_sync_status', async () => [`BulkmailSyncStatus:${await one('SELECT id::text FROM bulkmail_sync_statuses WHERE list_id = $1', [L.L1])}`]],
-    ['rules', async () => (await sqlRows<{ id: string }>(f.db, 'SELECT id::text FROM list_rules WHERE list_id = $1 ORDER BY position', [L.L1])).map((r) => `Rule:${r.id}`)],
+    [
+      'bulkmail_sync_status',
+      async () => [
+        `BulkmailSyncStatus:${await one('SELECT id::text FROM bulkmail_sync_statuses WHERE list_id = $1', [L.L1])}`,
+      ],
+    ],
+    [
+      'rules',
+      async () =>
+        (
+          await sqlRows<{ id: string }>(f.db, 'SELECT id::text FROM list_rules WHERE list_id = $1 ORDER BY position', [
+            L.L1,
+          ])
+        ).map((r) => `Rule:${r.id}`),
+    ],
     ['shares', () => [] as string[]],
-    ['people', async () => (await sqlRows<{ id: string }>(f.db, 'SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY list_results.person_id', [L.L1])).map((r) => `Person:${r.id}`)],
+    [
+      'people',
+      async () =>
+        (
+          await sqlRows<{ id: string }>(
+            f.db,
+            'SELECT person_id::text AS id FROM list_results WHERE list_id = $1 ORDER BY list_results.person_id',
+            [L.L1],
+          )
+        ).map((r) => `Person:${r.id}`),
+    ],
   ] as const)('includes %s of a list', async (include, expected) => {
     const res = await get(`/people/v2/lists/${L.L1}?include=${include}`, f.auth.editor);
     expect(res.status).toBe(200);
@@ -296,12 +481,29 @@ describe('GET /people/v2/lists [include]', () => {
   });
 
   it('includes shares and the related types of several lists, with fields[Type] [include=shares,campus]', async () => {
-    const res = await get(`/people/v2/lists?filter=can_manage&include=shares,campus&fields[ListShare]=permission&fields[Campus]=name`, f.auth.editor);
+    const res = await get(
+      `/people/v2/lists?filter=can_manage&include=shares,campus&fields[ListShare]=permission&fields[Campus]=name`,
+      f.auth.editor,
+    );
     expect(res.status).toBe(200);
     const share = await one('SELECT id::text FROM list_shares WHERE list_id = $1', [L.L3]);
     expect(res.body.included).toEqual([
-      { id: share, type: 'ListShare', attributes: { permission: 'edit' }, relationships: {}, links: { self: `${TEST_BASE_URL}/people/v2/lists/${L.L3}/shares/${share}` } },
-      { id: campus['North Campus'], type: 'Campus', attributes: { name: 'North Campus' }, links: { self: `${TEST_BASE_URL}/people/v2/campuses/${campus['North Campus']}`, lists: `${TEST_BASE_URL}/people/v2/campuses/${campus['North Campus']}/lists` } },
+      {
+        id: share,
+        type: 'ListShare',
+        attributes: { permission: 'edit' },
+        relationships: {},
+        links: { self: `${TEST_BASE_URL}/people/v2/lists/${L.L3}/shares/${share}` },
+      },
+      {
+        id: campus['North Campus'],
+        type: 'Campus',
+        attributes: { name: 'North Campus' },
+        links: {
+          self: `${TEST_BASE_URL}/people/v2/campuses/${campus['North Campus']}`,
+          lists: `${TEST_BASE_URL}/people/v2/campuses/${campus['North Campus']}/lists`,
+        },
+      },
     ]);
   });
 });
@@ -311,9 +513,15 @@ describe('GET /people/v2/lists/{id}', () => {
     await f.db.query('DELETE FROM list_views WHERE person_id = $1', [f.memberId]);
     const res = await get(`/people/v2/lists/${L.L3}`, f.auth.viewer);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: L.L3, type: 'List', attributes: { name: 'Prayer requests', recently_viewed: true } });
+    expect(res.body.data).toMatchObject({
+      id: L.L3,
+      type: 'List',
+      attributes: { name: 'Prayer requests', recently_viewed: true },
+    });
     expect(res.body.meta).toEqual({ parent: { id: f.demoId, type: 'Organization' } });
-    expect(await sqlRows(f.db, 'SELECT list_id::text FROM list_views WHERE person_id = $1', [f.memberId])).toEqual([{ list_id: L.L3 }]);
+    expect(await sqlRows(f.db, 'SELECT list_id::text FROM list_views WHERE person_id = $1', [f.memberId])).toEqual([
+      { list_id: L.L3 },
+    ]);
   });
 
   it('answers 404 for another organization list and records nothing [tenant isolation]', async () => {
@@ -348,7 +556,9 @@ describe('GET /people/v2/list_categories/{list_category_id}/lists', () => {
   });
 
   it('answers 404 for a category of another organization [tenant isolation]', async () => {
-    const otherCategory = await one('SELECT id::text FROM list_categories WHERE organization_id = $1 LIMIT 1', [f.otherId]);
+    const otherCategory = await one('SELECT id::text FROM list_categories WHERE organization_id = $1 LIMIT 1', [
+      f.otherId,
+    ]);
     expect((await get(`/people/v2/list_categories/${otherCategory}/lists`)).status).toBe(404);
   });
 });
@@ -357,27 +567,57 @@ describe('GET /people/v2/lists/{list_id}/<association>', () => {
   it('returns the campus and category [campus, category]', async () => {
     const c = await get(`/people/v2/lists/${L.L1}/campus`);
     expect(c.status).toBe(200);
-    expect(c.body.data).toMatchObject({ id: campus['Main Campus'], type: 'Campus', attributes: { name: 'Main Campus' } });
+    expect(c.body.data).toMatchObject({
+      id: campus['Main Campus'],
+      type: 'Campus',
+      attributes: { name: 'Main Campus' },
+    });
     expect(c.body.meta).toEqual({ parent: { id: L.L1, type: 'List' } });
     const g = await get(`/people/v2/lists/${L.L1}/category`);
-    expect(g.body.data).toMatchObject({ id: category.Outreach, type: 'ListCategory', attributes: { name: 'Outreach' } });
+    expect(g.body.data).toMatchObject({
+      id: category.Outreach,
+      type: 'ListCategory',
+      attributes: { name: 'Outreach' },
+    });
     expect((await get(`/people/v2/lists/${L.L7}/campus`)).status).toBe(404);
     expect((await get(`/people/v2/lists/${L.L5}/category`)).status).toBe(404);
   });
 
   it('returns the creator and last editor [created_by, updated_by]', async () => {
-    expect((await get(`/people/v2/lists/${L.L5}/created_by`)).body.data).toMatchObject({ id: f.editorId, type: 'Person', attributes: { first_name: 'Eden', last_name: 'Editor' } });
-    expect((await get(`/people/v2/lists/${L.L1}/updated_by`)).body.data).toMatchObject({ id: f.adminId, type: 'Person' });
+    expect((await get(`/people/v2/lists/${L.L5}/created_by`)).body.data).toMatchObject({
+      id: f.editorId,
+      type: 'Person',
+      attributes: { first_name: 'Eden', last_name: 'Editor' },
+    });
+    expect((await get(`/people/v2/lists/${L.L1}/updated_by`)).body.data).toMatchObject({
+      id: f.adminId,
+      type: 'Person',
+    });
   });
 
   it('returns the results and the people found [list_results, people]', async () => {
-    const expected = await sqlRows<{ id: string; person_id: string }>(f.db, 'SELECT id::text, person_id::text FROM list_results WHERE list_id = $1 ORDER BY list_results.person_id', [L.L2]);
+    const expected = await sqlRows<{ id: string; person_id: string }>(
+      f.db,
+      'SELECT id::text, person_id::text FROM list_results WHERE list_id = $1 ORDER BY list_results.person_id',
+      [L.L2],
+    );
     const results = await get(`/people/v2/lists/${L.L2}/list_results?per_page=100`);
     expect(results.status).toBe(200);
     expect(results.body.meta).toMatchObject({ total_count: expected.length, parent: { id: L.L2, type: 'List' } });
-    expect(results.body.data.map((r: { relationships: { person: { data: { id: string } } } }) => r.relationships.person.data.id)).toEqual(expected.slice(0, 100).map((r) => r.person_id));
+    expect(
+      results.body.data.map(
+        (r: { relationships: { person: { data: { id: string } } } }) => r.relationships.person.data.id,
+      ),
+    ).toEqual(expected.slice(0, 100).map((r) => r.person_id));
     const first = expected[0]!;
-    expect((await get(`/people/v2/lists/${L.L2}/list_results/${first.id}`)).body.data).toMatchObject({ id: first.id, type: 'ListResult', relationships: { person: { data: { type: 'Person', id: first.person_id } }, list: { data: { type: 'List', id: L.L2 } } } });
+    expect((await get(`/people/v2/lists/${L.L2}/list_results/${first.id}`)).body.data).toMatchObject({
+      id: first.id,
+      type: 'ListResult',
+      relationships: {
+        person: { data: { type: 'Person', id: first.person_id } },
+        list: { data: { type: 'List', id: L.L2 } },
+      },
+    });
     const people = await get(`/people/v2/lists/${L.L2}/people?per_page=100`);
     expect(people.body.meta.total_count).toBe(expected.length);
     expect(ids(people.body)).toEqual(expected.slice(0, 100).map((r) => r.person_id));
@@ -387,7 +627,14 @@ describe('GET /people/v2/lists/{list_id}/<association>', () => {
   it('returns the rules in position order [rules]', async () => {
     const res = await get(`/people/v2/lists/${L.L2}/rules`);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((r: { attributes: Record<string, unknown> }) => [r.attributes.attribute, r.attributes.operator, r.attributes.value, r.attributes.position])).toEqual([
+    expect(
+      res.body.data.map((r: { attributes: Record<string, unknown> }) => [
+        r.attributes.attribute,
+        r.attributes.operator,
+        r.attributes.value,
+        r.attributes.position,
+      ]),
+    ).toEqual([
       ['gender', 'is', 'F', 0],
       ['age', 'greater_than_or_equal', '40', 1],
     ]);
@@ -399,7 +646,11 @@ describe('GET /people/v2/lists/{list_id}/<association>', () => {
     const res = await get(`/people/v2/lists/${L.L4}/shares`);
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(1);
-    expect(res.body.data[0]).toMatchObject({ type: 'ListShare', attributes: { permission: 'view' }, relationships: { person: { data: { type: 'Person', id: f.memberId } } } });
+    expect(res.body.data[0]).toMatchObject({
+      type: 'ListShare',
+      attributes: { permission: 'view' },
+      relationships: { person: { data: { type: 'Person', id: f.memberId } } },
+    });
     const share = res.body.data[0];
     expect((await get(`/people/v2/lists/${L.L4}/shares/${share.id}`)).body.data).toEqual(share);
     expect((await get(`/people/v2/lists/${L.L3}/shares/${share.id}`)).status).toBe(404);
@@ -408,18 +659,43 @@ describe('GET /people/v2/lists/{list_id}/<association>', () => {
   it('returns the requester star, or 404 when the requester has not starred the list [star]', async () => {
     const res = await get(`/people/v2/lists/${L.L2}/star`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ type: 'ListStar', relationships: { person: { data: { type: 'Person', id: f.adminId } } }, links: { self: `${TEST_BASE_URL}/people/v2/lists/${L.L2}/star` } });
+    expect(res.body.data).toMatchObject({
+      type: 'ListStar',
+      relationships: { person: { data: { type: 'Person', id: f.adminId } } },
+      links: { self: `${TEST_BASE_URL}/people/v2/lists/${L.L2}/star` },
+    });
     expect((await get(`/people/v2/lists/${L.L2}/star`, f.auth.editor)).status).toBe(404);
   });
 
   it('returns the bulk-mail sync status [bulkmail_sync_status]', async () => {
     const res = await get(`/people/v2/lists/${L.L2}/bulkmail_sync_status`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ type: 'BulkmailSyncStatus', attributes: { provider: 'http_json', status: 'failed', people_count: 5, synced_people_count: 0, attempts: 2, last_synced_at: null } });
+    expect(res.body.data).toMatchObject({
+      type: 'BulkmailSyncStatus',
+      attributes: {
+        provider: 'http_json',
+        status: 'failed',
+        people_count: 5,
+        synced_people_count: 0,
+        attempts: 2,
+        last_synced_at: null,
+      },
+    });
     expect((await get(`/people/v2/lists/${L.L3}/bulkmail_sync_status`)).status).toBe(404);
   });
 
-  it.each(['campus', 'category', 'created_by', 'updated_by', 'list_results', 'bulkmail_sync_status', 'people', 'rules', 'shares', 'star'])('answers 404 for another organization list [%s, tenant isolation]', async (association) => {
+  it.each([
+    'campus',
+    'category',
+    'created_by',
+    'updated_by',
+    'list_results',
+    'bulkmail_sync_status',
+    'people',
+    'rules',
+    'shares',
+    'star',
+  ])('answers 404 for another organization list [%s, tenant isolation]', async (association) => {
     const res = await get(`/people/v2/lists/${otherList}/${association}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual(NOT_FOUND);
@@ -428,10 +704,22 @@ describe('GET /people/v2/lists/{list_id}/<association>', () => {
 
 describe('GET /people/v2/campuses|list_categories|note_categories/{id}', () => {
   it('returns the record of the organization and 404 for another organization one', async () => {
-    expect((await get(`/people/v2/campuses/${campus['South Campus']}`)).body.data).toMatchObject({ type: 'Campus', attributes: { name: 'South Campus' } });
-    expect((await get(`/people/v2/list_categories/${category.Volunteers}`)).body.data).toMatchObject({ type: 'ListCategory', attributes: { name: 'Volunteers' } });
-    const noteCategory = await one("SELECT id::text FROM note_categories WHERE organization_id = $1 AND name = 'General'", [f.demoId]);
-    expect((await get(`/people/v2/note_categories/${noteCategory}`)).body.data).toMatchObject({ type: 'NoteCategory', attributes: { name: 'General' } });
+    expect((await get(`/people/v2/campuses/${campus['South Campus']}`)).body.data).toMatchObject({
+      type: 'Campus',
+      attributes: { name: 'South Campus' },
+    });
+    expect((await get(`/people/v2/list_categories/${category.Volunteers}`)).body.data).toMatchObject({
+      type: 'ListCategory',
+      attributes: { name: 'Volunteers' },
+    });
+    const noteCategory = await one(
+      "SELECT id::text FROM note_categories WHERE organization_id = $1 AND name = 'General'",
+      [f.demoId],
+    );
+    expect((await get(`/people/v2/note_categories/${noteCategory}`)).body.data).toMatchObject({
+      type: 'NoteCategory',
+      attributes: { name: 'General' },
+    });
     const otherCampus = await one('SELECT id::text FROM campuses WHERE organization_id = $1 LIMIT 1', [f.otherId]);
     expect((await get(`/people/v2/campuses/${otherCampus}`)).status).toBe(404);
   });

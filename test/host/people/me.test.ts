@@ -40,14 +40,19 @@ beforeAll(async () => {
   otherId = await one("SELECT id::text FROM organizations WHERE slug = 'other'");
   editorId = await personId(t.db, 'editor@demo.test');
   otherAdminId = await personId(t.db, 'admin@other.test');
-  const noRoleEmail = await one("SELECT email AS id FROM people WHERE organization_id = $1 AND password_hash IS NULL AND status = 'active' ORDER BY id LIMIT 1", [demoId]);
+  const noRoleEmail = await one(
+    "SELECT email AS id FROM people WHERE organization_id = $1 AND password_hash IS NULL AND status = 'active' ORDER BY id LIMIT 1",
+    [demoId],
+  );
   auth.editor = await basicAuthFor(t.db, 'editor@demo.test');
   auth.viewer = await basicAuthFor(t.db, 'member@demo.test');
   auth.none = await basicAuthFor(t.db, noRoleEmail);
   auth.other = await basicAuthFor(t.db, 'admin@other.test');
   const config = await discoverClient(t.baseUrl, await createTestApplication(t.db, { name: 'Me Client' }));
-  peopleToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people', email: 'editor@demo.test' })).access_token;
-  apiToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'api', email: 'editor@demo.test' })).access_token;
+  peopleToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people', email: 'editor@demo.test' }))
+    .access_token;
+  apiToken = (await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'api', email: 'editor@demo.test' }))
+    .access_token;
 });
 afterAll(() => t.close());
 
@@ -55,20 +60,35 @@ describe('GET /people/v2/me', () => {
   it('returns the requester as a People API Person with the usual envelope [personal access token]', async () => {
     const res = await get('/people/v2/me', auth.editor);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: person(editorId, demoId, 'Eden', 'Editor'), included: [], meta: { parent: { id: demoId, type: 'Organization' } } });
+    expect(res.body).toEqual({
+      data: person(editorId, demoId, 'Eden', 'Editor'),
+      included: [],
+      meta: { parent: { id: demoId, type: 'Organization' } },
+    });
   });
 
   it('accepts an OAuth access token with the people scope [Bearer, people]', async () => {
     const res = await get('/people/v2/me', `Bearer ${peopleToken}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: person(editorId, demoId, 'Eden', 'Editor'), included: [], meta: { parent: { id: demoId, type: 'Organization' } } });
+    expect(res.body).toEqual({
+      data: person(editorId, demoId, 'Eden', 'Editor'),
+      included: [],
+      meta: { parent: { id: demoId, type: 'Organization' } },
+    });
   });
 
   it('answers 403 to an access token without the people scope, as every /people/v2 route does [Bearer, api]', async () => {
     const res = await get('/people/v2/me', `Bearer ${apiToken}`);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
-      errors: [{ status: '403', title: 'Forbidden', detail: 'You do not have access to this resource', meta: { description: 'This request needs an access token with the people scope' } }],
+      errors: [
+        {
+          status: '403',
+          title: 'Forbidden',
+          detail: 'You do not have access to this resource',
+          meta: { description: 'This request needs an access token with the people scope' },
+        },
+      ],
     });
     expect(await get('/people/v2/notes', `Bearer ${apiToken}`)).toEqual(res);
   });
@@ -89,7 +109,9 @@ describe('GET /people/v2/me', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual(person(otherAdminId, otherId, 'Olive', 'Other'));
     expect(res.body.meta).toEqual({ parent: { id: otherId, type: 'Organization' } });
-    expect(res.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).toEqual([`Organization:${otherId}`]);
+    expect(res.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).toEqual([
+      `Organization:${otherId}`,
+    ]);
   });
 
   it('takes fields[Person] and rejects an unknown include [fields, include]', async () => {
@@ -98,7 +120,12 @@ describe('GET /people/v2/me', () => {
     expect(sparse.body.data.attributes).toEqual({ last_name: 'Editor' });
     const unknown = await get('/people/v2/me?include=notes', auth.editor);
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0]).toMatchObject({ status: '400', code: 'unknown_attribute', title: 'Invalid Version', source: { parameter: 'include' } });
+    expect(unknown.body.errors[0]).toMatchObject({
+      status: '400',
+      code: 'unknown_attribute',
+      title: 'Invalid Version',
+      source: { parameter: 'include' },
+    });
   });
 
   it('answers 401 without credentials', async () => {

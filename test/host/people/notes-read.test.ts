@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL } from '../../support/constants.ts';
-import { createPeopleFixture, FORBIDDEN_VIEWER, NOT_FOUND, sortLikeApi, sqlRows, type PeopleFixture } from './people-fixture.ts';
+import {
+  createPeopleFixture,
+  FORBIDDEN_VIEWER,
+  NOT_FOUND,
+  sortLikeApi,
+  sqlRows,
+  type PeopleFixture,
+} from './people-fixture.ts';
 
 interface NoteRow {
   id: string;
@@ -22,7 +29,12 @@ const NOTE_SQL = `SELECT id::text, person_id::text, created_by_id::text, note_ca
 
 beforeAll(async () => {
   f = await createPeopleFixture();
-  notes = (await sqlRows<NoteRow>(f.db, NOTE_SQL, [f.demoId])).map((n) => ({ ...n, created_at: iso(n.created_at), display_date: iso(n.display_date), updated_at: iso(n.updated_at) }));
+  notes = (await sqlRows<NoteRow>(f.db, NOTE_SQL, [f.demoId])).map((n) => ({
+    ...n,
+    created_at: iso(n.created_at),
+    display_date: iso(n.display_date),
+    updated_at: iso(n.updated_at),
+  }));
   otherNote = (await sqlRows<NoteRow>(f.db, NOTE_SQL, [f.otherId]))[0]!;
 });
 afterAll(() => f.t.close());
@@ -46,10 +58,16 @@ function expectedNote(n: NoteRow) {
       updated_at: n.updated_at,
     },
     relationships: {
-      note_category: { data: n.note_category_id ? { type: 'NoteCategory', id: n.note_category_id } : null, links: { related: `${self}/category` } },
+      note_category: {
+        data: n.note_category_id ? { type: 'NoteCategory', id: n.note_category_id } : null,
+        links: { related: `${self}/category` },
+      },
       organization: { data: { type: 'Organization', id: f.demoId } },
       person: { data: { type: 'Person', id: n.person_id }, links: { related: `${self}/person` } },
-      created_by: { data: n.created_by_id ? { type: 'Person', id: n.created_by_id } : null, links: { related: `${self}/created_by` } },
+      created_by: {
+        data: n.created_by_id ? { type: 'Person', id: n.created_by_id } : null,
+        links: { related: `${self}/created_by` },
+      },
     },
     links: { self },
   };
@@ -62,19 +80,35 @@ describe('GET /people/v2/notes', () => {
     expect(res.body).toEqual({
       data: notes.slice(0, 2).map(expectedNote),
       included: [],
-      meta: { total_count: notes.length, count: 2, next: { offset: 2 }, parent: { id: f.demoId, type: 'Organization' } },
-      links: { self: `${TEST_BASE_URL}/people/v2/notes?per_page=2`, next: `${TEST_BASE_URL}/people/v2/notes?per_page=2&offset=2` },
+      meta: {
+        total_count: notes.length,
+        count: 2,
+        next: { offset: 2 },
+        parent: { id: f.demoId, type: 'Organization' },
+      },
+      links: {
+        self: `${TEST_BASE_URL}/people/v2/notes?per_page=2`,
+        next: `${TEST_BASE_URL}/people/v2/notes?per_page=2&offset=2`,
+      },
     });
   });
 
-  it.each(['created_at', 'display_date', 'id', 'note', 'note_category_id', 'updated_at'] as const)('orders by %s both ways [order]', async (order) => {
-    const key = (n: NoteRow): string | number | null => (order === 'id' || order === 'note_category_id' ? (n[order] === null ? null : Number(n[order])) : n[order]);
-    for (const descending of [false, true]) {
-      const res = await get(`/people/v2/notes?per_page=100&order=${descending ? '-' : ''}${order}`);
-      expect(res.status).toBe(200);
-      expect(ids(res.body)).toEqual(sortLikeApi(notes, key, descending).slice(0, 100).map((n) => n.id));
-    }
-  });
+  it.each(['created_at', 'display_date', 'id', 'note', 'note_category_id', 'updated_at'] as const)(
+    'orders by %s both ways [order]',
+    async (order) => {
+      const key = (n: NoteRow): string | number | null =>
+        order === 'id' || order === 'note_category_id' ? (n[order] === null ? null : Number(n[order])) : n[order];
+      for (const descending of [false, true]) {
+        const res = await get(`/people/v2/notes?per_page=100&order=${descending ? '-' : ''}${order}`);
+        expect(res.status).toBe(200);
+        expect(ids(res.body)).toEqual(
+          sortLikeApi(notes, key, descending)
+            .slice(0, 100)
+            .map((n) => n.id),
+        );
+      }
+    },
+  );
 
   it('filters by where[created_at], where[updated_at], where[note], where[note_category_id] [where]', async () => {
     const sample = notes[7]!;
@@ -98,9 +132,17 @@ describe('GET /people/v2/notes', () => {
     const n = notes[0]!;
     const res = await get(`/people/v2/notes?per_page=1&include=category,created_by,person`);
     expect(res.status).toBe(200);
-    const [category] = await sqlRows<{ name: string; created_at: string; updated_at: string }>(f.db, 'SELECT name, created_at, updated_at FROM note_categories WHERE id = $1', [n.note_category_id]);
+    const [category] = await sqlRows<{ name: string; created_at: string; updated_at: string }>(
+      f.db,
+      'SELECT name, created_at, updated_at FROM note_categories WHERE id = $1',
+      [n.note_category_id],
+    );
     const person = async (id: string) => {
-      const [p] = await sqlRows<{ first_name: string; last_name: string }>(f.db, 'SELECT first_name, last_name FROM people WHERE id = $1', [id]);
+      const [p] = await sqlRows<{ first_name: string; last_name: string }>(
+        f.db,
+        'SELECT first_name, last_name FROM people WHERE id = $1',
+        [id],
+      );
       return {
         id,
         type: 'Person',
@@ -110,7 +152,16 @@ describe('GET /people/v2/notes', () => {
       };
     };
     expect(res.body.included).toEqual([
-      { id: n.note_category_id, type: 'NoteCategory', attributes: { name: category!.name, created_at: iso(category!.created_at), updated_at: iso(category!.updated_at) }, links: { self: `${TEST_BASE_URL}/people/v2/note_categories/${n.note_category_id}` } },
+      {
+        id: n.note_category_id,
+        type: 'NoteCategory',
+        attributes: {
+          name: category!.name,
+          created_at: iso(category!.created_at),
+          updated_at: iso(category!.updated_at),
+        },
+        links: { self: `${TEST_BASE_URL}/people/v2/note_categories/${n.note_category_id}` },
+      },
       await person(n.created_by_id!),
       await person(n.person_id),
     ]);
@@ -127,11 +178,25 @@ describe('GET /people/v2/notes', () => {
     const where = await get('/people/v2/notes?where[person_id]=1');
     expect(where.status).toBe(400);
     expect(where.body).toEqual({
-      errors: [{ status: '400', code: 'unknown_attribute', title: 'Invalid Version', detail: 'where[person_id] is not a query attribute of Note; allowed: where[created_at], where[note], where[note_category_id], where[updated_at]', source: { parameter: 'where[person_id]' } }],
+      errors: [
+        {
+          status: '400',
+          code: 'unknown_attribute',
+          title: 'Invalid Version',
+          detail:
+            'where[person_id] is not a query attribute of Note; allowed: where[created_at], where[note], where[note_category_id], where[updated_at]',
+          source: { parameter: 'where[person_id]' },
+        },
+      ],
     });
     const order = await get('/people/v2/notes?order=person_id');
     expect(order.status).toBe(400);
-    expect(order.body.errors[0]).toMatchObject({ status: '400', code: 'unknown_attribute', title: 'Invalid Version', source: { parameter: 'order' } });
+    expect(order.body.errors[0]).toMatchObject({
+      status: '400',
+      code: 'unknown_attribute',
+      title: 'Invalid Version',
+      source: { parameter: 'order' },
+    });
     const include = await get('/people/v2/notes?include=organization');
     expect(include.status).toBe(400);
     expect(include.body.errors[0]).toMatchObject({ code: 'unknown_attribute', source: { parameter: 'include' } });
@@ -147,7 +212,11 @@ describe('GET /people/v2/notes', () => {
   it('shows another organization only its own notes [tenant isolation]', async () => {
     const res = await get('/people/v2/notes?per_page=100', f.auth.other);
     expect(res.status).toBe(200);
-    const expected = await sqlRows<{ id: string }>(f.db, 'SELECT id::text FROM notes WHERE organization_id = $1 ORDER BY notes.id', [f.otherId]);
+    const expected = await sqlRows<{ id: string }>(
+      f.db,
+      'SELECT id::text FROM notes WHERE organization_id = $1 ORDER BY notes.id',
+      [f.otherId],
+    );
     expect(ids(res.body)).toEqual(expected.map((r) => r.id));
   });
 });
@@ -157,13 +226,19 @@ describe('GET /people/v2/notes/{id}', () => {
     const n = notes[3]!;
     const res = await get(`/people/v2/notes/${n.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: expectedNote(n), included: [], meta: { parent: { id: f.demoId, type: 'Organization' } } });
+    expect(res.body).toEqual({
+      data: expectedNote(n),
+      included: [],
+      meta: { parent: { id: f.demoId, type: 'Organization' } },
+    });
   });
 
   it('includes the category [include=category]', async () => {
     const n = notes[3]!;
     const res = await get(`/people/v2/notes/${n.id}?include=category`);
-    expect(res.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).toEqual([`NoteCategory:${n.note_category_id}`]);
+    expect(res.body.included.map((r: { type: string; id: string }) => `${r.type}:${r.id}`)).toEqual([
+      `NoteCategory:${n.note_category_id}`,
+    ]);
   });
 
   it('answers 404 for another organization note, an unknown id and a non-numeric id [tenant isolation]', async () => {
@@ -205,7 +280,10 @@ describe('GET /people/v2/notes/{note_id}/category|created_by|person', () => {
   it('answers 404 for a note without a category [category]', async () => {
     await f.db.query('UPDATE notes SET note_category_id = NULL WHERE id = $1', [notes[9]!.id]);
     expect((await get(`/people/v2/notes/${notes[9]!.id}/category`)).status).toBe(404);
-    await f.db.query('UPDATE notes SET note_category_id = $2 WHERE id = $1', [notes[9]!.id, notes[9]!.note_category_id]);
+    await f.db.query('UPDATE notes SET note_category_id = $2 WHERE id = $1', [
+      notes[9]!.id,
+      notes[9]!.note_category_id,
+    ]);
   });
 });
 

@@ -27,7 +27,11 @@ export async function createPeopleFixture(options: Parameters<typeof createTestH
   const db = t.db;
   const demoId = await one(db, "SELECT id::text FROM organizations WHERE slug = 'demo'");
   const otherId = await one(db, "SELECT id::text FROM organizations WHERE slug = 'other'");
-  const noRoleEmail = await one(db, "SELECT email AS id FROM people WHERE organization_id = $1 AND password_hash IS NULL AND status = 'active' ORDER BY id LIMIT 1", [demoId]);
+  const noRoleEmail = await one(
+    db,
+    "SELECT email AS id FROM people WHERE organization_id = $1 AND password_hash IS NULL AND status = 'active' ORDER BY id LIMIT 1",
+    [demoId],
+  );
   return {
     t,
     db,
@@ -53,7 +57,11 @@ export async function sqlRows<T>(db: Database, sql: string, params: unknown[] = 
 }
 
 /** Sorts rows like the API: by `key` (nulls last in both directions), ties by numeric id ascending. */
-export function sortLikeApi<T extends { id: string }>(rows: readonly T[], key: (row: T) => string | number | null, descending = false): T[] {
+export function sortLikeApi<T extends { id: string }>(
+  rows: readonly T[],
+  key: (row: T) => string | number | null,
+  descending = false,
+): T[] {
   return [...rows].sort((a, b) => {
     const va = key(a);
     const vb = key(b);
@@ -66,9 +74,25 @@ export function sortLikeApi<T extends { id: string }>(rows: readonly T[], key: (
 }
 
 export const FORBIDDEN_VIEWER = {
-  errors: [{ status: '403', title: 'Forbidden', detail: 'You do not have access to this resource', meta: { description: 'This request needs the people viewer role or higher' } }],
+  errors: [
+    {
+      status: '403',
+      title: 'Forbidden',
+      detail: 'You do not have access to this resource',
+      meta: { description: 'This request needs the people viewer role or higher' },
+    },
+  ],
 };
 export const FORBIDDEN_EDITOR = {
-  errors: [{ status: '403', title: 'Forbidden', detail: 'You do not have access to this resource', meta: { description: 'This request needs the people editor role or higher' } }],
+  errors: [
+    {
+      status: '403',
+      title: 'Forbidden',
+      detail: 'You do not have access to this resource',
+      meta: { description: 'This request needs the people editor role or higher' },
+    },
+  ],
 };
-export const NOT_FOUND = { errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }] };
+export const NOT_FOUND = {
+  errors: [{ status: '404', title: 'Not Found', detail: 'The resource you requested could not be found' }],
+};

@@ -25,7 +25,11 @@ describe('GET /people/v2/people/{id}', () => {
   });
 
   it('answers 404 for a person of another organization and 403 without a people role [tenant isolation, permissions]', async () => {
-    const [other] = await sqlRows<{ id: string }>(f.db, 'SELECT id::text FROM people WHERE organization_id = $1 LIMIT 1', [f.otherId]);
+    const [other] = await sqlRows<{ id: string }>(
+      f.db,
+      'SELECT id::text FROM people WHERE organization_id = $1 LIMIT 1',
+      [f.otherId],
+    );
     const res = await get(`/people/v2/people/${other!.id}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual(NOT_FOUND);
@@ -37,13 +41,23 @@ describe('GET /people/v2/people/{id}', () => {
 
 describe('GET /people/v2/people', () => {
   it('returns the organization people, filtered by where[last_name] and ordered by first_name', async () => {
-    const expected = await sqlRows<{ id: string; first_name: string }>(f.db, "SELECT id::text, first_name FROM people WHERE organization_id = $1 AND last_name = 'Tanaka'", [f.demoId]);
-    expected.sort((a, b) => (a.first_name < b.first_name ? 1 : a.first_name > b.first_name ? -1 : Number(a.id) - Number(b.id)));
+    const expected = await sqlRows<{ id: string; first_name: string }>(
+      f.db,
+      "SELECT id::text, first_name FROM people WHERE organization_id = $1 AND last_name = 'Tanaka'",
+      [f.demoId],
+    );
+    expected.sort((a, b) =>
+      a.first_name < b.first_name ? 1 : a.first_name > b.first_name ? -1 : Number(a.id) - Number(b.id),
+    );
     const res = await get('/people/v2/people?where[last_name]=Tanaka&order=-first_name&per_page=100');
     expect(res.status).toBe(200);
     expect(res.body.data.map((d: { id: string }) => d.id)).toEqual(expected.map((r) => r.id));
     const all = await get('/people/v2/people?per_page=1');
-    const [{ n }] = (await sqlRows<{ n: number }>(f.db, 'SELECT count(*)::int AS n FROM people WHERE organization_id = $1', [f.demoId])) as [{ n: number }];
+    const [{ n }] = (await sqlRows<{ n: number }>(
+      f.db,
+      'SELECT count(*)::int AS n FROM people WHERE organization_id = $1',
+      [f.demoId],
+    )) as [{ n: number }];
     expect(all.body.meta.total_count).toBe(n);
   });
 });

@@ -15,7 +15,10 @@ export function readRoutes(session: DoctorSession): ApiRoute[] {
 
 function call(session: DoctorSession, route: ApiRoute, token: string): Promise<Response> {
   const url = new URL(route.path.replace(/^\//, ''), session.options.apiBaseUrl.replace(/\/?$/, '/')).toString();
-  return session.request(url, { method: route.method, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  return session.request(url, {
+    method: route.method,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  });
 }
 
 const NO_ROUTE = [
@@ -35,7 +38,10 @@ export async function checkApiAcceptsToken(session: DoctorSession, accessToken: 
       await res.body?.cancel();
       seen.push(`${route.method} ${route.path} ${res.status}`);
       if (res.status < 200 || res.status >= 300) {
-        throw new CheckFailed(seen.join('; '), 'The API must accept access tokens from the integrator’s own token endpoint on every allow-listed route.');
+        throw new CheckFailed(
+          seen.join('; '),
+          'The API must accept access tokens from the integrator’s own token endpoint on every allow-listed route.',
+        );
       }
     }
     return { detail: seen.join('; ') };
@@ -50,9 +56,12 @@ export async function checkApiRefusesBadToken(session: DoctorSession): Promise<v
     const res = await call(session, route, made('doctor-invalid-token'));
     await res.body?.cancel();
     const challenge = res.headers.get('www-authenticate') ?? '';
-    const fix = 'Answer an unknown or expired token with 401 and WWW-Authenticate: Bearer error="invalid_token" (RFC 6750 §3.1).';
-    if (res.status !== 401) throw new CheckFailed(`${route.method} ${route.path} with a made-up token answered ${res.status}`, fix);
-    if (!/^Bearer\b/i.test(challenge)) throw new CheckFailed(`401 without WWW-Authenticate: Bearer (${challenge || 'none'})`, fix);
+    const fix =
+      'Answer an unknown or expired token with 401 and WWW-Authenticate: Bearer error="invalid_token" (RFC 6750 §3.1).';
+    if (res.status !== 401)
+      throw new CheckFailed(`${route.method} ${route.path} with a made-up token answered ${res.status}`, fix);
+    if (!/^Bearer\b/i.test(challenge))
+      throw new CheckFailed(`401 without WWW-Authenticate: Bearer (${challenge || 'none'})`, fix);
     return { detail: `${route.method} ${route.path} with a made-up token: 401 WWW-Authenticate: Bearer` };
   });
 }

@@ -55,12 +55,20 @@ export function isRedirectUri(location: string, redirectUri: string): boolean {
  * Opens an authorization request, signs in with the doctor's test user when a login form comes, and
  * allows; returns where the consent sent the browser.
  */
-export async function authorizeAndConsent(session: DoctorSession, attempt: AuthorizationAttempt, opened?: AuthorizePage): Promise<URL> {
+export async function authorizeAndConsent(
+  session: DoctorSession,
+  attempt: AuthorizationAttempt,
+  opened?: AuthorizePage,
+): Promise<URL> {
   const login = session.options.login;
   let page = opened ?? (await openPage(session, attempt.url));
   let form = parseForm(page.html, page.url);
   if (form?.passwordField) {
-    if (!login) throw new CheckFailed('a login form came and no test user was given', 'Give the doctor a test user of the integrator to sign in with.');
+    if (!login)
+      throw new CheckFailed(
+        'a login form came and no test user was given',
+        'Give the doctor a test user of the integrator to sign in with.',
+      );
     const fields = new URLSearchParams([...form.fields]);
     fields.set(form.textField ?? 'username', login.username);
     fields.set(form.passwordField, login.password);
@@ -68,7 +76,10 @@ export async function authorizeAndConsent(session: DoctorSession, attempt: Autho
     const location = res.headers.get('location');
     await res.body?.cancel();
     if (res.status < 300 || res.status >= 400 || !location) {
-      throw new CheckFailed(`login answered ${res.status}`, 'Check the test user name and password given to the doctor.');
+      throw new CheckFailed(
+        `login answered ${res.status}`,
+        'Check the test user name and password given to the doctor.',
+      );
     }
     page = await openPage(session, new URL(location, form.action).toString());
     form = parseForm(page.html, page.url);
@@ -82,7 +93,12 @@ export async function authorizeAndConsent(session: DoctorSession, attempt: Autho
   const res = await session.postForm(form.action, fields);
   const location = res.headers.get('location');
   await res.body?.cancel();
-  if (res.status < 300 || res.status >= 400 || !location || !isRedirectUri(new URL(location, form.action).toString(), attempt.redirectUri)) {
+  if (
+    res.status < 300 ||
+    res.status >= 400 ||
+    !location ||
+    !isRedirectUri(new URL(location, form.action).toString(), attempt.redirectUri)
+  ) {
     throw new CheckFailed(
       `consent answered ${res.status} ${location ?? ''}`.trim(),
       'After Allow, redirect (302/303) to the exact redirect_uri with code and state (RFC 6749 §4.1.2).',
@@ -96,7 +112,10 @@ async function openPage(session: DoctorSession, url: string): Promise<AuthorizeP
   const { res, url: at } = await session.follow(url);
   if (res.status !== 200) {
     await res.body?.cancel();
-    throw new CheckFailed(`the authorize page answered ${res.status} ${res.headers.get('location') ?? ''}`.trim(), 'After login, return the person to the authorize request.');
+    throw new CheckFailed(
+      `the authorize page answered ${res.status} ${res.headers.get('location') ?? ''}`.trim(),
+      'After login, return the person to the authorize request.',
+    );
   }
   return { html: await res.text(), url: at };
 }

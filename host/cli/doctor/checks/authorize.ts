@@ -4,21 +4,36 @@
  */
 import { CheckFailed } from '../doctor-checks.ts';
 import { made, type DoctorSession } from '../doctor-session.ts';
-import { authorizationRequest, authorizeAndConsent, isRedirectUri, type AuthorizationAttempt, type AuthorizePage } from './authorization-request.ts';
+import {
+  authorizationRequest,
+  authorizeAndConsent,
+  isRedirectUri,
+  type AuthorizationAttempt,
+  type AuthorizePage,
+} from './authorization-request.ts';
 
 /** authorize.page: GET authorize_url answers 200 with HTML (a login or consent page). */
-export function checkAuthorizePage(session: DoctorSession, attempt: AuthorizationAttempt): Promise<AuthorizePage | undefined> {
+export function checkAuthorizePage(
+  session: DoctorSession,
+  attempt: AuthorizationAttempt,
+): Promise<AuthorizePage | undefined> {
   return session.run('authorize.page', async () => {
     const { res, url } = await session.follow(attempt.url);
     const location = res.headers.get('location');
     if (location && isRedirectUri(location, attempt.redirectUri)) {
       await res.body?.cancel();
       const error = new URL(location).searchParams.get('error');
-      throw new CheckFailed(`redirected back with error=${error}`, 'Register the client_id, the redirect URI and the scopes of the add-on config with the integrator.');
+      throw new CheckFailed(
+        `redirected back with error=${error}`,
+        'Register the client_id, the redirect URI and the scopes of the add-on config with the integrator.',
+      );
     }
     if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes('text/html')) {
       await res.body?.cancel();
-      throw new CheckFailed(`GET answered ${res.status} ${res.headers.get('content-type') ?? ''}`.trim(), fixForAuthorizeStatus(res.status));
+      throw new CheckFailed(
+        `GET answered ${res.status} ${res.headers.get('content-type') ?? ''}`.trim(),
+        fixForAuthorizeStatus(res.status),
+      );
     }
     return { detail: `200 HTML page at ${new URL(url).pathname}`, value: { html: await res.text(), url } };
   });
@@ -30,20 +45,30 @@ export async function checkConsentReturnsState(
   attempt: AuthorizationAttempt,
   page: AuthorizePage | undefined,
 ): Promise<string | undefined> {
-  if (!page) return session.skip('authorize.state', 'the authorize page was not reachable', 'Fix the authorize page first.');
+  if (!page)
+    return session.skip('authorize.state', 'the authorize page was not reachable', 'Fix the authorize page first.');
   if (!session.options.login) {
-    return session.skip('authorize.state', 'no test login given', 'Give the doctor a test user of the integrator (--username/--password).');
+    return session.skip(
+      'authorize.state',
+      'no test login given',
+      'Give the doctor a test user of the integrator (--username/--password).',
+    );
   }
   return session.run('authorize.state', async () => {
     const back = await authorizeAndConsent(session, attempt, page);
     const code = back.searchParams.get('code');
-    if (!code) throw new CheckFailed(`no code: error=${back.searchParams.get('error')}`, 'After Allow, redirect with a code (RFC 6749 §4.1.2).');
+    if (!code)
+      throw new CheckFailed(
+        `no code: error=${back.searchParams.get('error')}`,
+        'After Allow, redirect with a code (RFC 6749 §4.1.2).',
+      );
     const state = back.searchParams.get('state');
     if (state !== attempt.state) {
       // The code still serves the token checks: the state is this row's fault alone.
       return {
         status: 'fail',
-        detail: state === null ? 'redirected with a code but without state' : 'redirected with a code but the state changed',
+        detail:
+          state === null ? 'redirected with a code but without state' : 'redirected with a code but the state changed',
         fix: 'Return the state parameter exactly as received (RFC 6749 §4.1.2); the host refuses any other.',
         value: code,
       };
@@ -68,7 +93,8 @@ export function checkUnregisteredRedirect(session: DoctorSession): Promise<void>
       ['a redirect_uri on another origin', 'https://unregistered.doctor.invalid/callback'],
       ['the registered redirect_uri with a path added', `${session.options.redirectUri}/doctor-unregistered`],
     ] as const;
-    for (const [what, redirectUri] of tries) details.push(await expectErrorPage(session, authorizationRequest(session, { redirectUri }), what));
+    for (const [what, redirectUri] of tries)
+      details.push(await expectErrorPage(session, authorizationRequest(session, { redirectUri }), what));
     return { detail: details.join('; ') };
   });
 }
@@ -83,7 +109,8 @@ async function expectErrorPage(session: DoctorSession, attempt: AuthorizationAtt
     const target = new URL(location, attempt.url);
     throw new CheckFailed(`${what}: redirected to ${target.origin}${target.pathname}`, fix);
   }
-  if (res.status < 400 || res.status >= 500) throw new CheckFailed(`${what}: answered ${res.status} instead of an error page`, fix);
+  if (res.status < 400 || res.status >= 500)
+    throw new CheckFailed(`${what}: answered ${res.status} instead of an error page`, fix);
   return `${res.status} error page for ${what}`;
 }
 

@@ -13,21 +13,28 @@ export function checkCompletion(session: DoctorSession): Promise<void> {
     const fix = `GET redirect_url must redirect (302/303) to ${advanceUrl} with the state it received, unchanged (spec, step 2).`;
     const state = made('doctor-state');
     const first = await visit(session, { code: made('doctor-code'), state });
-    if (first.status === 404) throw new CheckFailed(`GET ${new URL(completionUrl).pathname} answered 404`, `Serve redirect_url: ${fix}`);
+    if (first.status === 404)
+      throw new CheckFailed(`GET ${new URL(completionUrl).pathname} answered 404`, `Serve redirect_url: ${fix}`);
     if (first.location === undefined && first.status >= 500) {
       // An integrator that exchanges the host's code cannot exchange a made-up one; a refusal goes on without exchanging.
       const refused = await visit(session, { state, error: 'access_denied' });
       if (refused.location !== undefined) {
         const forwarded = describe(refused.location, state, advanceUrl, fix);
-        return { detail: `${first.status} for a made-up code (exchanged with the host?); with error=access_denied ${forwarded}` };
+        return {
+          detail: `${first.status} for a made-up code (exchanged with the host?); with error=access_denied ${forwarded}`,
+        };
       }
     }
-    if (first.location === undefined) throw new CheckFailed(`GET ${new URL(completionUrl).pathname} answered ${first.status} without a redirect`, fix);
+    if (first.location === undefined)
+      throw new CheckFailed(`GET ${new URL(completionUrl).pathname} answered ${first.status} without a redirect`, fix);
     return { detail: describe(first.location, state, advanceUrl, fix) };
   });
 }
 
-async function visit(session: DoctorSession, params: Record<string, string>): Promise<{ status: number; location?: string }> {
+async function visit(
+  session: DoctorSession,
+  params: Record<string, string>,
+): Promise<{ status: number; location?: string }> {
   const url = new URL(session.options.completionUrl);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   const res = await session.request(url.toString());

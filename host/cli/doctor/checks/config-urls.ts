@@ -26,16 +26,22 @@ export async function checkConfigUrls(session: DoctorSession): Promise<void> {
         problems.push(`${name} is not a URL`);
         continue;
       }
-      if (options.environment !== 'development' && url.protocol !== 'https:') problems.push(`${name} uses ${url.protocol.slice(0, -1)}`);
+      if (options.environment !== 'development' && url.protocol !== 'https:')
+        problems.push(`${name} uses ${url.protocol.slice(0, -1)}`);
       const host = url.hostname.replace(/^\[|\]$/g, '');
       if (!resolved.has(host)) resolved.set(host, isIP(host) ? Promise.resolve(undefined) : resolves(host));
       const failure = await resolved.get(host);
       if (failure) problems.push(`${name}: ${host} does not resolve (${failure})`);
     }
     if (problems.length > 0) {
-      throw new CheckFailed(problems.join('; '), `Use https URLs outside development whose host names resolve (${options.environment} config).`);
+      throw new CheckFailed(
+        problems.join('; '),
+        `Use https URLs outside development whose host names resolve (${options.environment} config).`,
+      );
     }
-    return { detail: `${urls.length} URLs resolve${options.environment === 'development' ? ' (http allowed in development)' : ', all https'}` };
+    return {
+      detail: `${urls.length} URLs resolve${options.environment === 'development' ? ' (http allowed in development)' : ', all https'}`,
+    };
   });
 }
 

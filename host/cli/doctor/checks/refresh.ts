@@ -10,10 +10,14 @@ import type { Exchange } from './token-exchange.ts';
 import { failWith } from './token-exchange.ts';
 import { describeTokens, tokenResponseProblems, type IssuedTokens } from './token-response.ts';
 
-const refresh = (session: DoctorSession, refreshToken: string) => session.postToken({ grant_type: 'refresh_token', refresh_token: refreshToken });
+const refresh = (session: DoctorSession, refreshToken: string) =>
+  session.postToken({ grant_type: 'refresh_token', refresh_token: refreshToken });
 
 /** Without a new refresh_token the host keeps the old one. */
-const keepRefreshToken = (tokens: IssuedTokens, previous: string): IssuedTokens => ({ ...tokens, refresh_token: tokens.refresh_token ?? previous });
+const keepRefreshToken = (tokens: IssuedTokens, previous: string): IssuedTokens => ({
+  ...tokens,
+  refresh_token: tokens.refresh_token ?? previous,
+});
 
 /** refresh.grant: returns the refreshed tokens (or undefined). */
 export async function checkRefresh(session: DoctorSession, exchange: Exchange): Promise<IssuedTokens | undefined> {
@@ -22,7 +26,8 @@ export async function checkRefresh(session: DoctorSession, exchange: Exchange): 
   return session.run('refresh.grant', async () => {
     const refreshToken = tokens.refresh_token;
     if (!refreshToken) {
-      if (tokens.expires_in === undefined) return { detail: 'no expires_in and no refresh_token: the token does not expire' };
+      if (tokens.expires_in === undefined)
+        return { detail: 'no expires_in and no refresh_token: the token does not expire' };
       throw new CheckFailed(
         `expires_in ${JSON.stringify(tokens.expires_in)} but no refresh_token`,
         'Issue a refresh_token with expiring access tokens: the host refreshes a few minutes before expires_in runs out (or omit expires_in if tokens never expire).',
@@ -31,10 +36,15 @@ export async function checkRefresh(session: DoctorSession, exchange: Exchange): 
     const r = await refresh(session, refreshToken);
     const { problems, tokens: refreshed } = tokenResponseProblems(r);
     if (refreshed && refreshed.access_token === tokens.access_token) {
-      problems.push({ saw: 'the same access_token came back', fix: 'grant_type=refresh_token must issue a new access token (RFC 6749 §6).' });
+      problems.push({
+        saw: 'the same access_token came back',
+        fix: 'grant_type=refresh_token must issue a new access token (RFC 6749 §6).',
+      });
     }
     if (problems.length > 0) {
-      if (r.res.status !== 200) problems[0]!.fix = 'grant_type=refresh_token with the refresh token and the client credentials must return a new access_token (RFC 6749 §6).';
+      if (r.res.status !== 200)
+        problems[0]!.fix =
+          'grant_type=refresh_token with the refresh token and the client credentials must return a new access_token (RFC 6749 §6).';
       // Tokens that came despite the problems still serve the later checks.
       return { ...failWith(problems), ...(refreshed ? { value: keepRefreshToken(refreshed, refreshToken) } : {}) };
     }
@@ -45,8 +55,13 @@ export async function checkRefresh(session: DoctorSession, exchange: Exchange): 
 }
 
 /** refresh.rotation: after the new refresh token was used, the old one is refused. */
-export async function checkRotation(session: DoctorSession, original: IssuedTokens | undefined, refreshed: IssuedTokens | undefined): Promise<void> {
-  if (!original?.refresh_token || !refreshed) return void session.skip('refresh.rotation', 'no refresh happened', 'Fix refresh.grant first.');
+export async function checkRotation(
+  session: DoctorSession,
+  original: IssuedTokens | undefined,
+  refreshed: IssuedTokens | undefined,
+): Promise<void> {
+  if (!original?.refresh_token || !refreshed)
+    return void session.skip('refresh.rotation', 'no refresh happened', 'Fix refresh.grant first.');
   const old = original.refresh_token;
   const next = refreshed.refresh_token!;
   await session.run('refresh.rotation', async () => {

@@ -16,16 +16,28 @@ export interface Exchange {
 }
 
 /** The form parameters of exchanging `code` issued for `attempt`. */
-export function codeParams(code: string, attempt: AuthorizationAttempt, verifier = attempt.verifier): Record<string, string> {
+export function codeParams(
+  code: string,
+  attempt: AuthorizationAttempt,
+  verifier = attempt.verifier,
+): Record<string, string> {
   return { grant_type: 'authorization_code', code, redirect_uri: attempt.redirectUri, code_verifier: verifier };
 }
 
 /** Joins the problems of a row: what was seen, and each distinct fix. */
 export function failWith(problems: { saw: string; fix: string }[]): { status: 'fail'; detail: string; fix: string } {
-  return { status: 'fail', detail: problems.map((p) => p.saw).join('; '), fix: [...new Set(problems.map((p) => p.fix))].join(' ') };
+  return {
+    status: 'fail',
+    detail: problems.map((p) => p.saw).join('; '),
+    fix: [...new Set(problems.map((p) => p.fix))].join(' '),
+  };
 }
 
-export async function checkTokenExchange(session: DoctorSession, code: string | undefined, attempt: AuthorizationAttempt): Promise<Exchange> {
+export async function checkTokenExchange(
+  session: DoctorSession,
+  code: string | undefined,
+  attempt: AuthorizationAttempt,
+): Promise<Exchange> {
   if (code === undefined) {
     session.skip('token.exchange', 'no code was issued', 'Fix the authorize step first (see authorize.state).');
     return { clientRefused: false };

@@ -21,7 +21,9 @@ const ALLOWED: [AuthorizationState, AuthorizationState][] = [
   ['reauthorization_required', 'service_authorized'],
 ];
 const allowed = new Set(ALLOWED.map(([from, to]) => `${from}>${to}`));
-const ILLEGAL = AUTHORIZATION_STATES.flatMap((from) => AUTHORIZATION_STATES.map((to) => [from, to] as const)).filter(([from, to]) => !allowed.has(`${from}>${to}`));
+const ILLEGAL = AUTHORIZATION_STATES.flatMap((from) => AUTHORIZATION_STATES.map((to) => [from, to] as const)).filter(
+  ([from, to]) => !allowed.has(`${from}>${to}`),
+);
 
 describe('authorization states', () => {
   it.each(ALLOWED)('allows %s → %s', (from, to) => {
@@ -40,7 +42,12 @@ describe('authorization states', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(IllegalTransitionError);
-    expect(error).toMatchObject({ code: 'illegal_transition', from, to, message: `An add-on authorization cannot move from ${from} to ${to}` });
+    expect(error).toMatchObject({
+      code: 'illegal_transition',
+      from,
+      to,
+      message: `An add-on authorization cannot move from ${from} to ${to}`,
+    });
   });
 
   it('has 10 allowed and 15 illegal moves among its 5 states [table]', () => {

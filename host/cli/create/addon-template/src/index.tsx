@@ -5,8 +5,16 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import {
-  Banner, Button, Heading, Stack, Text, TextArea,
-  addOnContext, authenticatedFetch, authenticatedIntegratorFetch, render,
+  Banner,
+  Button,
+  Heading,
+  Stack,
+  Text,
+  TextArea,
+  addOnContext,
+  authenticatedFetch,
+  authenticatedIntegratorFetch,
+  render,
 } from '@addon-kit/sdk';
 
 interface Me {
@@ -49,7 +57,8 @@ function App() {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ list_id: listId, person_ids: [me.id], message }),
     });
-    if (!response.ok) return setStatus({ tone: 'critical', text: `The integrator refused the message (HTTP ${response.status})` });
+    if (!response.ok)
+      return setStatus({ tone: 'critical', text: `The integrator refused the message (HTTP ${response.status})` });
     const body = (await response.json()) as { data: { id: string } };
     setStatus({ tone: 'success', text: `Message ${body.data.id} sent.` });
     setSent((n) => (n ?? 0) + 1);

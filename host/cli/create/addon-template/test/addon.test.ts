@@ -13,7 +13,11 @@ beforeAll(async () => {
     extension: 'people.list.send_message',
     props: { listId: '7' },
     responses: {
-      service: { 'GET /current/v2/me': { json: { data: { type: 'Person', id: '1', attributes: { first_name: 'Alex', last_name: 'Admin' } } } } },
+      service: {
+        'GET /current/v2/me': {
+          json: { data: { type: 'Person', id: '1', attributes: { first_name: 'Alex', last_name: 'Admin' } } },
+        },
+      },
       integrator: {
         'GET /api/messages': { json: { data: [{ id: '1' }, { id: '2' }] } },
         'POST /api/messages': { status: 201, json: { data: { id: '3' } } },
