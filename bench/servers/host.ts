@@ -109,6 +109,13 @@ if (values.scenario === 'notes') {
   const session = await browserSession(url);
   const vault = createTokenVault(db, box);
   const record = await vault.ensure(session.installationId, admin.id);
+  // The handshake's own moves (the state machine refuses shortcuts): host grant stored, integrator pending, ready.
+  await vault.saveServiceTokens(
+    record.id,
+    { accessToken: 'unused-host-token', refreshToken: undefined, expiresAt: undefined, scope: 'people' },
+    ['people'],
+  );
+  await vault.setState(record.id, 'integrator_pending');
   await vault.saveIntegratorTokens(
     record.id,
     {

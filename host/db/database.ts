@@ -92,7 +92,8 @@ async function openPglite(
     async listen(channel, onNotify) {
       // One process owns a PGlite database, so nothing is ever missed.
       const unlisten = await pglite.listen(channel, onNotify);
-      return { active: true, close: () => unlisten() };
+      // Once the database is closed there is nothing left to stop listening to.
+      return { active: true, close: async () => (pglite.closed ? undefined : unlisten()) };
     },
     async close() {
       await pglite.close();
