@@ -81,7 +81,13 @@ const SELECT = `
          v.integrator_api, v.ui_origins, v.bundle_sha256
   FROM addon_installations i
   JOIN addons a ON a.id = i.addon_id
-  JOIN (${LIVE_VERSION}) v ON v.addon_id = i.addon_id AND v.environment = i.environment`;
+  JOIN LATERAL (
+    -- The live version of this installation's add-on and environment: one backward step of the
+    -- (addon_id, environment, version) unique index, instead of the latest version of every add-on.
+    SELECT * FROM addon_versions v
+    WHERE v.addon_id = i.addon_id AND v.environment = i.environment
+    ORDER BY v.version DESC LIMIT 1
+  ) v ON true`;
 
 function toInstallation(r: InstallationRow): Installation {
   return {
