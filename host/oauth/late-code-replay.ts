@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { AuthorizationCode, KoaContextWithOIDC } from 'oidc-provider';
+import type { AuthorizationCode } from 'oidc-provider';
+import { invalidGrantRefusal } from './refused-token-request.ts';
 import { revokeGrant } from './revoke-grant.ts';
 
 /** Whether the code_verifier sent fits the code's challenge (S256 only; none without a challenge). */
@@ -26,14 +27,9 @@ function verifierMatches(code: AuthorizationCode, verifier: unknown): boolean {
 export function revokeOnLateCodeReplay(): Middleware {
   return async (koaCtx, next) => {
     await next();
-    const ctx = koaCtx as unknown as KoaContextWithOIDC;
-    if (
-      ctx.oidc?.route !== 'token' ||
-      ctx.status !== 400 ||
-      (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant'
-    )
-      return;
-    const { params, client, provider } = ctx.oidc;
+    const oidc = invalidGrantRefusal(koaCtx);
+    if (!oidc) return;
+    const { params, client, provider } = oidc;
     if (!client || params?.grant_type !== 'authorization_code' || typeof params.code !== 'string') return;
     const code = await provider.AuthorizationCode.find(params.code, { ignoreExpiration: true });
     // `consumed` is in the model's payload, though not in its type declaration.

@@ -7,7 +7,7 @@
  * @see RFC 9700 §4.14.2, RFC 6749 §10.4
  */
 import type { Middleware } from 'koa';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import { invalidGrantRefusal } from './refused-token-request.ts';
 import { revokeGrant } from './revoke-grant.ts';
 
 /**
@@ -17,14 +17,9 @@ import { revokeGrant } from './revoke-grant.ts';
 export function revokeOnLateRefreshReuse(): Middleware {
   return async (koaCtx, next) => {
     await next();
-    const ctx = koaCtx as unknown as KoaContextWithOIDC;
-    if (
-      ctx.oidc?.route !== 'token' ||
-      ctx.status !== 400 ||
-      (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant'
-    )
-      return;
-    const { params, client, provider } = ctx.oidc;
+    const oidc = invalidGrantRefusal(koaCtx);
+    if (!oidc) return;
+    const { params, client, provider } = oidc;
     if (!client || params?.grant_type !== 'refresh_token' || typeof params.refresh_token !== 'string') return;
     const token = await provider.RefreshToken.find(params.refresh_token, { ignoreExpiration: true });
     if (!token || !token.consumed || !token.isExpired || !token.grantId || token.clientId !== client.clientId) return;
