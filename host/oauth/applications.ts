@@ -59,6 +59,24 @@ export function clientSecretAad(clientId: string): string {
   return `oauth_application:${clientId}`;
 }
 
+/** Told of every change this module writes, in this process (see {@link onApplicationsChanged}). */
+const changeListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` after each update or deletion this module writes, in the writing process, before the write's
+ * caller goes on: the client cache drops what it holds at once here, without waiting for the database's change
+ * announcement (migration 064), which reaches other processes, and changes written by other tools, moments later.
+ * Returns the function that stops it.
+ */
+export function onApplicationsChanged(listener: () => void): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+function changed(): void {
+  for (const listener of changeListeners) listener();
+}
+
 /** Creates an application; returns its secret once. */
 export async function createOAuthApplication(
   db: Queryable,
@@ -175,6 +193,7 @@ export async function updateOAuthApplication(
       changes.addOnScopes,
     ],
   );
+  changed();
   return rowCount === 1;
 }
 
@@ -184,6 +203,7 @@ export async function setRedirectUris(db: Queryable, id: string, redirectUris: r
     id,
     [...redirectUris],
   ]);
+  changed();
 }
 
 /** A new client secret for a confidential application; returned once, stored sealed. */
@@ -197,6 +217,7 @@ export async function rotateClientSecret(
     app.id,
     box.seal(secret, clientSecretAad(app.client_id)),
   ]);
+  changed();
   return secret;
 }
 
@@ -206,6 +227,7 @@ export async function deleteOAuthApplication(db: Queryable, organizationId: stri
     id,
     organizationId,
   ]);
+  changed();
   return rowCount === 1;
 }
 

@@ -2,11 +2,13 @@
  * oidc-provider's client metadata of each OAuth application, kept in memory so a token request neither
  * reads `oauth_applications` nor unseals the client secret again. Every write to that table announces
  * the client_id (a trigger, migration 064); each host process listening drops its copy when it hears it,
- * so a changed redirect URI, a rotated secret or a deleted application applies at once here and in every
- * other process. While the listening connection is down (PostgreSQL), nothing is cached.
+ * moments after the commit. A change written through host/oauth/applications.ts in this process is dropped
+ * before its writer goes on, so a changed redirect URI, a rotated secret or a deleted application applies to
+ * this process's very next request. While the listening connection is down (PostgreSQL), nothing is cached.
  */
 import type { AdapterPayload } from 'oidc-provider';
 import type { Database, Subscription } from '../db/database.ts';
+import { onApplicationsChanged } from './applications.ts';
 
 /** The channel the trigger announces changes on. */
 export const CLIENT_CHANGE_CHANNEL = 'oauth_application_changed';
@@ -37,6 +39,10 @@ export async function createClientCache(db: Database): Promise<ClientCache> {
           cache.clear();
         },
       );
+  const stopHearingWrites = onApplicationsChanged(() => {
+    generation += 1;
+    cache.clear();
+  });
   return {
     async get(clientId, load) {
       if (subscription.active && cache.has(clientId)) return cache.get(clientId);
@@ -46,6 +52,9 @@ export async function createClientCache(db: Database): Promise<ClientCache> {
       if (found && subscription.active && generation === before) cache.set(clientId, found);
       return found;
     },
-    close: () => subscription.close(),
+    close: () => {
+      stopHearingWrites();
+      return subscription.close();
+    },
   };
 }

@@ -6,7 +6,7 @@ import { createHost, type Host } from '@addon-kit/host/internal/app.ts';
 import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
 import { openDatabase, type Database } from '@addon-kit/host/internal/db/database.ts';
 import { createLogger } from '@addon-kit/host/internal/logger.ts';
-import { clientSecretAad } from '@addon-kit/host/internal/oauth/applications.ts';
+import { deleteOAuthApplication, rotateClientSecret } from '@addon-kit/host/internal/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { withDatabaseName } from '../../support/global-setup.ts';
 import { testConfig } from '../../support/host.ts';
@@ -16,13 +16,12 @@ import { adminUrl, withDatabase } from '../../support/postgres.ts';
 
 const template = inject('dbTemplate');
 
-/** Rotates an application's secret as the developer pages do (an UPDATE of the row). */
+/** Rotates an application's secret as the developer pages do (through the applications' owner module). */
 async function rotateSecret(db: Database, app: TestApplication): Promise<TestApplication> {
-  const secret = randomBytes(32).toString('base64url');
-  await db.query('UPDATE oauth_applications SET client_secret_encrypted = $2, updated_at = now() WHERE id = $1', [
-    app.id,
-    createSecretBox([TEST_ENCRYPTION_KEY]).seal(secret, clientSecretAad(app.clientId)),
-  ]);
+  const secret = await rotateClientSecret(db, createSecretBox([TEST_ENCRYPTION_KEY]), {
+    id: app.id,
+    client_id: app.clientId,
+  });
   return { ...app, clientSecret: secret };
 }
 
@@ -51,7 +50,8 @@ describe('POST /oauth/introspect [client cache, one process]', () => {
   it('refuses a deleted application on the very next request [delete]', async () => {
     const app = await createTestApplication(t.db, { name: 'Deleted' });
     expect((await introspect(t.baseUrl, app)).status).toBe(200);
-    await t.db.query('DELETE FROM oauth_applications WHERE id = $1', [app.id]);
+    const { rows } = await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'");
+    expect(await deleteOAuthApplication(t.db, rows[0]!.id, app.id)).toBe(true);
     const res = await introspect(t.baseUrl, app);
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('invalid_client');
