@@ -3,6 +3,9 @@
  * A: `POST /addons/installations/{id}/fetch/integrator` as the browser broker sends it (session cookie,
  * X-CSRF-Token, exact Origin, X-Addon-Fetch for `GET /api/messages`); B: `GET /api/messages` on the
  * template integrator (its own process) with the same bearer token the vault holds. Goal ≥ 0.8.
+ * Also printed: the floor of a proxy on this stack (bench/servers/bare-proxy.ts: Express relaying the same call
+ * over keep-alive, nothing else) ÷ direct — the most any proxy process in front of the integrator reaches here —
+ * and the host's proxy ÷ that floor.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,12 @@ import type { HostServerInfo } from './servers/host.ts';
 import type { IntegratorServerInfo } from './servers/integrator.ts';
 
 const ACCEPT: [string, string][] = [['accept', 'application/json']];
+
+/** A ratio printed for reading the goal's, without a goal of its own. */
+const printed = (figure: string, a: number[], b: number[]) => ({
+  ...compareRow({ figure, a, b, format: formatRate, goal: { on: 'ratio', op: '>=', value: 0, text: '(printed)' } }),
+  met: undefined,
+});
 
 export const runP1: Benchmark = async ({ options, secrets }) => {
   const db = await createBenchDatabase(options);
@@ -38,6 +47,11 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
       { env: secrets },
     );
     started.push(host);
+    const bareProxy = await startServer<{ url: string }>('bare-proxy.ts', [
+      `--upstream=${integratorUrl}/api/messages`,
+      `--token=${accessToken}`,
+    ]);
+    started.push(bareProxy);
     const proxy = host.info.proxy!;
     const proxyUrl = `${host.info.url}/addons/installations/${proxy.installationId}/fetch/integrator`;
     const proxyHeaders = {
@@ -74,10 +88,14 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
             headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
           }),
         },
+        {
+          name: 'bare proxy',
+          spec: () => ({ url: `${bareProxy.info.url}/relay`, method: 'POST', headers: {} }),
+        },
       ],
       options,
     );
-    const [viaProxy, direct] = results.map((r) => r.map((x) => x.rps));
+    const [viaProxy, direct, floor] = results.map((r) => r.map((x) => x.rps));
     return [
       compareRow({
         figure: `P1 integrator call: proxy ÷ direct (${databaseName(options)})`,
@@ -86,6 +104,8 @@ export const runP1: Benchmark = async ({ options, secrets }) => {
         format: formatRate,
         goal: { on: 'ratio', op: '>=', value: 0.8, text: '≥ 0.8' },
       }),
+      printed(`P1 floor: bare Express relay ÷ direct (${databaseName(options)})`, floor!, direct!),
+      printed(`P1 integrator call: proxy ÷ bare Express relay (${databaseName(options)})`, viaProxy!, floor!),
     ];
   } finally {
     for (const server of started.reverse()) await server.stop();

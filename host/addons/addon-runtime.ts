@@ -23,6 +23,7 @@ import type { Logger } from '../logger.ts';
 import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts';
+import { requireProxyCall } from './proxy-call.ts';
 import { handshakeRouter, recordServiceConsent } from './handshake/index.ts';
 import { installationBundle, listInstallations } from './installations.ts';
 import { createLoopback } from './loopback.ts';
@@ -136,7 +137,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   };
   router.post(
     '/installations/:id/fetch/:side',
-    session,
+    requireProxyCall(vault),
     requireAddonCsrf,
     fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }),
   );

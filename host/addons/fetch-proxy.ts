@@ -13,7 +13,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Queryable } from '../db/database.ts';
 import type { PersonRecord } from '../auth/person.ts';
-import { AddonError, HandshakeRequiredError, PolicyError, UpstreamError } from './addon-error.ts';
+import { HandshakeRequiredError, PolicyError, UpstreamError } from './addon-error.ts';
 import { FETCH_HEADER, UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
 import {
   declaredLength,
@@ -27,6 +27,7 @@ import { findInstallation, type Installation } from './installations.ts';
 import { checkIntegratorCall } from './integrator-policy.ts';
 import type { Loopback } from './loopback.ts';
 import { checkServiceCall } from './service-policy.ts';
+import { installationNotFound, proxyCallOf } from './proxy-call.ts';
 import { addonPersonOf } from './session-gate.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 import type { RefreshEngine } from './tokens/refresh-engine.ts';
@@ -62,8 +63,7 @@ export interface FetchProxyDeps {
 /** The installation of the person's organization, or 404 (another organization's id looks unknown). */
 export async function installationOf(db: Queryable, id: string, person: PersonRecord): Promise<Installation> {
   const installation = await findInstallation(db, id, person.organization_id);
-  if (!installation)
-    throw new AddonError(404, 'policy', 'installation_not_found', 'No such add-on installation', false);
+  if (!installation) throw installationNotFound();
   return installation;
 }
 
@@ -247,13 +247,7 @@ function outgoingHeaders(envelope: CheckedFetchEnvelope, extra: [string, string]
   return [...kept, ['accept-encoding', 'identity'], ...extra];
 }
 
-async function recordOf(
-  vault: TokenVault,
-  installation: Installation,
-  person: PersonRecord,
-  side: 'host_auth' | 'integrator_auth',
-): Promise<VaultRecord> {
-  const record = await vault.find(installation.id, person.id);
+function recordOf(record: VaultRecord | undefined, side: 'host_auth' | 'integrator_auth'): VaultRecord {
   if (!record) throw new HandshakeRequiredError(side);
   return record;
 }
@@ -268,19 +262,21 @@ function rejectedIn(record: VaultRecord, side: 'service' | 'integrator', token: 
   return tokens ? { ...record, [side]: { ...tokens, accessToken: token, expiresAt: undefined } } : record;
 }
 
-/** The handler of `POST /installations/:id/fetch/:side`. */
+/**
+ * The handler of `POST /installations/:id/fetch/:side`, after `requireProxyCall` (the person, the installation
+ * and the authorization, read in one statement: proxy-call.ts) and `requireAddonCsrf`.
+ */
 export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
   return async (req, res) => {
-    const person = addonPersonOf(req);
     const side = req.params.side;
     if (side !== 'service' && side !== 'integrator')
       throw new PolicyError('invalid_request', 'The fetch side is service or integrator', 404);
-    const installation = await installationOf(deps.db, String(req.params.id), person);
+    const { installation, record: stored } = proxyCallOf(req);
     const envelope = parseFetchEnvelope(req.get(FETCH_HEADER));
     const userAgent = `addon-kit-addon/${installation.oauthApplicationId} (installation ${installation.id})`;
     if (side === 'integrator') {
       const url = checkIntegratorCall(installation.integratorApi, envelope.method, envelope.url);
-      const record = await recordOf(deps.vault, installation, person, 'integrator_auth');
+      const record = recordOf(stored, 'integrator_auth');
       await proxy(
         req,
         res,
@@ -303,7 +299,7 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler {
       return;
     }
     const url = checkServiceCall(deps.baseUrl, installation.scopes, envelope.url);
-    const record = await recordOf(deps.vault, installation, person, 'host_auth');
+    const record = recordOf(stored, 'host_auth');
     const target = new URL(`${url.pathname}${url.search}`, await deps.loopback.origin());
     await proxy(
       req,

@@ -54,9 +54,12 @@ const LIVE_VERSION = `
   SELECT DISTINCT ON (v.addon_id, v.environment) v.*
   FROM addon_versions v ORDER BY v.addon_id, v.environment, v.version DESC`;
 
-const VISIBLE = `(v.environment = 'production'
-  OR a.organization_id = $1
-  OR (v.environment = 'beta' AND $1 = ANY (v.organization_ids)))`;
+/** The live version `v` of add-on `a` is visible to organization `org` (an SQL expression). */
+const visibleTo = (org: string) => `(v.environment = 'production'
+  OR a.organization_id = ${org}
+  OR (v.environment = 'beta' AND ${org} = ANY (v.organization_ids)))`;
+
+const VISIBLE = visibleTo('$1');
 
 interface InstallationRow {
   id: string;
@@ -108,6 +111,28 @@ function toInstallation(r: InstallationRow): Installation {
   };
 }
 
+/** True for a well-formed installation id (anything else names no installation, and never reaches SQL). */
+export function isInstallationId(value: string): boolean {
+  return /^[1-9][0-9]{0,17}$/.test(value);
+}
+
+/** An installation as {@link installationJsonSql} reads it. */
+export type InstallationJson = InstallationRow;
+
+/**
+ * For a statement that reads more than the installation (the proxy's, with the person and the authorization):
+ * installation `id` of organization `org` while visible to it, as one JSON value — null otherwise. `org` and
+ * `id` are SQL expressions (a column or a parameter holding a well-formed id).
+ */
+export function installationJsonSql(org: string, id: string): string {
+  return `(SELECT to_json(x) FROM (${SELECT} WHERE i.id = ${id} AND i.organization_id = ${org} AND ${visibleTo(org)}) x)`;
+}
+
+/** The installation of a value read by {@link installationJsonSql}. */
+export function installationOfJson(json: InstallationJson): Installation {
+  return toInstallation(json);
+}
+
 /**
  * An installation of the given organization, still visible to it; undefined otherwise (so another
  * organization's installation id is indistinguishable from an unknown one).
@@ -117,7 +142,7 @@ export async function findInstallation(
   installationId: string,
   organizationId: string,
 ): Promise<Installation | undefined> {
-  if (!/^[1-9][0-9]{0,17}$/.test(installationId)) return undefined;
+  if (!isInstallationId(installationId)) return undefined;
   const { rows } = await db.query<InstallationRow>(
     `${SELECT} WHERE i.id = $2 AND i.organization_id = $1 AND ${VISIBLE}`,
     [organizationId, installationId],

@@ -58,6 +58,8 @@ export interface TokenVault {
   ensure(installationId: string, personId: string, q?: Queryable): Promise<VaultRecord>;
   /** The record, or undefined; `forUpdate` locks the row until the caller's transaction ends. */
   find(installationId: string, personId: string, options?: ReadOptions): Promise<VaultRecord | undefined>;
+  /** The record of a row read elsewhere in the same statement as other things (the proxy's one read per call). */
+  fromRow(row: AuthorizationRow): Promise<VaultRecord>;
   /** The record by its own id (`forUpdate` as above). */
   findById(id: string, options?: ReadOptions): Promise<VaultRecord | undefined>;
   /** Stores the host's grant and moves to `service_authorized` (step 3 done). */
@@ -147,6 +149,7 @@ export function createTokenVault(
     },
     find: async (installationId, personId, options = {}) =>
       decrypt(await store.find(installationId, personId, options), options.q ?? db),
+    fromRow: (row) => toRecord(row, db),
     findById: async (id, options = {}) => decrypt(await store.findById(id, options), options.q ?? db),
     saveServiceTokens: (id, tokens, scopes, q) =>
       store.saveServiceTokens(id, sealTokens(id, tokens, 'service'), scopes, q),

@@ -35,25 +35,35 @@ export async function createSessionRecord(
   );
 }
 
+/** What a caller reads in the same statement as the session's person (see `personSql`). */
+export interface SessionPersonExtra {
+  /** Selected columns; the person is `p`, the organization `o`; parameters from `$3` on. */
+  columns: string;
+  /** The values of `$3`, `$4`, … */
+  params: readonly unknown[];
+}
+
 /**
  * The person of a live session (not revoked, not expired, still in the session's organization), with their
  * organization and roles — undefined otherwise. Touches `last_seen_at` in the same statement when it is older
- * than LAST_SEEN_RESOLUTION_MINUTES.
+ * than LAST_SEEN_RESOLUTION_MINUTES. `extra` reads more in the same statement (the add-on proxy reads its
+ * installation and authorization with it: one round trip per proxied call).
  */
-export async function loadSessionPerson(
+export async function loadSessionPerson<T extends object = object>(
   db: Queryable,
   sessionId: string,
   now = new Date(),
-): Promise<PersonRecord | undefined> {
-  const { rows } = await db.query<PersonRecord>(
+  extra?: SessionPersonExtra,
+): Promise<(PersonRecord & T) | undefined> {
+  const { rows } = await db.query<PersonRecord & T>(
     `WITH live AS (
        SELECT person_id, organization_id FROM host_sessions WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2),
      touched AS (
        UPDATE host_sessions SET last_seen_at = $2
        WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2
          AND last_seen_at <= $2::timestamptz - interval '${LAST_SEEN_RESOLUTION_MINUTES} minutes')
-${personSql({ join: 'JOIN live s ON s.person_id = p.id AND s.organization_id = p.organization_id' })}`,
-    [idHash(sessionId), now],
+${personSql({ join: 'JOIN live s ON s.person_id = p.id AND s.organization_id = p.organization_id', ...(extra ? { columns: extra.columns } : {}) })}`,
+    [idHash(sessionId), now, ...(extra?.params ?? [])],
   );
   return rows[0];
 }

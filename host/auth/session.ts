@@ -9,7 +9,13 @@ import { getIronSession, type IronSession, type SessionOptions } from 'iron-sess
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { UnauthorizedError } from '../errors.ts';
-import { createSessionRecord, loadSessionPerson, newSessionId, revokeSession } from './host-sessions.ts';
+import {
+  createSessionRecord,
+  loadSessionPerson,
+  newSessionId,
+  revokeSession,
+  type SessionPersonExtra,
+} from './host-sessions.ts';
 import type { PersonRecord } from './person.ts';
 import { createUnsealedSessions, type UnsealedSessions } from './unsealed-sessions.ts';
 
@@ -164,12 +170,17 @@ export async function endHostLogin(req: Request, res: Response): Promise<void> {
 
 /**
  * The person of the request's live host session — active or not, the caller decides — or undefined when
- * there is no session, it has no record id (an old cookie), or its record is revoked or expired.
+ * there is no session, it has no record id (an old cookie), or its record is revoked or expired. `extra` reads
+ * more in the same statement (see `loadSessionPerson`).
  */
-export async function hostSessionPerson(req: Request, res: Response): Promise<PersonRecord | undefined> {
+export async function hostSessionPerson<T extends object = object>(
+  req: Request,
+  res: Response,
+  extra?: SessionPersonExtra,
+): Promise<(PersonRecord & T) | undefined> {
   const session = await getHostSession(req, res);
   if (!session.personId || !session.sessionId) return undefined;
-  const person = await loadSessionPerson(hostSessionSettings(req).db, session.sessionId);
+  const person = await loadSessionPerson<T>(hostSessionSettings(req).db, session.sessionId, new Date(), extra);
   return person?.id === session.personId ? person : undefined;
 }
 

@@ -10,8 +10,11 @@ export {
 } from './states.ts';
 export {
   SEALED_COLUMNS,
+  authorizationJsonSql,
+  authorizationRowOf,
   createAuthorizationStore,
   type AuthorizationRow,
+  type AuthorizationRowJson,
   type AuthorizationStore,
   type HandshakeRow,
   type ReadOptions,

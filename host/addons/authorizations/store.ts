@@ -57,6 +57,31 @@ export interface ReadOptions {
 const COLUMNS = `id::text, installation_id::text, person_id::text, state, service_expires_at, service_scopes,
   integrator_expires_at, integrator_scope, ${SEALED_COLUMNS.join(', ')}`;
 
+/** A row as {@link authorizationJsonSql} reads it: its timestamps as JSON strings. */
+export type AuthorizationRowJson = Omit<AuthorizationRow, 'service_expires_at' | 'integrator_expires_at'> & {
+  service_expires_at: string | null;
+  integrator_expires_at: string | null;
+};
+
+/**
+ * For a statement that reads more than the row (the proxy's, with the person and the installation): the row of
+ * `installation` and `person` (SQL expressions) as one JSON value, null when there is none.
+ */
+export function authorizationJsonSql(installation: string, person: string): string {
+  return `(SELECT to_json(x) FROM (SELECT ${COLUMNS} FROM addon_authorizations
+    WHERE installation_id = ${installation} AND person_id = ${person}) x)`;
+}
+
+/** The row of a value read by {@link authorizationJsonSql}. */
+export function authorizationRowOf(json: AuthorizationRowJson): AuthorizationRow {
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  return {
+    ...json,
+    service_expires_at: date(json.service_expires_at),
+    integrator_expires_at: date(json.integrator_expires_at),
+  };
+}
+
 /** Every read, write and state transition of `addon_authorizations`. */
 export interface AuthorizationStore {
   /** Creates the row as `uninitialized` when missing; returns it. */
