@@ -6,6 +6,7 @@
  * another row does not open. Values sealed with a retired key are re-sealed with the current key the
  * first time they are read. The rows are read and written through the authorizations store.
  */
+import { createOpenedSecrets } from '../crypto/opened-secrets.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
 import {
@@ -86,8 +87,10 @@ export function createTokenVault(
   box: SecretBox,
   store: AuthorizationStore = createAuthorizationStore(db),
 ): TokenVault {
+  // Each row's tokens are opened once per token, not on every read (the proxy reads the row on every call).
+  const opened = createOpenedSecrets(box);
   const seal = (id: string, column: SealedColumn, value: string | undefined) =>
-    value === undefined ? null : box.seal(value, aad(id, column));
+    value === undefined ? null : opened.seal(value, aad(id, column));
 
   function sealTokens(id: string, tokens: TokenSet, side: 'service' | 'integrator'): SealedTokens {
     const access = seal(id, `${side}_access_token_encrypted`, tokens.accessToken)!;
@@ -106,9 +109,9 @@ export function createTokenVault(
     for (const column of SEALED_COLUMNS) {
       const sealed = row[column];
       if (sealed === null) continue;
-      plain[column] = box.open(sealed, aad(row.id, column));
+      plain[column] = opened.open(sealed, aad(row.id, column));
       if (box.isStale(sealed))
-        stale.push({ column, sealed: box.seal(plain[column], aad(row.id, column)), previous: sealed });
+        stale.push({ column, sealed: opened.seal(plain[column], aad(row.id, column)), previous: sealed });
     }
     if (stale.length > 0) await store.reseal(row.id, keyIdOf(stale[0]!.sealed), stale, q);
     const tokens = (
