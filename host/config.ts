@@ -33,6 +33,8 @@ export const hostConfigSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
     .optional(),
+  /** PostgreSQL: prepare statements that run again and again once per connection (`off` behind a pooler that cannot). */
+  databasePrepare: z.enum(['on', 'off']),
   /** pino log level. */
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   /** Secret sealing the session cookies (iron-session); at least 32 characters. */
@@ -116,6 +118,7 @@ export const hostConfigDefaults = {
   baseUrl: 'http://localhost:4000',
   platformName: 'addon-kit',
   dataDir: './.addon-kit',
+  databasePrepare: 'on',
   logLevel: 'info',
   maxBodyBytes: 1_048_576,
   addonRefreshLeadSeconds: 300,
@@ -139,6 +142,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_DATA_DIR: { key: 'dataDir' },
   DATABASE_URL: { key: 'databaseUrl' },
   ADDON_KIT_DATABASE_SCHEMA: { key: 'databaseSchema' },
+  ADDON_KIT_DATABASE_PREPARE: { key: 'databasePrepare' },
   ADDON_KIT_LOG_LEVEL: { key: 'logLevel' },
   ADDON_KIT_SESSION_SECRET: { key: 'sessionSecret' },
   ADDON_KIT_ENCRYPTION_KEYS: { key: 'encryptionKeys', parse: parseKeyList },

@@ -33,6 +33,7 @@ export async function openStorage(flags: StorageFlags, io: CommandIo): Promise<S
     databaseUrl,
     dataDir: join(dataDir, 'db'),
     schema: process.env.ADDON_KIT_DATABASE_SCHEMA || undefined,
+    prepareStatements: process.env.ADDON_KIT_DATABASE_PREPARE !== 'off',
   });
   const applied = await migrate(db);
   if (applied.length) io.err(`addon-kit: applied ${applied.length} migration(s): ${applied.join(', ')}`);

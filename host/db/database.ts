@@ -4,6 +4,7 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
+import { createHotStatements } from './hot-statements.ts';
 import { assertStorableParameters } from './storable-text.ts';
 
 export interface QueryResult<T> {
@@ -49,12 +50,17 @@ export interface OpenDatabaseOptions {
   schema?: string | undefined;
   /** PostgreSQL pool size. */
   maxConnections?: number | undefined;
+  /**
+   * PostgreSQL: prepare statements that run again and again, once per connection (default true; false behind a
+   * connection pooler that cannot keep prepared statements, e.g. PgBouncer before 1.21 in transaction mode).
+   */
+  prepareStatements?: boolean | undefined;
 }
 
 /** Opens the configured database; PostgreSQL when `databaseUrl` is a postgres URL, PGlite otherwise. */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
-    return openPostgres(options.databaseUrl, options.schema, options.maxConnections);
+    return openPostgres(options.databaseUrl, options.schema, options.maxConnections, options.prepareStatements);
   }
   return openPglite(options.dataDir, options.loadDataDir);
 }
@@ -102,7 +108,12 @@ async function openPglite(
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, max = 10): Promise<Database & { pool: Pool }> {
+async function openPostgres(
+  url: string,
+  schema: string | undefined,
+  max = 10,
+  prepare = true,
+): Promise<Database & { pool: Pool }> {
   const { default: pg } = await import('pg');
   // int8 (bigint, count(*)) as JS numbers: ids and counts here stay far below 2^53.
   pg.types.setTypeParser(20, (v) => Number(v));
@@ -123,10 +134,15 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
       await setup.end();
     }
   }
+  // Statements run again and again are prepared once per connection (hot-statements.ts).
+  const hot = prepare ? createHotStatements() : undefined;
   const wrap = (q: Pool | PoolClient): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
       assertStorableParameters(params);
-      const r = await q.query(sql, params as unknown[]);
+      const name = hot?.nameOf(sql);
+      const r = await (name === undefined
+        ? q.query(sql, params as unknown[])
+        : q.query({ name, text: sql, values: params as unknown[] }));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
     async exec(sql: string) {
