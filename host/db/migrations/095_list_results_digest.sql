@@ -1,7 +1,7 @@
 -- A list run whose matched people are exactly the stored results writes only the list row
--- (host/people/run-list.ts). results_digest: md5 of the list's result person ids in ascending order, joined
--- by ',' (md5('') when there are none), written by the last step of every run that recomputed the results,
--- from the results themselves. NULL: unknown, the next run diffs in full.
+-- (host/people/run-list.ts). results_digest: `seed:count:x:y` of the list's result person ids (see digestOf
+-- there), written by the last step of every run that recomputed the results, from the results themselves.
+-- NULL: unknown, the next run diffs in full.
 --
 -- Every change of list_results by anything but a completed run makes the digest unknown (statement
 -- triggers below): the results a deleted person (migration 080) or a deleted list takes along, a DELETE or
