@@ -248,7 +248,9 @@ async function recompute(
       WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to} AND r.person_id = m.id)
         -- No foreign key checks list_results (migration 080): a list deleted between chunks gets no results.
         AND EXISTS (SELECT 1 FROM lists l WHERE l.id = ${listParam})
-      ON CONFLICT (list_id, person_id) DO NOTHING
+      -- No ON CONFLICT (its speculative insertion wrote one more WAL record per row): nothing else inserts
+      -- results, runs of one list wait for each other on PostgreSQL (the list row is locked) and PGlite runs
+      -- one statement at a time, so NOT EXISTS saw every result that could conflict.
       RETURNING 1)
     SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM matched WHERE status = 'inactive') AS inactive,
            (SELECT count(*)::int FROM added) AS added, (SELECT count(*)::int FROM removed) AS removed`;
