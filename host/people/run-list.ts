@@ -17,11 +17,12 @@
  *   moment, so runs that overlap converge on the same results.
  *
  * Unchanged results: the list keeps a digest of its results (`results_digest`, migration 095), written by the
- * last step of every run from the results themselves and made unknown
- * by any other change of them. A run of a list whose digest is known first computes the digest of the people
- * its rules match, with the list's counts, in one statement that updates the list row only when the two
- * digests are equal: then nothing else is written (the results, their ids and `created_at` stay as they are).
- * Otherwise, or when the digest is unknown (a list never run, results changed since), the full diff runs.
+ * last step of every run from the results themselves and made unknown by any other change of them. A run of
+ * a list whose digest is known first computes the digest of the people its rules match, with the list's
+ * counts, in one statement that updates the list row only when the two digests are equal: then nothing else
+ * is written (the results, their ids and `created_at` stay as they are). Otherwise, or when the digest is
+ * unknown (a list never run, results changed since), the full diff runs; a list without a digest pays nothing
+ * for the check.
  */
 import { randomInt } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
