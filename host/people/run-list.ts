@@ -15,7 +15,16 @@
  *   result (the ranges done so far are new), and the list's counts, `refreshed_at` and `status` of the
  *   previous run until the last step updates them. Each chunk recomputes its range from the data at that
  *   moment, so runs that overlap converge on the same results.
+ *
+ * Unchanged results: the list keeps a digest of its results (`results_digest`, migration 095), written by the
+ * last step of every run from the results themselves and made unknown by any other change of them. A run of
+ * a list whose digest is known first computes the digest of the people its rules match, with the list's
+ * counts, in one statement that updates the list row only when the two digests are equal: then nothing else
+ * is written (the results, their ids and `created_at` stay as they are). Otherwise, or when the digest is
+ * unknown (a list never run, results changed since), the full diff runs; a list without a digest pays nothing
+ * for the check.
  */
+import { randomInt } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
@@ -45,6 +54,80 @@ interface ListSettings {
   include_inactive: boolean;
   returns: string;
   return_original_if_none: boolean;
+  results_digest: string | null;
+  rules: RuleInput[];
+}
+
+/** The list's settings and rules in one statement (PostgreSQL: optionally locking the list row). */
+async function readList(q: Queryable, input: RunListInput, lock: boolean): Promise<ListSettings> {
+  const { rows } = await q.query<ListSettings>(
+    `SELECT l.subset, l.include_inactive, l.returns, l.return_original_if_none, l.results_digest,
+            coalesce((SELECT json_agg(json_build_object('attribute', r.attribute, 'operator', r.operator, 'value', r.value)
+                                      ORDER BY r.position, r.id)
+                      FROM list_rules r WHERE r.list_id = l.id), '[]'::json) AS rules
+     FROM lists l WHERE l.organization_id = $1 AND l.id = $2${lock ? ' FOR UPDATE OF l' : ''}`,
+    [input.organizationId, input.listId],
+  );
+  const list = rows[0];
+  if (!list) throw new Error(`list ${input.listId} not found`);
+  return list;
+}
+
+/** The list's rules as one condition over `people p`, its values added to `params`. */
+function compile(list: ListSettings, input: RunListInput, params: SqlParams): string {
+  return compileListCondition(
+    list.rules,
+    {
+      subset: list.subset,
+      includeInactive: list.include_inactive,
+      returns: list.returns,
+      today: input.now.toISOString().slice(0, 10),
+    },
+    input.organizationId,
+    params,
+  );
+}
+
+/**
+ * The digest of a set of person ids (`column` over the aggregated rows) as results_digest holds it:
+ * `seed:count:x:y`, x and y the XOR of a 64-bit hash of every id under the seed and under its complement.
+ * Order-free, so no sort (a sorted md5 cost about as much as the bare SELECT). Two different sets of one size
+ * give one digest with a chance of about 2^-128; the seed, drawn afresh by every run that writes the digest
+ * and never shown outside the database, keeps anyone from choosing people whose hashes cancel out.
+ */
+const digestOf = (column: string, seed: string) =>
+  `${seed}::text || ':' || count(*) || ':' || coalesce(bit_xor(hashint8extended(${column}, ${seed})), 0)
+     || ':' || coalesce(bit_xor(hashint8extended(${column}, ~${seed})), 0)`;
+
+/** A new seed for the digest. */
+const newSeed = () => String(randomInt(0, 2 ** 48 - 1));
+
+/**
+ * When the people the rules match are exactly the stored results (equal digests), one statement updates the
+ * list row (counts, refreshed_at, status) and nothing else; returns the number matched, or undefined when the
+ * results differ (nothing written).
+ */
+async function updateIfUnchanged(
+  q: Queryable,
+  input: RunListInput,
+  condition: string,
+  params: SqlParams,
+  storedDigest: string,
+): Promise<number | undefined> {
+  const values = [...params.values, input.listId, input.now, storedDigest.slice(0, storedDigest.indexOf(':'))];
+  const list = `$${values.length - 2}::bigint`;
+  const now = `$${values.length - 1}::timestamptz`;
+  const seed = `$${values.length}::bigint`;
+  const { rows } = await q.query<{ matched: number }>(
+    `UPDATE lists SET total_people = m.matched, has_inactive_results = m.inactive > 0,
+            refreshed_at = ${now}, batch_completed_at = ${now}, status = 'complete', invalid = false
+     FROM (SELECT count(*)::int AS matched, count(*) FILTER (WHERE p.status = 'inactive')::int AS inactive, ${digestOf('p.id', seed)} AS digest
+           FROM people p WHERE ${condition}) m
+     WHERE lists.id = ${list} AND lists.results_digest = m.digest
+     RETURNING m.matched`,
+    values,
+  );
+  return rows[0]?.matched;
 }
 
 /**
@@ -52,10 +135,7 @@ interface ListSettings {
  * `invalid` (its previous results stay) and the error is returned.
  */
 export async function runList(db: Database, input: RunListInput): Promise<RunListOutcome> {
-  const outcome =
-    db.kind === 'pglite'
-      ? await recompute(db, input, { lock: false, chunkPeople: input.chunkPeople ?? CHUNK_PEOPLE })
-      : await db.transaction((tx) => recompute(tx, input, { lock: true, chunkPeople: undefined }));
+  const outcome = await unchangedOrRecompute(db, input);
   if (!outcome.ok) {
     await db.query(
       "UPDATE lists SET status = 'failed', invalid = true, batch_completed_at = $3 WHERE organization_id = $1 AND id = $2",
@@ -91,38 +171,39 @@ async function idRanges(
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function recompute(
-  q: Queryable,
-  input: RunListInput,
-  mode: { lock: boolean; chunkPeople: number | undefined },
-): Promise<RunListOutcome> {
-  const { organizationId, listId, now } = input;
-  // PostgreSQL: one run of a list at a time; a concurrent run waits and then recomputes from fresh data.
-  const { rows: lists } = await q.query<ListSettings>(
-    `SELECT subset, include_inactive, returns, return_original_if_none FROM lists WHERE organization_id = $1 AND id = $2${mode.lock ? ' FOR UPDATE' : ''}`,
-    [organizationId, listId],
-  );
-  const list = lists[0];
-  if (!list) throw new Error(`list ${listId} not found`);
-  const { rows: rules } = await q.query<RuleInput>(
-    'SELECT attribute, operator, value FROM list_rules WHERE list_id = $1 ORDER BY position, id',
-    [listId],
-  );
-
+/** The digest check first when the list has one (no lock: one statement), then the full run if needed. */
+async function unchangedOrRecompute(db: Database, input: RunListInput): Promise<RunListOutcome> {
+  const list = await readList(db, input, false);
   const params = new SqlParams();
   let condition: string;
   try {
-    condition = compileListCondition(
-      rules,
-      {
-        subset: list.subset,
-        includeInactive: list.include_inactive,
-        returns: list.returns,
-        today: now.toISOString().slice(0, 10),
-      },
-      organizationId,
-      params,
-    );
+    condition = compile(list, input, params);
+  } catch (error) {
+    if (error instanceof RuleCompileError) return { ok: false, error };
+    throw error;
+  }
+  if (list.results_digest !== null) {
+    const matched = await updateIfUnchanged(db, input, condition, params, list.results_digest);
+    if (matched !== undefined) return { ok: true, matched, added: 0, removed: 0, kept: false };
+  }
+  if (db.kind !== 'pglite') {
+    // PostgreSQL: one run of a list at a time; a concurrent run waits and then recomputes from fresh data.
+    return db.transaction(async (tx) => recompute(tx, input, await readList(tx, input, true), undefined));
+  }
+  return recompute(db, input, list, input.chunkPeople ?? CHUNK_PEOPLE);
+}
+
+async function recompute(
+  q: Queryable,
+  input: RunListInput,
+  list: ListSettings,
+  chunkPeople: number | undefined,
+): Promise<RunListOutcome> {
+  const { organizationId, listId, now } = input;
+  const params = new SqlParams();
+  let condition: string;
+  try {
+    condition = compile(list, input, params);
   } catch (error) {
     if (error instanceof RuleCompileError) return { ok: false, error };
     throw error;
@@ -147,6 +228,11 @@ async function recompute(
     }
   }
 
+  // Embedded database: a run that stops between chunks must leave the digest unknown (the last step writes it).
+  if (chunkPeople !== undefined && list.results_digest !== null) {
+    await q.query('UPDATE lists SET results_digest = NULL WHERE id = $1', [listId]);
+  }
+
   const listParam = `${params.add(listId)}::bigint`;
   const nowParam = `${params.add(now)}::timestamptz`;
   const from = `${params.add(MIN_ID)}::bigint`;
@@ -163,12 +249,14 @@ async function recompute(
       WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to} AND r.person_id = m.id)
         -- No foreign key checks list_results (migration 080): a list deleted between chunks gets no results.
         AND EXISTS (SELECT 1 FROM lists l WHERE l.id = ${listParam})
-      ON CONFLICT (list_id, person_id) DO NOTHING
+      -- No ON CONFLICT (its speculative insertion wrote one more WAL record per row): nothing else inserts
+      -- results, runs of one list wait for each other on PostgreSQL (the list row is locked) and PGlite runs
+      -- one statement at a time, so NOT EXISTS saw every result that could conflict.
       RETURNING 1)
     SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM matched WHERE status = 'inactive') AS inactive,
            (SELECT count(*)::int FROM added) AS added, (SELECT count(*)::int FROM removed) AS removed`;
   const totals = { matched: 0, inactive: 0, added: 0, removed: 0 };
-  const ranges = await idRanges(q, organizationId, mode.chunkPeople);
+  const ranges = await idRanges(q, organizationId, chunkPeople);
   const chunked = ranges.length > 1;
   for (const [lo, hi] of ranges) {
     // PGlite answers within microtasks: without a turn of the event loop, nothing else would get in.
@@ -180,13 +268,14 @@ async function recompute(
     for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += Number(rows[0]![key]);
   }
   if (chunked) await yieldToEventLoop();
-  // The results are now exactly the matched people: whether any is inactive is known without a join.
+  // The results are now exactly the matched people: whether any is inactive is known without a join. The
+  // digest is of the results as they are at this step (a person deleted meanwhile took their result along).
   await q.query(
-    `UPDATE lists SET
-       total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
+    `UPDATE lists SET total_people = r.total, results_digest = r.digest,
        has_inactive_results = $3, refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
+     FROM (SELECT count(*)::int AS total, ${digestOf('r.person_id', '$4::bigint')} AS digest FROM list_results r WHERE r.list_id = $1) r
      WHERE id = $1`,
-    [listId, now, totals.inactive > 0],
+    [listId, now, totals.inactive > 0, newSeed()],
   );
   return { ok: true, matched: totals.matched, added: totals.added, removed: totals.removed, kept: false };
 }
