@@ -5,6 +5,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { createHotStatements } from './hot-statements.ts';
+import { PARAMETER_TYPES_SQL, asOrdinaryError, executeStatement, prepareStatement } from './pglite-prepared.ts';
 import { assertStorableParameters } from './storable-text.ts';
 
 export interface QueryResult<T> {
@@ -51,8 +52,9 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL pool size. */
   maxConnections?: number | undefined;
   /**
-   * PostgreSQL: prepare statements that run again and again, once per connection (default true; false behind a
-   * connection pooler that cannot keep prepared statements, e.g. PgBouncer before 1.21 in transaction mode).
+   * Prepare statements that run again and again: PostgreSQL once per connection, PGlite once for the process
+   * (default true; false behind a connection pooler that cannot keep prepared statements, e.g. PgBouncer before
+   * 1.21 in transaction mode).
    */
   prepareStatements?: boolean | undefined;
 }
@@ -62,12 +64,13 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
     return openPostgres(options.databaseUrl, options.schema, options.maxConnections, options.prepareStatements);
   }
-  return openPglite(options.dataDir, options.loadDataDir);
+  return openPglite(options.dataDir, options.loadDataDir, options.prepareStatements);
 }
 
 async function openPglite(
   dataDir: string | undefined,
   loadDataDir: Blob | undefined,
+  prepare = true,
 ): Promise<Database & { pglite: PGlite }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const onDisk = dataDir !== undefined && dataDir !== 'memory://';
@@ -78,10 +81,40 @@ async function openPglite(
     ...(loadDataDir ? { loadDataDir } : {}),
   });
   await pglite.waitReady;
-  const wrap = (q: PGlite | Transaction): Queryable => ({
+  // Statements run again and again are prepared once for the process (pglite-prepared.ts). `ready` holds the
+  // names prepared; `preparing` the preparations under way, awaited only outside transactions (a transaction
+  // holds PGlite for itself, so waiting in one for a PREPARE queued behind it would never end).
+  const hot = prepare ? createHotStatements() : undefined;
+  const ready = new Map<string, number[]>();
+  const preparing = new Map<string, Promise<boolean>>();
+  const preparedName = async (sql: string, inTransaction: boolean): Promise<string | undefined> => {
+    const name = hot?.nameOf(sql);
+    if (name === undefined || ready.has(name)) return name;
+    if (inTransaction) return undefined;
+    let done = preparing.get(name);
+    if (!done) {
+      done = (async () => {
+        await pglite.query(prepareStatement(name, sql));
+        const { rows } = await pglite.query<{ types: number[] }>(PARAMETER_TYPES_SQL, [name]);
+        ready.set(name, rows[0]!.types);
+        return true;
+      })().catch(() => false); // a statement PREPARE cannot take keeps to the ordinary path
+      preparing.set(name, done);
+    }
+    return (await done) ? name : undefined;
+  };
+  const wrap = (q: PGlite | Transaction, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params: readonly unknown[] = []) {
       assertStorableParameters(params);
-      const r = await q.query<T>(sql, params as unknown[]);
+      const name = hot ? await preparedName(sql, inTransaction) : undefined;
+      const execute =
+        name === undefined ? undefined : executeStatement(name, params, ready.get(name)!, pglite.serializers);
+      const r =
+        execute === undefined
+          ? await q.query<T>(sql, params as unknown[])
+          : await q.query<T>(execute).catch((error: unknown) => {
+              throw asOrdinaryError(error, sql, params);
+            });
       // PGlite reports affectedRows 0 for a SELECT; pg counts the rows returned. Match pg.
       return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
     },
@@ -89,12 +122,12 @@ async function openPglite(
       await q.exec(sql);
     },
   });
-  const base = wrap(pglite);
+  const base = wrap(pglite, false);
   return {
     kind: 'pglite',
     pglite,
     ...base,
-    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx, true))),
     async listen(channel, onNotify) {
       // One process owns a PGlite database, so nothing is ever missed.
       const unlisten = await pglite.listen(channel, onNotify);
