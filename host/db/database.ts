@@ -2,7 +2,7 @@
  * One storage interface over two back-ends speaking the same SQL dialect:
  * PGlite (embedded, default — a data directory or memory) and PostgreSQL (through `pg`).
  */
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { createHotStatements } from './hot-statements.ts';
 import { PARAMETER_TYPES_SQL, asOrdinaryError, executeStatement, prepareStatement } from './pglite-prepared.ts';
@@ -84,7 +84,9 @@ async function openPglite(
   // Statements run again and again are prepared once for the process (pglite-prepared.ts). `ready` holds the
   // names prepared; `preparing` the preparations under way, awaited only outside transactions (a transaction
   // holds PGlite for itself, so waiting in one for a PREPARE queued behind it would never end).
-  const hot = prepare ? createHotStatements() : undefined;
+  // Literals are quoted for standard_conforming_strings (a backslash is an ordinary character): on by default.
+  const conforming = (await pglite.query<{ on: string }>('SHOW standard_conforming_strings')).rows[0];
+  const hot = prepare && Object.values(conforming ?? {})[0] === 'on' ? createHotStatements() : undefined;
   const ready = new Map<string, number[]>();
   const preparing = new Map<string, Promise<boolean>>();
   const preparedName = async (sql: string, inTransaction: boolean): Promise<string | undefined> => {
@@ -109,12 +111,15 @@ async function openPglite(
       const name = hot ? await preparedName(sql, inTransaction) : undefined;
       const execute =
         name === undefined ? undefined : executeStatement(name, params, ready.get(name)!, pglite.serializers);
+      // EXECUTE goes by the simple protocol: one message instead of parse, describe, bind and execute.
       const r =
         execute === undefined
           ? await q.query<T>(sql, params as unknown[])
-          : await q.query<T>(execute).catch((error: unknown) => {
-              throw asOrdinaryError(error, sql, params);
-            });
+          : (
+              (await q.exec(execute).catch((error: unknown) => {
+                throw asOrdinaryError(error, sql, params);
+              })) as [Results<T>]
+            )[0];
       // PGlite reports affectedRows 0 for a SELECT; pg counts the rows returned. Match pg.
       return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
     },

@@ -79,12 +79,13 @@ describe('prepared statements', () => {
 
   it('reports a prepared statement’s error with its text and parameters, never the literals', async () => {
     const failing = 'SELECT $1::int AS n';
-    const errors: { query?: unknown; params?: unknown; code?: unknown }[] = [];
+    type Failure = { query?: unknown; params?: unknown; code?: unknown };
+    const errors: Failure[] = [];
     for (let n = 0; n < 5; n++)
       errors.push(
         await db.query(failing, [`x${n}`]).then(
           () => ({}),
-          (e: never) => e,
+          (e: unknown) => e as Failure,
         ),
       );
     for (const [n, error] of errors.entries()) {
