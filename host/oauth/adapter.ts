@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Queryable } from '../db/database.ts';
+import { addRecord, refreshWritesOf, type ProviderRecord } from './refresh-writes.ts';
 
 /** Hex SHA-256 of a record id. */
 export function recordDigest(id: string): string {
@@ -59,12 +60,22 @@ export class DatabaseAdapter implements Adapter {
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const { jti: _jti, ...stored } = payload;
-    const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+    const record: ProviderRecord = {
+      model: this.model,
+      id_digest: recordDigest(id),
+      payload: stored,
+      grant_id: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+    };
+    // A refresh grant's saves go out with its consume, in one statement (refresh-writes.ts).
+    const writes = inRefreshTokenGrant() ? refreshWritesOf(Provider.ctx) : undefined;
+    if (writes) return addRecord(writes, record);
     await this.db.query(
       `INSERT INTO oauth_provider_records (model, id_digest, payload, grant_id, uid, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (model, id_digest) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-      [this.model, recordDigest(id), JSON.stringify(stored), payload.grantId ?? null, payload.uid ?? null, expiresAt],
+      [record.model, record.id_digest, JSON.stringify(stored), record.grant_id, record.uid, record.expires_at],
     );
   }
 
@@ -128,6 +139,12 @@ export class DatabaseAdapter implements Adapter {
    * @see RFC 6749 §4.1.2 (codes are single use), RFC 9700 §4.14.2 (refresh token rotation)
    */
   async consume(id: string): Promise<void> {
+    const writes = this.model === 'RefreshToken' && inRefreshTokenGrant() ? refreshWritesOf(Provider.ctx) : undefined;
+    if (writes && !writes.consume) {
+      // Takes effect, atomically, when the grant's writes are sent; refused then if another request got there first.
+      writes.consume = { model: this.model, id_digest: recordDigest(id), at: new Date() };
+      return;
+    }
     const { rowCount } = await this.db.query(
       'UPDATE oauth_provider_records SET consumed_at = $3 WHERE model = $1 AND id_digest = $2 AND consumed_at IS NULL',
       [this.model, recordDigest(id), new Date()],
