@@ -1,7 +1,8 @@
 /**
  * What one refresh_token grant sends to the database: one statement reading the refresh token, its grant
  * and its person, one writing the consume, the new tokens and the kept answer (refresh-reads.ts,
- * refresh-writes.ts). Counted on the database wrapper the host itself queries through.
+ * refresh-writes.ts), and on PostgreSQL one reading the client-authentication throttle's counters.
+ * Counted on the database wrapper the host itself queries through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '@addon-kit/host/internal/db/database.ts';
@@ -84,6 +85,8 @@ describe('POST /oauth/token [refresh_token, statements]', () => {
     });
     expect(second!.status).toBe(200);
     expect(sent).toEqual([
+      // The client-authentication throttle's counters: in memory on PGlite, one read on PostgreSQL.
+      ...(t.db.kind === 'postgres' ? [expect.stringMatching(/^SELECT key, points, expire FROM rate_limits /)] : []),
       expect.stringMatching(/^WITH rt AS \( ?SELECT payload, consumed_at, expires_at FROM oauth_provider_records /),
       expect.stringMatching(/^WITH consumed AS \( ?UPDATE oauth_provider_records SET consumed_at = /),
     ]);
