@@ -30,21 +30,28 @@ interface Prefetched {
 const prefetched = new WeakMap<object, Prefetched>();
 
 const ACCOUNT_ID = "(rt.payload->>'accountId')";
+const CLIENT_ID = "(rt.payload->>'clientId')";
+// Only a person id that `people.id` can hold is looked up (anything else: no person, as no row).
+const PERSON_ID = `CASE WHEN ${ACCOUNT_ID} ~ '^[0-9]{1,18}$' THEN ${ACCOUNT_ID}::bigint END`;
 
-const READ = `WITH rt AS (
-    SELECT payload, consumed_at, expires_at FROM oauth_provider_records WHERE model = 'RefreshToken' AND id_digest = $1
-  )
-  SELECT 'RefreshToken' AS model, rt.payload, rt.consumed_at, NULL::json AS person, NULL::json AS access
-  FROM rt WHERE rt.expires_at IS NULL OR rt.expires_at > $2
-  UNION ALL
-  SELECT 'Grant', g.payload, g.consumed_at, NULL, NULL FROM rt JOIN oauth_provider_records g
-    ON g.model = 'Grant' AND g.id_digest = encode(sha256(convert_to(rt.payload->>'grantId', 'UTF8')), 'hex')
-  WHERE g.expires_at IS NULL OR g.expires_at > $3
-  UNION ALL
-  SELECT 'Account', NULL, NULL,
-    (SELECT row_to_json(x) FROM (${personSql()} WHERE p.id = ${ACCOUNT_ID}::bigint) x),
-    (SELECT row_to_json(x) FROM (${accessRowSql(`${ACCOUNT_ID}::bigint`, "rt.payload->>'clientId'")}) x)
-  FROM rt WHERE ${ACCOUNT_ID} ~ '^[0-9]{1,18}$' AND rt.payload->>'clientId' IS NOT NULL`;
+// One row, every part an index lookup keyed by the token's row (a CTE or a join over it is planned for many rows).
+const READ = `SELECT rt.payload, rt.consumed_at, g.payload AS grant_payload, g.consumed_at AS grant_consumed_at,
+    (SELECT row_to_json(x) FROM (${personSql()} WHERE p.id = ${PERSON_ID}) x) AS person,
+    (SELECT row_to_json(x) FROM (${accessRowSql(PERSON_ID, CLIENT_ID)}) x) AS access
+  FROM oauth_provider_records rt
+  LEFT JOIN LATERAL (
+    SELECT payload, consumed_at FROM oauth_provider_records
+    WHERE model = 'Grant' AND id_digest = encode(sha256(convert_to(rt.payload->>'grantId', 'UTF8')), 'hex')
+      AND (expires_at IS NULL OR expires_at > $3)
+  ) g ON true
+  WHERE rt.model = 'RefreshToken' AND rt.id_digest = $1 AND (rt.expires_at IS NULL OR rt.expires_at > $2)`;
+
+interface ReadRow extends RecordRow {
+  grant_payload: AdapterPayload | null;
+  grant_consumed_at: Date | null;
+  person: PersonRecord | null;
+  access: AccessRow | null;
+}
 
 /**
  * Reads the refresh token with digest `digest` (expired before `tokenNotBefore`: not found), and keeps
@@ -57,25 +64,19 @@ export async function readRefreshGrant(
   tokenNotBefore: Date,
   now: Date,
 ): Promise<RecordRow | undefined> {
-  const { rows } = await db.query<RecordRow & { model: string; person: PersonRecord | null; access: AccessRow | null }>(
-    READ,
-    [digest, tokenNotBefore, now],
-  );
-  const token = rows.find((r) => r.model === 'RefreshToken');
-  if (!token) return undefined;
-  const { grantId, accountId, clientId } = token.payload;
+  const { rows } = await db.query<ReadRow>(READ, [digest, tokenNotBefore, now]);
+  const row = rows[0];
+  if (!row) return undefined;
+  const { grantId, accountId, clientId } = row.payload;
   const kept: Prefetched = {};
-  if (typeof grantId === 'string') kept.grant = { id: grantId, row: rows.find((r) => r.model === 'Grant') };
-  const account = rows.find((r) => r.model === 'Account');
-  if (account && typeof accountId === 'string' && typeof clientId === 'string')
-    kept.account = {
-      personId: accountId,
-      clientId,
-      person: account.person ?? undefined,
-      access: account.access ?? undefined,
-    };
+  if (typeof grantId === 'string') {
+    const grant = row.grant_payload && { payload: row.grant_payload, consumed_at: row.grant_consumed_at };
+    kept.grant = { id: grantId, row: grant ?? undefined };
+  }
+  if (typeof accountId === 'string' && typeof clientId === 'string')
+    kept.account = { personId: accountId, clientId, person: row.person ?? undefined, access: row.access ?? undefined };
   prefetched.set(ctx, kept);
-  return token;
+  return { payload: row.payload, consumed_at: row.consumed_at };
 }
 
 /** The grant `id` read with this request's refresh token, once; undefined when it was not (read it then). */

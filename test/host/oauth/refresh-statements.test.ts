@@ -87,7 +87,7 @@ describe('POST /oauth/token [refresh_token, statements]', () => {
     expect(sent).toEqual([
       // The client-authentication throttle's counters: in memory on PGlite, one read on PostgreSQL.
       ...(t.db.kind === 'postgres' ? [expect.stringMatching(/^SELECT key, points, expire FROM rate_limits /)] : []),
-      expect.stringMatching(/^WITH rt AS \( ?SELECT payload, consumed_at, expires_at FROM oauth_provider_records /),
+      expect.stringMatching(/^SELECT rt.payload, rt.consumed_at, g.payload AS grant_payload, /),
       expect.stringMatching(/^WITH consumed AS \( ?UPDATE oauth_provider_records SET consumed_at = /),
     ]);
     expect(await storedRefreshToken(first.body.refresh_token as string)).toEqual({ consumed: true, kept: true });
