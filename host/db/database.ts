@@ -11,10 +11,24 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+/** How a statement is sent. */
+export interface QueryOptions {
+  /**
+   * PostgreSQL: keep the statement prepared under this name on each connection, so the server parses and
+   * plans it once per connection instead of on every execution (for hot statements whose plan does not
+   * depend on their parameters; one name, one SQL text). PGlite ignores it.
+   */
+  prepareAs?: string;
+}
+
 /** Something SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
   /** One statement with `$1…$n` parameters. */
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<T>>;
   /** Several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -124,9 +138,12 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
     }
   }
   const wrap = (q: Pool | PoolClient): Queryable => ({
-    async query<T>(sql: string, params: readonly unknown[] = []) {
+    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       assertStorableParameters(params);
-      const r = await q.query(sql, params as unknown[]);
+      const values = params as unknown[];
+      const r = await (options?.prepareAs
+        ? q.query({ name: options.prepareAs, text: sql, values })
+        : q.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
     async exec(sql: string) {
@@ -138,7 +155,7 @@ async function openPostgres(url: string, schema: string | undefined, max = 10): 
     kind: 'postgres',
     pool,
     // A statement outside a transaction is sent again when the server says its connection was gone.
-    query: (sql, params) => retryOnDeadConnection(() => base.query(sql, params), max + 1),
+    query: (sql, params, options) => retryOnDeadConnection(() => base.query(sql, params, options), max + 1),
     exec: (sql) => retryOnDeadConnection(() => base.exec(sql), max + 1),
     async transaction(fn) {
       const client = await retryOnDeadConnection(async () => {

@@ -112,6 +112,7 @@ export async function createLimiterStore(deps: { db: Database; redisUrl?: string
           ({ rows } = await db.query<{ key: string; points: number; expire: number | null }>(
             'SELECT key, points, expire FROM rate_limits WHERE key = ANY($1::text[]) AND (expire > $2 OR expire IS NULL)',
             [keys, Date.now()],
+            { prepareAs: 'rate_limits_get_many' },
           ));
         } catch {
           // As a failing `get` does: its insurance limiter answers.

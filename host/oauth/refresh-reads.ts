@@ -64,7 +64,7 @@ export async function readRefreshGrant(
   tokenNotBefore: Date,
   now: Date,
 ): Promise<RecordRow | undefined> {
-  const { rows } = await db.query<ReadRow>(READ, [digest, tokenNotBefore, now]);
+  const { rows } = await db.query<ReadRow>(READ, [digest, tokenNotBefore, now], { prepareAs: 'refresh_read' });
   const row = rows[0];
   if (!row) return undefined;
   const { grantId, accountId, clientId } = row.payload;

@@ -79,6 +79,7 @@ export async function sendRefreshWrites(
      )
      SELECT count(*)::int AS consumed FROM consumed`,
     [records, consume.at, replaySealed, consume.model, consume.id_digest],
+    { prepareAs: 'refresh_write' },
   );
   return rows[0]!.consumed === 1;
 }
