@@ -9,7 +9,7 @@
  * There is deliberately no lock per client id alone: client ids are not secret, so such a lock would let
  * anyone lock an integration out, while the secrets (256-bit random) cannot be guessed anyway.
  */
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { countFailure, limiterKey, type LimiterStore } from './limiter-store.ts';
 
 const WINDOW_SECONDS = 5 * 60;
@@ -27,17 +27,18 @@ export interface ClientAuthThrottle {
 export function createClientAuthThrottle(store: LimiterStore): ClientAuthThrottle {
   const pairs = store.limiter({ name: 'client_auth_pair', points: PAIR_FAILURES, duration: WINDOW_SECONDS });
   const addresses = store.limiter({ name: 'client_auth_address', points: ADDRESS_FAILURES, duration: WINDOW_SECONDS });
-  const blockedFor = async (limiter: RateLimiterAbstract, key: string): Promise<number> => {
-    const res = await limiter.get(key);
-    return res && res.consumedPoints > limiter.points && res.msBeforeNext > 0 ? res.msBeforeNext : 0;
-  };
+  // Milliseconds a counter keeps its key locked: 0 when it is not over the limit.
+  const blockedFor = (limiter: RateLimiterAbstract, res: RateLimiterRes | null): number =>
+    res && res.consumedPoints > limiter.points && res.msBeforeNext > 0 ? res.msBeforeNext : 0;
   return {
     async retryAfter(clientId, address) {
-      const waits = await Promise.all([
-        clientId ? blockedFor(pairs, limiterKey(clientId, address)) : 0,
-        blockedFor(addresses, limiterKey(address)),
-      ]);
-      const wait = Math.max(...waits);
+      // Both counters in one read (one statement on PostgreSQL): this runs before every token request.
+      const entries = [
+        { limiter: addresses, key: limiterKey(address) },
+        ...(clientId ? [{ limiter: pairs, key: limiterKey(clientId, address) }] : []),
+      ];
+      const counters = await store.getMany(entries);
+      const wait = Math.max(...entries.map(({ limiter }, i) => blockedFor(limiter, counters[i] ?? null)));
       return wait > 0 ? Math.ceil(wait / 1000) : 0;
     },
     async failed(clientId, address) {

@@ -2,7 +2,8 @@
 import { errors, type Account, type FindAccount } from 'oidc-provider';
 import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
 import type { Queryable } from '../db/database.ts';
-import { findAccessRefusal, refusalDescription } from './application-access.ts';
+import { findAccessRefusal, refusalDescription, refusalOf } from './application-access.ts';
+import { takePrefetchedAccount } from './refresh-reads.ts';
 
 /** The claims of a person: ID token and userinfo carry exactly these. */
 export function personClaims(person: PersonRecord) {
@@ -23,13 +24,17 @@ export function personClaims(person: PersonRecord) {
  * the connection. @see RFC 6749 §5.2, RFC 6750 §3.1
  */
 export function accountFinder(db: Queryable): FindAccount {
-  return async (_ctx, sub, token): Promise<Account | undefined> => {
-    // Both reads at once (two round trips side by side, not one after the other): a refusal found
-    // for someone who turns out not to be an active person is never used.
-    const [person, refusal] = await Promise.all([
-      loadPerson(db, sub),
-      token?.clientId ? findAccessRefusal(db, { personId: sub, clientId: token.clientId }) : undefined,
-    ]);
+  return async (ctx, sub, token): Promise<Account | undefined> => {
+    // A refresh grant read both with its refresh token (refresh-reads.ts).
+    const prefetched = token?.clientId ? takePrefetchedAccount(ctx, sub, token.clientId) : undefined;
+    // Otherwise both reads at once (two round trips side by side, not one after the other): a refusal
+    // found for someone who turns out not to be an active person is never used.
+    const [person, refusal] = prefetched
+      ? [prefetched.person, refusalOf(prefetched.access)]
+      : await Promise.all([
+          loadPerson(db, sub),
+          token?.clientId ? findAccessRefusal(db, { personId: sub, clientId: token.clientId }) : undefined,
+        ]);
     if (!person || person.status !== 'active') return undefined;
     if (token?.clientId) {
       if (refusal) {

@@ -25,40 +25,52 @@ export interface AccessRefusal {
   applicationName: string;
 }
 
+/** What {@link refusalOf} judges: the organization's mode for the application and the person's standing. */
+export interface AccessRow {
+  mode: AccessMode;
+  site_administrator: boolean;
+  listed: boolean;
+  organization_name: string;
+  application_name: string;
+}
+
 /**
- * The refusal for a person connecting (or using a connection to) the application with `clientId`,
- * undefined when the organization's mode admits them: `admins_only` admits organization administrators
- * (people.site_administrator), `specific_people` only the people listed for the organization and
- * application (administrators included only when listed). An unknown person or client yields undefined:
- * their existence is checked where they are loaded.
+ * The statement reading the {@link AccessRow} of the person and the application whose ids (person id,
+ * client_id) the SQL expressions `person` and `client` give: no row for an unknown person or client.
+ * For other modules' combined reads; the tables' SQL stays here.
  */
-export async function findAccessRefusal(
-  db: Queryable,
-  who: { personId: string; clientId: string },
-): Promise<AccessRefusal | undefined> {
-  const { rows } = await db.query<{
-    mode: AccessMode;
-    site_administrator: boolean;
-    listed: boolean;
-    organization_name: string;
-    application_name: string;
-  }>(
-    `SELECT COALESCE(s.access_mode, 'anyone') AS mode, p.site_administrator,
+export function accessRowSql(person: string, client: string): string {
+  return `SELECT COALESCE(s.access_mode, 'anyone') AS mode, p.site_administrator,
             o.name AS organization_name, a.name AS application_name,
             EXISTS (SELECT 1 FROM connected_application_people_allowed w
                     WHERE w.organization_id = p.organization_id AND w.application_id = a.id AND w.person_id = p.id) AS listed
      FROM people p
      JOIN organizations o ON o.id = p.organization_id
-     JOIN ${APPLICATIONS_VIEW} a ON a.client_id = $2
+     JOIN ${APPLICATIONS_VIEW} a ON a.client_id = ${client}
      LEFT JOIN connected_application_settings s ON s.organization_id = p.organization_id AND s.application_id = a.id
-     WHERE p.id = $1`,
-    [who.personId, who.clientId],
-  );
-  const row = rows[0];
+     WHERE p.id = ${person}`;
+}
+
+/**
+ * The refusal an {@link AccessRow} means, undefined when the organization's mode admits the person:
+ * `admins_only` admits organization administrators (people.site_administrator), `specific_people` only
+ * the people listed for the organization and application (administrators included only when listed).
+ * No row (an unknown person or client) yields undefined: their existence is checked where they are loaded.
+ */
+export function refusalOf(row: AccessRow | undefined): AccessRefusal | undefined {
   if (!row || row.mode === 'anyone') return undefined;
   if (row.mode === 'admins_only' && row.site_administrator) return undefined;
   if (row.mode === 'specific_people' && row.listed) return undefined;
   return { mode: row.mode, organizationName: row.organization_name, applicationName: row.application_name };
+}
+
+/** The refusal for a person connecting (or using a connection to) the application with `clientId` ({@link refusalOf}). */
+export async function findAccessRefusal(
+  db: Queryable,
+  who: { personId: string; clientId: string },
+): Promise<AccessRefusal | undefined> {
+  const { rows } = await db.query<AccessRow>(accessRowSql('$1', '$2'), [who.personId, who.clientId]);
+  return refusalOf(rows[0]);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
 import { recordDigest, REFRESH_CONCURRENCY_GRACE_SECONDS } from './adapter.ts';
+import { collectRefreshWrites, sendRefreshWrites } from './refresh-writes.ts';
 
 /** How often a duplicate looks for the first request's answer while that one is still being issued (ms). */
 const POLL_MS = 25;
@@ -40,12 +41,16 @@ interface KeptRow {
   replay_sealed: string | null;
 }
 
-/** Keeps the answer of a successful refresh on the token it consumed. */
-async function keepAnswer(db: Queryable, refreshToken: string, body: unknown): Promise<void> {
-  const digest = recordDigest(refreshToken);
+/** The answer of a successful refresh, sealed for the token it consumed. */
+function sealAnswer(refreshToken: string, body: unknown): string {
+  return replayBox(refreshToken).seal(JSON.stringify(body), recordDigest(refreshToken));
+}
+
+/** Keeps the answer of a successful refresh on the token it consumed (when its consume was written already). */
+async function keepAnswer(db: Queryable, refreshToken: string, sealed: string): Promise<void> {
   await db.query(
     "UPDATE oauth_provider_records SET replay_sealed = $2 WHERE model = 'RefreshToken' AND id_digest = $1",
-    [digest, replayBox(refreshToken).seal(JSON.stringify(body), digest)],
+    [recordDigest(refreshToken), sealed],
   );
 }
 
@@ -69,24 +74,35 @@ async function keptAnswer(db: Queryable, refreshToken: string, clientId: string)
 }
 
 /**
- * The oidc-provider (koa) middleware: keeps each refresh answer (as the client receives it, so it must
- * run outside the response shaping), and answers a duplicate refused within the grace period with it.
+ * The oidc-provider (koa) middleware: sends a refresh grant's writes in one statement, with its answer
+ * sealed for a concurrent duplicate (as the client receives it, so it must run outside the response
+ * shaping), and answers a duplicate refused within the grace period with the kept answer.
  */
 export function replayConcurrentRefresh(db: Queryable): Middleware {
   return async (koaCtx, next) => {
+    const writes = collectRefreshWrites(koaCtx);
     await next();
     const ctx = koaCtx as unknown as KoaContextWithOIDC;
     const refreshToken = presentedRefreshToken(ctx);
     if (!refreshToken) return;
     const body = ctx.body as { access_token?: unknown; error?: unknown } | undefined;
     if (ctx.status === 200 && body?.access_token) {
-      await keepAnswer(db, refreshToken, body);
-      return;
+      const sealed = sealAnswer(refreshToken, body);
+      if (!writes.consume) {
+        await sendRefreshWrites(db, writes);
+        return keepAnswer(db, refreshToken, sealed);
+      }
+      if (await sendRefreshWrites(db, writes, sealed)) return;
+      // Another request consumed the token since it was read: refused as oidc-provider's own consume would.
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
     }
+    // A refused request's collected writes are dropped with it: the token stays unused.
     // The adapter shows a token consumed within the grace period as unconsumed to a refresh grant, so a
-    // duplicate gets this far (client authenticated, grant alive) and is refused only by `consume`.
+    // duplicate gets this far (client authenticated, grant alive) and is refused only by its consume.
     const clientId = ctx.oidc.client?.clientId;
-    if (ctx.status !== 400 || body?.error !== 'invalid_grant' || !clientId) return;
+    if (ctx.status !== 400 || (ctx.body as { error?: unknown } | undefined)?.error !== 'invalid_grant' || !clientId)
+      return;
     const kept = await keptAnswer(db, refreshToken, clientId);
     if (kept === undefined) return;
     ctx.status = 200;

@@ -488,7 +488,7 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
       );
       const session = await loggedIn(publicUrl);
       const { child, url } = await startChild(dbUrl, publicUrl, 3);
-      // Hold the child's token endpoint at its access_mode check (after the lease, before the refresh token is consumed).
+      // Hold the child's token endpoint at its read of the token and access_mode (after the lease, before the consume).
       let unlock!: () => void;
       const held = new Promise<void>((resolve) => (unlock = resolve));
       let locked!: () => void;
@@ -505,7 +505,8 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
       const waiting = async () =>
         (
           await db.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%connected_application_settings%'",
+            // By the lock waited for, not the waiting statement's text (pg_stat_activity cuts long statements).
+            "SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'connected_application_settings'::regclass AND NOT granted",
           )
         ).rows[0]!.n;
       while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
