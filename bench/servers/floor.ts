@@ -1,5 +1,5 @@
 /**
- * P3's floor: the least this stack can do for `GET /people/v2/notes?per_page=100` — Express and one SQL
+ * P3's floor: the least this stack can do for `GET /people/v2/notes?per_page=100` — Express and one prepared SQL
  * statement (the page and its total in one query) on `pg` or PGlite, rendered to the very bytes the host
  * sends (the harness checks), with no authentication, no query validation, no logging.
  * Args: --data-dir D | --database-url U, --base-url (the host's, for links), --organization-id.
@@ -41,19 +41,26 @@ const SQL =
   'n.created_at, n.updated_at, count(*) OVER () AS total ' +
   'FROM notes n WHERE n.organization_id = $1 ORDER BY n.id LIMIT $2 OFFSET $3';
 
-type Query = (params: unknown[]) => Promise<NoteRow[]>;
+type Query = (params: [string, number, number]) => Promise<NoteRow[]>;
 let query: Query;
 let close: () => Promise<void>;
+// Prepared, as the host's own statements are (a floor that planned every call would flatter the host).
 if (values['database-url']) {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString: values['database-url'], max: 10 });
-  query = async (params) => (await pool.query<NoteRow>(SQL, params)).rows;
+  query = async (params) => (await pool.query<NoteRow>({ name: 'floor_notes', text: SQL, values: params })).rows;
   close = () => pool.end();
 } else {
   const { PGlite } = await import('@electric-sql/pglite');
   const pglite = new PGlite({ dataDir: values['data-dir']! });
   await pglite.waitReady;
-  query = async (params) => (await pglite.query<NoteRow>(SQL, params)).rows;
+  await pglite.query(`PREPARE floor_notes AS ${SQL}`);
+  // EXECUTE takes no bind parameters: the values are numbers, checked, written in.
+  query = async ([org, limit, offset]) => {
+    if (![org, limit, offset].every((v) => /^\d+$/.test(String(v)))) throw new Error('bad page parameters');
+    const [result] = await pglite.exec(`EXECUTE floor_notes(${org}, ${limit}, ${offset})`);
+    return result!.rows as NoteRow[];
+  };
   close = () => pglite.close();
 }
 
