@@ -6,7 +6,6 @@
  */
 import type { Request, RequestHandler } from 'express';
 import type { PersonRecord } from '../auth/person.ts';
-import { hostSessionPerson } from '../auth/session.ts';
 import { AddonError } from './addon-error.ts';
 import { authorizationJsonSql, authorizationRowOf, type AuthorizationRowJson } from './authorizations/index.ts';
 import {
@@ -16,6 +15,7 @@ import {
   type Installation,
   type InstallationJson,
 } from './installations.ts';
+import { addonPersonOf, loadAddonPerson } from './session-gate.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 
 /** The person, installation and authorization (undefined before the handshake) of one proxied call. */
@@ -52,13 +52,11 @@ declare global {
 export function requireProxyCall(vault: TokenVault): RequestHandler {
   return async (req, res, next) => {
     const id = String(req.params.id);
-    const found = await hostSessionPerson<{
+    const { installation, authorization, ...person } = await loadAddonPerson<{
       installation: InstallationJson | null;
       authorization: AuthorizationRowJson | null;
     }>(req, res, { columns: COLUMNS, params: [isInstallationId(id) ? id : null] });
-    if (!found || found.status !== 'active')
-      throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
-    const { installation, authorization, ...person } = found;
+    // The person alone: the installation's and the authorization's columns (sealed tokens) are not kept on it.
     req.addonPerson = person;
     req.proxyCall = {
       installation: installation ? installationOfJson(installation) : undefined,
@@ -70,9 +68,8 @@ export function requireProxyCall(vault: TokenVault): RequestHandler {
 
 /** The person, installation (404 when not visible) and authorization `requireProxyCall` read. */
 export function proxyCallOf(req: Request): ProxyCall {
+  const person = addonPersonOf(req);
   const call = req.proxyCall;
-  if (!call || !req.addonPerson)
-    throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
-  if (!call.installation) throw installationNotFound();
-  return { person: req.addonPerson, installation: call.installation, record: call.record };
+  if (!call?.installation) throw installationNotFound();
+  return { person, installation: call.installation, record: call.record };
 }

@@ -4,10 +4,11 @@
  * browser always sends Origin on a cross-origin or POST fetch, so a missing one is refused too).
  * Failures render as the proxy's typed envelope, never as a page.
  */
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { CSRF_HEADER } from '@addon-kit/sdk/protocol';
 import { tokensEqual } from '../auth/csrf.ts';
 import { getHostSession, hostSessionPerson, hostSessionSettings } from '../auth/session.ts';
+import type { SessionPersonExtra } from '../auth/host-sessions.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { InternalServerError } from '../errors.ts';
 import { toHostError } from '../http/error-handler.ts';
@@ -24,13 +25,30 @@ declare global {
   }
 }
 
+/** The answer to a request without a logged-in, active person of a live host session. */
+function loginRequired(): AddonError {
+  return new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
+}
+
+/**
+ * The logged-in, active person of a live (unrevoked) host session, with what `extra` reads in the same statement
+ * (see `loadSessionPerson`), kept as `req.addonPerson`; 401 `login_required` otherwise.
+ */
+export async function loadAddonPerson<T extends object = object>(
+  req: Request,
+  res: Response,
+  extra?: SessionPersonExtra,
+): Promise<PersonRecord & T> {
+  const person = await hostSessionPerson<T>(req, res, extra);
+  if (!person || person.status !== 'active') throw loginRequired();
+  req.addonPerson = person;
+  return person;
+}
+
 /** Requires a logged-in, active person of a live (unrevoked) host session (401 `login_required`). */
 export function requireAddonSession(): RequestHandler {
   return async (req, res, next) => {
-    const person = await hostSessionPerson(req, res);
-    if (!person || person.status !== 'active')
-      throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
-    req.addonPerson = person;
+    await loadAddonPerson(req, res);
     next();
   };
 }
@@ -55,7 +73,7 @@ export const requireAddonCsrf: RequestHandler = async (req, res, next) => {
 
 /** The person `requireAddonSession` loaded. */
 export function addonPersonOf(req: Request): PersonRecord {
-  if (!req.addonPerson) throw new AddonError(401, 'host_auth', 'login_required', 'Log in to the host first', false);
+  if (!req.addonPerson) throw loginRequired();
   return req.addonPerson;
 }
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Queryable } from '../db/database.ts';
 import { readRefreshGrant, takePrefetchedGrant, type RecordRow } from './refresh-reads.ts';
-import { addRecord, refreshWritesOf, type ProviderRecord } from './refresh-writes.ts';
+import { ON_CONFLICT, addRecord, refreshWritesOf, type ProviderRecord } from './refresh-writes.ts';
 
 /** Hex SHA-256 of a record id. */
 export function recordDigest(id: string): string {
@@ -66,8 +66,7 @@ export class DatabaseAdapter implements Adapter {
     if (writes) return addRecord(writes, record);
     await this.db.query(
       `INSERT INTO oauth_provider_records (model, id_digest, payload, grant_id, uid, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (model, id_digest) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
+       VALUES ($1, $2, $3, $4, $5, $6) ${ON_CONFLICT}`,
       [record.model, record.id_digest, JSON.stringify(stored), record.grant_id, record.uid, record.expires_at],
     );
   }

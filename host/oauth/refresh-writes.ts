@@ -50,7 +50,8 @@ const UPSERT = `INSERT INTO oauth_provider_records (model, id_digest, payload, g
   SELECT r.model, r.id_digest, r.payload, r.grant_id, r.uid, r.expires_at
   FROM jsonb_to_recordset($1::jsonb) AS r(model text, id_digest text, payload jsonb, grant_id text, uid text,
                                           expires_at timestamptz)`;
-const ON_CONFLICT = `ON CONFLICT (model, id_digest) DO UPDATE SET payload = EXCLUDED.payload,
+/** How a save replaces the record already stored (the adapter's single saves use it too). */
+export const ON_CONFLICT = `ON CONFLICT (model, id_digest) DO UPDATE SET payload = EXCLUDED.payload,
   grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`;
 
 /**
