@@ -26,6 +26,7 @@ import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';
 import { addonSdkDir, createAddonRuntime } from './addons/index.ts';
+import { createProxyCallCache } from './addons/proxy-call-cache.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createClientCache } from './oauth/client-cache.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
@@ -63,6 +64,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const logger = deps.logger ?? createLogger(config.logLevel);
   const limits = await createHostLimits({ config, db, logger });
   const clientCache = await createClientCache(db);
+  const proxyCalls = await createProxyCallCache(db);
   const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth, clientCache });
   const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
   const app = express();
@@ -124,6 +126,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     bearer,
     provider: oauthProvider,
+    proxyCalls,
     ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
   });
   app.use('/addons/v1', ...addons.registry);
@@ -148,6 +151,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
       await addons.close();
       await limits.close();
       await clientCache.close();
+      await proxyCalls.close();
     },
   };
 }

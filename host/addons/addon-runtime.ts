@@ -24,6 +24,7 @@ import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts';
 import { requireProxyCall } from './proxy-call.ts';
+import type { ProxyCallCache } from './proxy-call-cache.ts';
 import { handshakeRouter, recordServiceConsent } from './handshake/index.ts';
 import { installationBundle, listInstallations } from './installations.ts';
 import { createLoopback } from './loopback.ts';
@@ -44,6 +45,8 @@ export interface AddonRuntimeDeps {
   bearer: BearerVerifier;
   /** The host's OAuth provider: step 1 of the handshake and the host's own grant. */
   provider: Provider;
+  /** What proxied calls were allowed on, kept between calls where that is safe (proxy-call-cache.ts). */
+  proxyCalls: ProxyCallCache;
   clock?: Clock;
 }
 
@@ -137,7 +140,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   };
   router.post(
     '/installations/:id/fetch/:side',
-    requireProxyCall(vault),
+    requireProxyCall(vault, deps.proxyCalls),
     requireAddonCsrf,
     fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }),
   );

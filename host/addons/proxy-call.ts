@@ -3,9 +3,12 @@
  * authorization of it — read in one statement: one round trip per call instead of three (issue 16, P1). Each
  * part's SQL stays with its owner (host-sessions.ts, installations.ts, authorizations/); this module only joins
  * them. The session's record is checked in the same statement, so a revoked session stops at the next call.
+ * On the embedded database a call that repeats the previous one's read runs no statement at all: the answer is
+ * kept until anything it was read from changes (proxy-call-cache.ts).
  */
 import type { Request, RequestHandler } from 'express';
 import type { PersonRecord } from '../auth/person.ts';
+import { getHostSession } from '../auth/session.ts';
 import { AddonError } from './addon-error.ts';
 import { authorizationJsonSql, authorizationRowOf, type AuthorizationRowJson } from './authorizations/index.ts';
 import {
@@ -15,6 +18,7 @@ import {
   type Installation,
   type InstallationJson,
 } from './installations.ts';
+import { proxyCallKey, type ProxyCallCache } from './proxy-call-cache.ts';
 import { addonPersonOf, loadAddonPerson } from './session-gate.ts';
 import type { TokenVault, VaultRecord } from './token-vault.ts';
 
@@ -26,7 +30,7 @@ export interface ProxyCall {
 }
 
 const COLUMNS = `${installationJsonSql('p.organization_id', '$3')} AS installation,
-  ${authorizationJsonSql('$3', 'p.id')} AS authorization`;
+  ${authorizationJsonSql('$3', 'p.id')} AS authorization, s.expires_at AS session_expires_at`;
 
 /** The installation answer for an id that is unknown, malformed or another organization's (indistinguishable). */
 export function installationNotFound(): AddonError {
@@ -49,19 +53,37 @@ declare global {
  * kept on the request for the handler, which answers 404 for an installation the organization cannot see
  * (after `requireAddonCsrf`, in the order every add-on route answers).
  */
-export function requireProxyCall(vault: TokenVault): RequestHandler {
+export function requireProxyCall(vault: TokenVault, cache: ProxyCallCache): RequestHandler {
   return async (req, res, next) => {
     const id = String(req.params.id);
-    const { installation, authorization, ...person } = await loadAddonPerson<{
+    const { sessionId, personId } = await getHostSession(req, res);
+    const key = cache.enabled && sessionId && personId ? proxyCallKey(sessionId, id) : undefined;
+    const cached = key === undefined ? undefined : cache.get(key, Date.now());
+    if (cached && cached.person.id === personId) {
+      req.addonPerson = cached.person;
+      req.proxyCall = { installation: cached.installation, record: cached.record };
+      return next();
+    }
+    const ticket = cache.ticket();
+    const { installation, authorization, session_expires_at, ...person } = await loadAddonPerson<{
       installation: InstallationJson | null;
       authorization: AuthorizationRowJson | null;
+      session_expires_at: Date;
     }>(req, res, { columns: COLUMNS, params: [isInstallationId(id) ? id : null] });
     // The person alone: the installation's and the authorization's columns (sealed tokens) are not kept on it.
     req.addonPerson = person;
-    req.proxyCall = {
+    const call = {
       installation: installation ? installationOfJson(installation) : undefined,
       record: installation && authorization ? await vault.fromRow(authorizationRowOf(authorization)) : undefined,
     };
+    req.proxyCall = call;
+    if (key !== undefined && call.installation)
+      cache.keep(
+        key,
+        ticket,
+        { person, installation: call.installation, record: call.record, sessionExpiresAt: session_expires_at },
+        Date.now(),
+      );
     next();
   };
 }

@@ -37,7 +37,7 @@ export async function createSessionRecord(
 
 /** What a caller reads in the same statement as the session's person (see `personSql`). */
 export interface SessionPersonExtra {
-  /** Selected columns; the person is `p`, the organization `o`; parameters from `$3` on. */
+  /** Selected columns; the person is `p`, the organization `o`, the session `s` (its `expires_at`); parameters from `$3` on. */
   columns: string;
   /** The values of `$3`, `$4`, … */
   params: readonly unknown[];
@@ -57,7 +57,7 @@ export async function loadSessionPerson<T extends object = object>(
 ): Promise<(PersonRecord & T) | undefined> {
   const { rows } = await db.query<PersonRecord & T>(
     `WITH live AS (
-       SELECT person_id, organization_id FROM host_sessions WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2),
+       SELECT person_id, organization_id, expires_at FROM host_sessions WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2),
      touched AS (
        UPDATE host_sessions SET last_seen_at = $2
        WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > $2

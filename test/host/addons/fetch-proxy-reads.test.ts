@@ -159,3 +159,92 @@ describe('POST /addons/installations/{id}/fetch/{side} [reads]', () => {
     expect(reading(statements, 'addon_authorizations')).toHaveLength(1);
   });
 });
+
+/** The session of the latest login (a test's own, not the file's `admin`). */
+const NEWEST_SESSION = 'SELECT id_hash FROM host_sessions ORDER BY created_at DESC, id_hash LIMIT 1';
+
+/** The error envelope of a refused call, and its status. */
+async function refusal(res: Response): Promise<{ status: number; code: unknown }> {
+  const body = (await res.json()) as { error?: { code?: unknown } };
+  return { status: res.status, code: body.error?.code };
+}
+
+describe('POST /addons/installations/{id}/fetch/{side} [kept between calls]', () => {
+  const integratorCall = () => proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
+  // The embedded database keeps what a call was allowed on until it changes; PostgreSQL reads on every call.
+  const repeatStatements = () => (t.db.kind === 'pglite' ? 0 : 1);
+
+  it('runs no statement for a repeated call on the embedded database, one on PostgreSQL [repeat]', async () => {
+    await ready();
+    expect((await integratorCall()).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const statements = await statementsOf(t.db, async () => {
+        const res = await integratorCall();
+        expect(res.status).toBe(200);
+        expect(upstreamOf(res).status).toBe(200);
+        await res.arrayBuffer();
+      });
+      expect(statements).toHaveLength(repeatStatements());
+    }
+  });
+
+  it('refuses the next call once the session is revoked, whichever way it was [revoked]', async () => {
+    const session = await loggedIn(t.baseUrl);
+    await ready();
+    expect((await proxyFetch(t.baseUrl, session, installation, 'integrator', { url: '/api/messages' })).status).toBe(
+      200,
+    );
+    await t.db.query(`UPDATE host_sessions SET revoked_at = now() WHERE id_hash = (${NEWEST_SESSION})`);
+    const res = await proxyFetch(t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
+    expect(await refusal(res)).toEqual({ status: 401, code: 'login_required' });
+  });
+
+  it('refuses the next call once the person is deactivated, and serves again once active [person]', async () => {
+    await ready();
+    expect((await integratorCall()).status).toBe(200);
+    await t.db.query("UPDATE people SET status = 'inactive' WHERE id = $1", [adminId]);
+    try {
+      expect(await refusal(await integratorCall())).toEqual({ status: 401, code: 'login_required' });
+    } finally {
+      await t.db.query("UPDATE people SET status = 'active' WHERE id = $1", [adminId]);
+    }
+    expect((await integratorCall()).status).toBe(200);
+  });
+
+  it('sends the rotated token on the next call, without a refresh [authorization]', async () => {
+    const first = await ready();
+    expect((await integratorCall()).status).toBe(200);
+    const second = await ready();
+    integrator.validAccess.delete(first.accessToken);
+    integrator.apiRequests.length = 0;
+    const res = await integratorCall();
+    expect(res.status).toBe(200);
+    expect(upstreamOf(res).status).toBe(200);
+    expect(integrator.apiRequests.map((r) => r.headers.authorization)).toEqual([`Bearer ${second.accessToken}`]);
+    expect(integrator.refreshCount).toBe(0);
+  });
+
+  it('asks for the handshake on the next call once the authorization is gone [handshake]', async () => {
+    await ready();
+    expect((await integratorCall()).status).toBe(200);
+    await t.db.query('DELETE FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2', [
+      installation,
+      adminId,
+    ]);
+    expect(await refusal(await integratorCall())).toEqual({ status: 401, code: 'handshake_required' });
+  });
+
+  it('refuses the next call once the session has expired [expiry]', async () => {
+    const session = await loggedIn(t.baseUrl);
+    await ready();
+    const call = () => proxyFetch(t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
+    const expiresAt = new Date(Date.now() + 1500);
+    await t.db.query(`UPDATE host_sessions SET expires_at = $1 WHERE id_hash = (${NEWEST_SESSION})`, [expiresAt]);
+    // Read (and, on the embedded database, kept) while the session lives …
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    // … and refused from its expiry on, with nothing written in between.
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
+    expect(await refusal(await call())).toEqual({ status: 401, code: 'login_required' });
+  });
+});
