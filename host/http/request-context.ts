@@ -17,13 +17,15 @@ export function requestContext(logger: Logger): RequestHandler {
     req.requestId = randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
     const started = process.hrtime.bigint();
+    // Read now: a router mounted under a prefix (`/addons`) strips it from the request while it handles it.
+    const path = req.path;
     // 'close' fires for every response, also when the client hung up before it was sent ('finish' does not).
     res.on('close', () => {
       // The path only: query strings may carry authorization codes or state.
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const aborted = res.writableFinished ? {} : { aborted: true };
       logger.info(
-        { requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms, ...aborted },
+        { requestId: req.requestId, method: req.method, path, status: res.statusCode, ms, ...aborted },
         'request',
       );
     });

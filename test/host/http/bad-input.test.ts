@@ -189,6 +189,21 @@ describe('request bodies', () => {
     expect(JSON.parse(res.body).errors[0].code).toBe('invalid_json');
   });
 
+  it('log the whole path of a route in a mounted router, without its query string [log path]', async () => {
+    const before = lines.length;
+    const res = await rawRequest(t.baseUrl, {
+      method: 'POST',
+      path: '/addons/installations/1/fetch/service?code=secret',
+      headers: { 'user-agent': TEST_USER_AGENT },
+    });
+    expect(res.status).toBe(401);
+    await expect
+      .poll(() => lines.slice(before).filter((l) => l.msg === 'request').map((l) => [l.path, l.status]), {
+        timeout: 5000,
+      })
+      .toEqual([['/addons/installations/1/fetch/service', 401]]);
+  });
+
   it('log a client hanging up mid-body as an aborted 400, not as a server error', async () => {
     const before = lines.length;
     const url = new URL(t.baseUrl);
