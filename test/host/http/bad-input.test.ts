@@ -198,9 +198,16 @@ describe('request bodies', () => {
     });
     expect(res.status).toBe(401);
     await expect
-      .poll(() => lines.slice(before).filter((l) => l.msg === 'request').map((l) => [l.path, l.status]), {
-        timeout: 5000,
-      })
+      .poll(
+        () =>
+          lines
+            .slice(before)
+            .filter((l) => l.msg === 'request')
+            .map((l) => [l.path, l.status]),
+        {
+          timeout: 5000,
+        },
+      )
       .toEqual([['/addons/installations/1/fetch/service', 401]]);
   });
 
