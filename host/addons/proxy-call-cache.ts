@@ -5,7 +5,8 @@
  *
  * Kept only while nothing it was read from has changed: every change of a session's record, a person, their
  * roles or organization, an installation, its add-on's versions or an authorization is announced on
- * PROXY_CALL_CHANNEL (triggers, migration 098), and the cache forgets everything when it hears one. PGlite
+ * PROXY_CALL_CHANNEL (triggers, migration 098, for a connection with PROXY_CALL_SETTING on — the cache turns it
+ * on for PGlite's one connection), and the cache forgets everything when it hears one. PGlite
  * runs in this process and hears a NOTIFY before the statement that committed it resolves to its caller, so a
  * logout, a deactivated person or a rotated token applies to the very next call, as the statement did.
  * PostgreSQL may serve several host processes, and another process hears a change only moments after its
@@ -22,6 +23,9 @@ import type { VaultRecord } from './token-vault.ts';
 
 /** The channel migration 098's triggers announce changes on. */
 export const PROXY_CALL_CHANNEL = 'proxy_call_changed';
+
+/** The setting that turns the announcements on, for the connection that sets it (migration 098). */
+export const PROXY_CALL_SETTING = 'addon_kit.proxy_call_cache';
 
 /** How long an entry may answer before the next call reads again (well under the last-seen resolution). */
 export const MAX_AGE_MS = 60_000;
@@ -68,7 +72,12 @@ export async function createProxyCallCache(db: Database): Promise<ProxyCallCache
     generation += 1;
     entries.clear();
   };
-  const subscription = db.kind === 'pglite' && db.listen ? await db.listen(PROXY_CALL_CHANNEL, forget, forget) : off;
+  let subscription = off;
+  if (db.kind === 'pglite' && db.listen) {
+    // PGlite has one connection: from now on every change is announced, whoever writes it.
+    await db.exec(`SET ${PROXY_CALL_SETTING} = 'on'`);
+    subscription = await db.listen(PROXY_CALL_CHANNEL, forget, forget);
+  }
   return {
     get enabled() {
       return subscription.active;

@@ -4,9 +4,15 @@
 -- roles), the organization's name, the installation and its add-on's live version, and the person's
 -- authorization (tokens rotated, state changed). One notification per statement, without payload: a listener
 -- forgets everything it holds. PostgreSQL delivers a transaction's notifications once, at its commit.
+--
+-- Announced only where a cache listens: the embedded host turns `addon_kit.proxy_call_cache` on for its one
+-- connection. On PostgreSQL nobody keeps these reads (the cache is off there), and a transaction that notifies
+-- takes a database-wide lock until its commit is flushed, which would queue every writer of these tables.
 CREATE FUNCTION proxy_call_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('proxy_call_changed', '');
+  IF current_setting('addon_kit.proxy_call_cache', true) = 'on' THEN
+    PERFORM pg_notify('proxy_call_changed', '');
+  END IF;
   RETURN NULL;
 END
 $$;

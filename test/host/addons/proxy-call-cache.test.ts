@@ -11,6 +11,7 @@ import {
   MAX_AGE_MS,
   MAX_ENTRIES,
   PROXY_CALL_CHANNEL,
+  PROXY_CALL_SETTING,
   proxyCallKey,
   type CachedProxyCall,
   type ProxyCallCache,
@@ -36,9 +37,12 @@ afterAll(async () => {
 });
 
 /** Announcements heard for `sql`: a marker notified after it arrives after them (on PostgreSQL, on another connection). */
-async function announcementsOf(sql: string): Promise<number> {
+async function announcementsOf(sql: string, setting = true): Promise<number> {
   const start = heard.length;
-  await db.query(sql);
+  await db.transaction(async (tx) => {
+    if (setting) await tx.query(`SET LOCAL ${PROXY_CALL_SETTING} = 'on'`);
+    await tx.query(sql);
+  });
   const marker = `marker-${start}`;
   await db.query('SELECT pg_notify($1, $2)', [PROXY_CALL_CHANNEL, marker]);
   for (let i = 0; i < 300 && !heard.includes(marker); i++) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -68,6 +72,10 @@ describe('migration 098: what is announced [announcements]', () => {
     ['an authorization changed', 'UPDATE addon_authorizations SET state = state WHERE false'],
   ])('announces %s, once per statement', async (_what, sql) => {
     expect(await announcementsOf(sql)).toBe(1);
+  });
+
+  it('announces nothing for a connection without the setting (PostgreSQL keeps no cache) [setting]', async () => {
+    expect(await announcementsOf('UPDATE people SET status = status WHERE false', false)).toBe(0);
   });
 
   it('does not announce the last-seen touch of a session [touch]', async () => {
