@@ -17,19 +17,18 @@ BEGIN
 END
 $$;
 
+-- The session's record: whether it still counts, and whose it is (not the last_seen_at touch).
 CREATE TRIGGER proxy_call_changed AFTER UPDATE OF revoked_at, expires_at, person_id, organization_id OR DELETE OR TRUNCATE
   ON host_sessions FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON people FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON organizations FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON person_product_roles FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON addons FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON addon_versions FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON addon_installations FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
-CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-  ON addon_authorizations FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed();
+-- Every other table a proxied call reads from: any change of it.
+DO $$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['people', 'organizations', 'person_product_roles', 'addons', 'addon_versions',
+                           'addon_installations', 'addon_authorizations'] LOOP
+    EXECUTE format('CREATE TRIGGER proxy_call_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %I
+                      FOR EACH STATEMENT EXECUTE FUNCTION proxy_call_changed()', t);
+  END LOOP;
+END
+$$;
