@@ -65,6 +65,16 @@ export function compareRow(input: {
   };
 }
 
+/** A ratio printed to read a goal's figure by (a floor, another baseline), without a goal of its own. */
+export function printedRow(input: {
+  figure: string;
+  a: readonly number[];
+  b: readonly number[];
+  format: (median: number) => string;
+}): FigureRow {
+  return { ...compareRow({ ...input, goal: { on: 'ratio', op: '>=', value: 0, text: '(printed)' } }), met: undefined };
+}
+
 /** A row for a figure that is a value against a budget (no rounds of a baseline). */
 export function valueRow(input: {
   figure: string;
