@@ -3,16 +3,27 @@
  * configuration for refresh tokens (rotated, as the host rotates them), on 127.0.0.1 port 0.
  * `POST /bench/issue?count=N` issues N unused refresh tokens (a grant each), outside the measured rounds:
  * the in-memory adapter is an LRU of 1000 entries, so tokens are issued just before the round that spends them.
+ * With `--data-dir D` or `--database-url U`, the same provider keeps its models in that database instead, through
+ * the plainest durable adapter (bare-oidc-adapter.ts: one prepared statement per adapter call) — P2's floor for
+ * any host that keeps its tokens in a database.
  * Reports `{url, clientId, clientSecret}`; stops on SIGTERM.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider from 'oidc-provider';
 import { reportReady, stopOn } from '../runner/processes.ts';
+import { openModelStore } from './bare-oidc-adapter.ts';
 
 const CLIENT = { client_id: 'bench', client_secret: 'bench-secret-0123456789' };
 const ACCOUNT = 'person-1';
+
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' } } });
+const store =
+  values['data-dir'] || values['database-url']
+    ? await openModelStore({ dataDir: values['data-dir'], databaseUrl: values['database-url'] })
+    : undefined;
 
 const { privateKey } = await generateKeyPair('RS256', { extractable: true });
 const jwk = { ...(await exportJWK(privateKey)), kid: 'bench', alg: 'RS256', use: 'sig' };
@@ -21,6 +32,7 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 const provider = new Provider(url, {
+  ...(store ? { adapter: store.adapter } : {}),
   clients: [
     {
       ...CLIENT,
@@ -82,5 +94,6 @@ server.on('request', (req, res) => {
 stopOn(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await store?.close();
 });
 reportReady({ url, clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret });
