@@ -16,6 +16,7 @@ const DATABASE_INDEPENDENT = [
   'test/bench/**',
   'test/host/layers.test.ts',
   'test/host/db/table-owners.test.ts',
+  'integrator-template/test/data-dir-creation.test.ts',
 ];
 const runOnce = process.env.DATABASE_URL !== undefined && process.env.ADDON_KIT_TEST_ALL !== '1';
 

@@ -17,6 +17,7 @@ export {
 } from './config.ts';
 export {
   openIntegratorDatabase,
+  prepareIntegratorDatabase,
   migrateIntegrator,
   type OpenIntegratorDatabaseOptions,
   type Database,

@@ -5,7 +5,7 @@
 import { integer, parse } from './args.ts';
 import { START_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
-import { openStorage } from './storage.ts';
+import { openStorage, storageLocation } from './storage.ts';
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
@@ -32,6 +32,14 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     signal?.addEventListener('abort', stop, { once: true });
   });
   const started = Date.now();
+  if (demo) {
+    // A first start creates the demo integrator's embedded database on another core while the host creates its
+    // own (each takes seconds); the integrator's opening waits for it. Nothing happens on PostgreSQL or later starts.
+    const { prepareIntegratorDatabase } = await import('@addon-kit/integrator-template/internal/store/database.ts');
+    void prepareIntegratorDatabase(storageLocation(values), (message) =>
+      io.err(`addon-kit: could not create the integrator's database in the background (${message}); creating it now`),
+    );
+  }
   const storage = await openStorage(values, io);
   // Loaded only once the arguments are good: the host pulls in the whole OAuth server.
   const { startHost } = await import('../main.ts');

@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createDataDirInBackground, dataDirCreated } from './data-dir-creation.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 import { openPglite, openPostgres, type Database } from './sql.ts';
 
@@ -25,14 +26,38 @@ export interface OpenIntegratorDatabaseOptions {
   dataDir?: string | undefined;
 }
 
+const isPostgres = (options: OpenIntegratorDatabaseOptions) =>
+  !!options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl);
+
+/** The embedded database's directory, when the options name one on disk. */
+function pgliteDir(options: OpenIntegratorDatabaseOptions): string | undefined {
+  if (isPostgres(options) || !options.dataDir || options.dataDir === 'memory://') return undefined;
+  return join(options.dataDir, 'integrator');
+}
+
+/**
+ * Starts creating the integrator's embedded database on a worker thread when it does not exist yet (a first
+ * start), so the caller can create its own meanwhile; `openIntegratorDatabase` with the same options waits for
+ * it. Nothing to do on PostgreSQL, in memory or for an existing directory. Never rejects (`onError` hears a
+ * failed creation; opening then creates the database itself).
+ */
+export function prepareIntegratorDatabase(
+  options: OpenIntegratorDatabaseOptions,
+  onError?: (message: string) => void,
+): Promise<void> {
+  const dir = pgliteDir(options);
+  return dir === undefined ? Promise.resolve() : createDataDirInBackground(dir, onError);
+}
+
 /** Opens (creating when needed) and migrates the integrator's database. */
 export async function openIntegratorDatabase(options: OpenIntegratorDatabaseOptions): Promise<Database> {
   let db: Database;
-  if (options.databaseUrl && /^postgres(ql)?:\/\//.test(options.databaseUrl)) {
-    db = await openPostgres(options.databaseUrl, options.schema ?? 'integrator');
-  } else if (options.dataDir && options.dataDir !== 'memory://') {
-    const dir = join(options.dataDir, 'integrator');
+  const dir = pgliteDir(options);
+  if (isPostgres(options)) {
+    db = await openPostgres(options.databaseUrl!, options.schema ?? 'integrator');
+  } else if (dir !== undefined) {
     await mkdir(dir, { recursive: true });
+    await dataDirCreated(dir);
     db = await openPglite(dir);
   } else {
     db = await openPglite('memory://');
