@@ -40,9 +40,13 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
       io.err(`addon-kit: could not create the integrator's database in the background (${message}); creating it now`),
     );
   }
-  const storage = await openStorage(values, io);
-  // Loaded only once the arguments are good: the host pulls in the whole OAuth server.
-  const { startHost } = await import('../main.ts');
+  const opening = openStorage(values, io);
+  // Loaded only once the arguments are good (the host pulls in the whole OAuth server), while the database opens:
+  // module loading runs largely on the loader thread, the embedded database's start-up on this one.
+  const hostModule = import('../main.ts');
+  hostModule.catch(() => {}); // a failure surfaces where it is awaited, after the database's own errors
+  const storage = await opening;
+  const { startHost } = await hostModule;
   const running = await startHost({
     db: storage.db,
     dataDir: storage.dataDir,
