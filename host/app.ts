@@ -13,6 +13,7 @@ import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
 import { startListScheduler } from './people/list-scheduler.ts';
+import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
@@ -118,6 +119,11 @@ export async function createHost(deps: HostDeps): Promise<Host> {
           ...(deps.now ? { now: deps.now } : {}),
         })
       : undefined;
+  const maintenance = startEmbeddedMaintenance({
+    db,
+    logger,
+    intervalMs: config.embeddedMaintenanceIntervalSeconds * 1000,
+  });
   app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys), throttle: limits.signIn }));
   const addons = createAddonRuntime({
     app,
@@ -147,6 +153,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     oauthProvider,
     close: async () => {
       await lists?.stop();
+      await maintenance.stop();
       housekeeping.stop();
       await addons.close();
       await limits.close();

@@ -52,6 +52,11 @@ export const hostConfigSchema = z.object({
    * processes may run it on one database: each due List is run once); 0 disables it in this process.
    */
   listRefreshIntervalSeconds: z.number().int().min(0),
+  /**
+   * Seconds between passes vacuuming and analyzing the embedded database's tables that need it (PGlite has no
+   * autovacuum; db/embedded-maintenance.ts); 0 disables them. PostgreSQL servers run their own autovacuum.
+   */
+  embeddedMaintenanceIntervalSeconds: z.number().int().min(0),
   /** Seconds a token request to an integrator may take. */
   addonTokenTimeoutSeconds: z.number().int().positive(),
   /** Milliseconds a proxied add-on call may wait for the upstream's response head. */
@@ -124,6 +129,7 @@ export const hostConfigDefaults = {
   addonRefreshLeadSeconds: 300,
   addonSweepIntervalSeconds: 60,
   listRefreshIntervalSeconds: 60,
+  embeddedMaintenanceIntervalSeconds: 60,
   addonTokenTimeoutSeconds: 10,
   addonFetchTimeoutMs: 15_000,
   addonMaxResponseBytes: 10_485_760,
@@ -150,6 +156,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
   ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
   ADDON_KIT_LIST_REFRESH_INTERVAL_SECONDS: { key: 'listRefreshIntervalSeconds', parse: Number },
+  ADDON_KIT_EMBEDDED_MAINTENANCE_INTERVAL_SECONDS: { key: 'embeddedMaintenanceIntervalSeconds', parse: Number },
   ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: {
     key: 'addonAllowPrivateAddresses',
     parse: (v) => (v === 'true' ? true : v === 'false' ? false : v),

@@ -1,11 +1,12 @@
 /**
- * The host's List scheduler: every `intervalMs` it runs one auto-refresh pass (`refreshDueLists`), the next
- * pass timed from the end of the previous one, so passes never overlap within a process. Across processes
- * the passes' leases keep each due list to one run. `stop()` clears the timer and waits for a pass under way,
- * so nothing is left to keep the process alive or to touch a closed database.
+ * The host's List scheduler: every `intervalMs` it runs one auto-refresh pass (`refreshDueLists`); passes never
+ * overlap within a process (passes.ts), and across processes the passes' leases keep each due list to one run.
+ * `stop()` clears the timer and waits for a pass under way, so nothing is left to keep the process alive or to
+ * touch a closed database.
  */
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { startPasses } from '../passes.ts';
 import { refreshDueLists, type RefreshedList } from './refresh-due-lists.ts';
 
 export interface ListSchedulerOptions {
@@ -27,11 +28,7 @@ export interface ListScheduler {
 /** Starts the scheduler; the caller must `stop()` it on shutdown. */
 export function startListScheduler(options: ListSchedulerOptions): ListScheduler {
   const now = options.now ?? (() => new Date());
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
-
-  const runPass = async (): Promise<void> => {
+  return startPasses(options.intervalMs, async () => {
     try {
       const refreshed = await refreshDueLists(options.db, now(), undefined, options.logger);
       if (refreshed.length) options.logger.info({ lists: refreshed.length }, 'scheduled list runs done');
@@ -39,22 +36,5 @@ export function startListScheduler(options: ListSchedulerOptions): ListScheduler
     } catch (error) {
       options.logger.warn({ err: error }, 'scheduled list pass failed');
     }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      pass = runPass().then(schedule);
-    }, options.intervalMs);
-  };
-  schedule();
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await pass;
-    },
-  };
+  });
 }
