@@ -34,21 +34,24 @@ const CLIENT_ID = "(rt.payload->>'clientId')";
 // Only a person id that `people.id` can hold is looked up (anything else: no person, as no row).
 const PERSON_ID = `CASE WHEN ${ACCOUNT_ID} ~ '^[0-9]{1,18}$' THEN ${ACCOUNT_ID}::bigint END`;
 
-// One row, every part an index lookup keyed by the token's row (a CTE or a join over it is planned for many rows).
-const READ = `SELECT rt.payload, rt.consumed_at, g.payload AS grant_payload, g.consumed_at AS grant_consumed_at,
+// One row, every part an index lookup keyed by the token's row: scalar subqueries, each run once with the token's
+// row as its parameter. A join (a CTE, a LATERAL) is planned as a join instead: with few grants in the table's
+// statistics (PGlite never analyzes on its own, nor does PostgreSQL a new table before autovacuum) the grant was
+// found by reading every grant and hashing each one's token against its digest, a cost growing with the grants.
+const GRANT_DIGEST = "encode(sha256(convert_to(rt.payload->>'grantId', 'UTF8')), 'hex')";
+const READ = `SELECT rt.payload, rt.consumed_at,
+    (SELECT row_to_json(g) FROM (
+       SELECT payload, consumed_at FROM oauth_provider_records
+       WHERE model = 'Grant' AND id_digest = ${GRANT_DIGEST} AND (expires_at IS NULL OR expires_at > $3)
+     ) g) AS grant,
     (SELECT row_to_json(x) FROM (${personSql()} WHERE p.id = ${PERSON_ID}) x) AS person,
     (SELECT row_to_json(x) FROM (${accessRowSql(PERSON_ID, CLIENT_ID)}) x) AS access
   FROM oauth_provider_records rt
-  LEFT JOIN LATERAL (
-    SELECT payload, consumed_at FROM oauth_provider_records
-    WHERE model = 'Grant' AND id_digest = encode(sha256(convert_to(rt.payload->>'grantId', 'UTF8')), 'hex')
-      AND (expires_at IS NULL OR expires_at > $3)
-  ) g ON true
   WHERE rt.model = 'RefreshToken' AND rt.id_digest = $1 AND (rt.expires_at IS NULL OR rt.expires_at > $2)`;
 
 interface ReadRow extends RecordRow {
-  grant_payload: AdapterPayload | null;
-  grant_consumed_at: Date | null;
+  /** As JSON: its time as ISO 8601 text. */
+  grant: { payload: AdapterPayload; consumed_at: string | null } | null;
   person: PersonRecord | null;
   access: AccessRow | null;
 }
@@ -70,8 +73,13 @@ export async function readRefreshGrant(
   const { grantId, accountId, clientId } = row.payload;
   const kept: Prefetched = {};
   if (typeof grantId === 'string') {
-    const grant = row.grant_payload && { payload: row.grant_payload, consumed_at: row.grant_consumed_at };
-    kept.grant = { id: grantId, row: grant ?? undefined };
+    const { grant } = row;
+    kept.grant = {
+      id: grantId,
+      row: grant
+        ? { payload: grant.payload, consumed_at: grant.consumed_at ? new Date(grant.consumed_at) : null }
+        : undefined,
+    };
   }
   if (typeof accountId === 'string' && typeof clientId === 'string')
     kept.account = { personId: accountId, clientId, person: row.person ?? undefined, access: row.access ?? undefined };
