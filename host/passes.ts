@@ -4,8 +4,10 @@
  */
 
 export interface Passes {
-  /** Stops scheduling passes and resolves once a pass under way has ended (nothing is left to keep the process
-   * alive or to touch a closed database). */
+  /**
+   * Stops scheduling passes and resolves once a pass under way has ended (nothing is left to keep the process
+   * alive or to touch a closed database).
+   */
   stop(): Promise<void>;
 }
 

@@ -11,7 +11,8 @@
  * statement with a turn of the event loop between them, since PGlite runs one statement at a time for the whole
  * process. PostgreSQL servers run their own autovacuum: nothing is done there.
  */
-import type { Database } from './database.ts';
+import { setImmediate } from 'node:timers/promises';
+import { quoteIdent, type Database } from './database.ts';
 import type { Logger } from '../logger.ts';
 import { startPasses, type Passes } from '../passes.ts';
 
@@ -29,27 +30,24 @@ export interface TableMaintenance {
 export async function tablesDue(db: Database): Promise<TableMaintenance[]> {
   await db.query('SELECT pg_stat_force_next_flush()');
   const { rows } = await db.query<{ table: string; action: 'vacuum' | 'analyze' }>(
-    `SELECT s.relname AS table,
-            CASE WHEN s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, s.n_live_tup) THEN 'vacuum' ELSE 'analyze' END AS action
-     FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-     WHERE s.schemaname = current_schema()
-       AND (s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, s.n_live_tup)
-            OR s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
-            OR (c.reltuples < 0 AND s.n_live_tup > 0))
-     ORDER BY s.relname`,
+    `SELECT relname AS table, CASE WHEN to_vacuum THEN 'vacuum' ELSE 'analyze' END AS action
+     FROM (SELECT s.relname,
+                  s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, s.n_live_tup) AS to_vacuum,
+                  s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) OR (c.reltuples < 0 AND s.n_live_tup > 0) AS to_analyze
+           FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+           WHERE s.schemaname = current_schema()) t
+     WHERE to_vacuum OR to_analyze
+     ORDER BY relname`,
   );
   return rows;
 }
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** One pass: every due table vacuumed or analyzed, a statement each; returns what was done. */
 export async function maintainOnce(db: Database): Promise<TableMaintenance[]> {
   const due = await tablesDue(db);
   for (const { table, action } of due) {
-    await yieldToEventLoop();
-    const name = `"${table.replaceAll('"', '""')}"`;
-    await db.exec(action === 'vacuum' ? `VACUUM (ANALYZE) ${name}` : `ANALYZE ${name}`);
+    await setImmediate(); // a turn of the event loop: requests get in between tables
+    await db.exec(action === 'vacuum' ? `VACUUM (ANALYZE) ${quoteIdent(table)}` : `ANALYZE ${quoteIdent(table)}`);
   }
   return due;
 }

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { startPasses } from '../passes.ts';
+import { startPasses, type Passes } from '../passes.ts';
 import { refreshDueLists, type RefreshedList } from './refresh-due-lists.ts';
 
 export interface ListSchedulerOptions {
@@ -20,10 +20,8 @@ export interface ListSchedulerOptions {
   onPass?: (refreshed: RefreshedList[]) => void;
 }
 
-export interface ListScheduler {
-  /** Stops scheduling passes and resolves once a pass under way has ended. */
-  stop(): Promise<void>;
-}
+/** `stop()` ends the passes and resolves once a pass under way has ended. */
+export type ListScheduler = Passes;
 
 /** Starts the scheduler; the caller must `stop()` it on shutdown. */
 export function startListScheduler(options: ListSchedulerOptions): ListScheduler {

@@ -25,6 +25,7 @@
  * for the check.
  */
 import { randomInt } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import type { Database, Queryable } from '../db/database.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
@@ -169,8 +170,6 @@ async function idRanges(
   return ranges;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** The digest check first when the list has one (no lock: one statement), then the full run if needed. */
 async function unchangedOrRecompute(db: Database, input: RunListInput): Promise<RunListOutcome> {
   const list = await readList(db, input, false);
@@ -260,14 +259,14 @@ async function recompute(
   const chunked = ranges.length > 1;
   for (const [lo, hi] of ranges) {
     // PGlite answers within microtasks: without a turn of the event loop, nothing else would get in.
-    if (chunked) await yieldToEventLoop();
+    if (chunked) await setImmediate();
     const values = [...params.values];
     values[values.length - 2] = lo;
     values[values.length - 1] = hi;
     const { rows } = await q.query<typeof totals>(chunkSql, values);
     for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += Number(rows[0]![key]);
   }
-  if (chunked) await yieldToEventLoop();
+  if (chunked) await setImmediate();
   // The results are now exactly the matched people: whether any is inactive is known without a join. The
   // digest is of the results as they are at this step (a person deleted meanwhile took their result along).
   await q.query(
