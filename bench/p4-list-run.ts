@@ -9,10 +9,10 @@
  * as a fresh run's results are — ÷ the bare SELECT, and the fresh run ÷ that floor; on PGlite, the fresh run in
  * one chunk (as if the blocking goal did not hold) ÷ the bare SELECT.
  */
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { SqlParams } from '@addon-kit/host/internal/jsonapi/sql.ts';
-import { compileListCondition, type RuleInput } from '@addon-kit/host/internal/people/list-rule-sql.ts';
-import { runList } from '@addon-kit/host/internal/people/run-list.ts';
+import type { Database } from '#host/db/database.ts';
+import { SqlParams } from '#host/jsonapi/sql.ts';
+import { compileListCondition, type RuleInput } from '#host/people/list-rule-sql.ts';
+import { runList } from '#host/people/run-list.ts';
 import { databaseName, type Benchmark } from './runner/context.ts';
 import { createBenchDatabase } from './runner/databases.ts';
 import { interleave } from './runner/rounds.ts';

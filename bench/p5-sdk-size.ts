@@ -5,9 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildAddonSdk } from '@addon-kit/sdk/internal/build/build.ts';
-import { HOST_BUNDLE, WORKER_BUNDLE } from '@addon-kit/sdk/internal/build/bundles.ts';
-import { measureBundles } from '@addon-kit/sdk/internal/build/size.ts';
+import { buildAddonSdk } from '#sdk/build/build.ts';
+import { HOST_BUNDLE, WORKER_BUNDLE } from '#sdk/build/bundles.ts';
+import { measureBundles } from '#sdk/build/size.ts';
 import type { Benchmark } from './runner/context.ts';
 import { progress } from './runner/rounds.ts';
 import { formatRatio, valueRow } from './runner/table.ts';

@@ -8,8 +8,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost } from '@addon-kit/host/internal/main.ts';
-import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
+import { startHost } from '#host/main.ts';
+import { DEVELOPMENT_DEFAULTS } from '#integrator/config.ts';
 import { drivePopup, launchBrowser } from '../test/support/browser.ts';
 import { databaseName, type Benchmark } from './runner/context.ts';
 import { BENCH_PASSWORD, createBenchDatabase } from './runner/databases.ts';

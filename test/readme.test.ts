@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createHost } from '@addon-kit/host/internal/app.ts';
-import { usageLine } from '@addon-kit/host/internal/cli/args.ts';
-import { COMMAND_SPECS } from '@addon-kit/host/internal/cli/command-specs.ts';
-import { ENVIRONMENT } from '@addon-kit/host/internal/config.ts';
-import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createHost } from '#host/app.ts';
+import { usageLine } from '#host/cli/args.ts';
+import { COMMAND_SPECS } from '#host/cli/command-specs.ts';
+import { ENVIRONMENT } from '#host/config.ts';
+import { openDatabase } from '#host/db/database.ts';
+import { createLogger } from '#host/logger.ts';
 import { runCli } from './support/cli.ts';
 import { testConfig } from './support/host.ts';
 

@@ -1,7 +1,7 @@
 /**
  * The three packages stand alone: no import reaches across a workspace boundary through `../` (the root's tests
- * and benchmarks use the packages by name), each workspace type-checks on its own, and the template integrator
- * imports nothing of the host.
+ * and benchmarks use the packages by name or the root's test-only `#host/…` alias), no package exports its
+ * internals, each workspace type-checks on its own, and the template integrator imports nothing of the host.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -72,6 +72,23 @@ describe('workspace boundaries', () => {
       expect(await crossings(dir, (target) => !intoWorkspace(target))).toEqual([]);
     },
   );
+
+  it.each(WORKSPACES)('%s exports no internal/* entry: its exports are its public surface', async (workspace) => {
+    const pkg = JSON.parse(await readFile(join(ROOT, workspace, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(pkg.exports).filter((key) => key.includes('internal'))).toEqual([]);
+  });
+
+  it.each(['test', 'bench', ...WORKSPACES])("%s/ imports no package's internal/ entry", async (dir) => {
+    const offending: string[] = [];
+    for (const file of await sources(dir)) {
+      for (const spec of specifiers(await readFile(file, 'utf8'))) {
+        if (/^@addon-kit\/[^/]+\/internal\//.test(spec)) offending.push(`${relative(ROOT, file)} → ${spec}`);
+      }
+    }
+    expect(offending).toEqual([]);
+  });
 
   it('finds the imports it checks [self-check]', () => {
     const text =

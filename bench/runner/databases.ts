@@ -6,9 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, quoteIdent, type Database } from '@addon-kit/host/internal/db/database.ts';
-import { migrate } from '@addon-kit/host/internal/db/migrate.ts';
-import { seedDemo } from '@addon-kit/host/internal/db/seed/demo.ts';
+import { openDatabase, quoteIdent, type Database } from '#host/db/database.ts';
+import { migrate } from '#host/db/migrate.ts';
+import { seedDemo } from '#host/db/seed/demo.ts';
 import type { BenchOptions } from './options.ts';
 
 /** The demo logins' password in every bench database. */

@@ -8,8 +8,8 @@
 import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import express from 'express';
-import { listenOn } from '@addon-kit/host/internal/http/listen.ts';
-import { sandboxStartingListener } from '@addon-kit/host/internal/http/starting-response.ts';
+import { listenOn } from '#host/http/listen.ts';
+import { sandboxStartingListener } from '#host/http/starting-response.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';
 
 const { values } = parseArgs({ options: { upstream: { type: 'string' }, token: { type: 'string' } } });

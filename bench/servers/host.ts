@@ -11,17 +11,17 @@
  * Reports `{url, …}` over IPC when ready; stops on SIGTERM.
  */
 import { parseArgs } from 'node:util';
-import { createHost } from '@addon-kit/host/internal/app.ts';
-import { createTokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
-import { resolveHostConfig } from '@addon-kit/host/internal/config.ts';
-import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
-import { openDatabase, type Database } from '@addon-kit/host/internal/db/database.ts';
-import { ensureSampleAddon } from '@addon-kit/host/internal/demo/sample-addon.ts';
-import { listenOn } from '@addon-kit/host/internal/http/listen.ts';
-import { sandboxStartingListener } from '@addon-kit/host/internal/http/starting-response.ts';
-import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
-import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import { createHost } from '#host/app.ts';
+import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { resolveHostConfig } from '#host/config.ts';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import { openDatabase, type Database } from '#host/db/database.ts';
+import { ensureSampleAddon } from '#host/demo/sample-addon.ts';
+import { listenOn } from '#host/http/listen.ts';
+import { sandboxStartingListener } from '#host/http/starting-response.ts';
+import { createOAuthApplication } from '#host/oauth/applications.ts';
+import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { TestBrowser } from '../../test/support/oauth-browser.ts';
 import { BENCH_PASSWORD } from '../runner/databases.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';

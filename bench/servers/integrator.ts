@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { listenOn } from '@addon-kit/host/internal/http/listen.ts';
-import { sandboxStartingListener } from '@addon-kit/host/internal/http/starting-response.ts';
-import { DEVELOPMENT_DEFAULTS, resolveIntegratorConfig } from '@addon-kit/integrator-template/internal/config.ts';
-import { createIntegrator } from '@addon-kit/integrator-template/internal/server.ts';
-import { openIntegratorDatabase } from '@addon-kit/integrator-template/internal/store/database.ts';
-import { issueTokenFamily } from '@addon-kit/integrator-template/internal/store/tokens.ts';
+import { listenOn } from '#host/http/listen.ts';
+import { sandboxStartingListener } from '#host/http/starting-response.ts';
+import { DEVELOPMENT_DEFAULTS, resolveIntegratorConfig } from '#integrator/config.ts';
+import { createIntegrator } from '#integrator/server.ts';
+import { openIntegratorDatabase } from '#integrator/store/database.ts';
+import { issueTokenFamily } from '#integrator/store/tokens.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';
 
 /** What the integrator server reports. */

@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import express from 'express';
-import { listenOn } from '@addon-kit/host/internal/http/listen.ts';
-import { sandboxStartingListener } from '@addon-kit/host/internal/http/starting-response.ts';
+import { listenOn } from '#host/http/listen.ts';
+import { sandboxStartingListener } from '#host/http/starting-response.ts';
 import { reportReady, stopOn } from '../runner/processes.ts';
 
 const { values } = parseArgs({ options: { 'body-file': { type: 'string' } } });

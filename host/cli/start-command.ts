@@ -35,7 +35,7 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   if (demo) {
     // A first start creates the demo integrator's embedded database on another core while the host creates its
     // own (each takes seconds); the integrator's opening waits for it. Nothing happens on PostgreSQL or later starts.
-    const { prepareIntegratorDatabase } = await import('@addon-kit/integrator-template/internal/store/database.ts');
+    const { prepareIntegratorDatabase } = await import('@addon-kit/integrator-template/database');
     void prepareIntegratorDatabase(storageLocation(values), (message) =>
       io.err(`addon-kit: could not create the integrator's database in the background (${message}); creating it now`),
     );

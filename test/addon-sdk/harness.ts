@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { buildAddonSdk } from '@addon-kit/sdk/internal/build/build.ts';
-import { HOST_BUNDLE, SANDBOX_BUNDLE } from '@addon-kit/sdk/internal/build/bundles.ts';
+import { buildAddonSdk } from '#sdk/build/build.ts';
+import { HOST_BUNDLE, SANDBOX_BUNDLE } from '#sdk/build/bundles.ts';
 import { startContractServers, type ContractServers } from '../support/addon-contract-server.ts';
 import { launchBrowser } from '../support/browser.ts';
 

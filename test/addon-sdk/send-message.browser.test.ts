@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_ADDON_BUNDLE } from '@addon-kit/sdk/internal/build/bundles.ts';
+import { SAMPLE_ADDON_BUNDLE } from '#sdk/build/bundles.ts';
 import { mountEvents, startHarness, type Harness } from './harness.ts';
 
 let harness: Harness;

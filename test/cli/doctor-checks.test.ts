@@ -2,14 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { collectChecks, runDoctor, DOCTOR_CHECKS } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+import type { Database } from '#host/db/database.ts';
+import { collectChecks, runDoctor, DOCTOR_CHECKS } from '#host/cli/doctor/run-doctor.ts';
 import {
   APP_ID,
   createIntegratorTestDatabase,
   startTestIntegrator,
   type TestIntegrator,
-} from '@addon-kit/integrator-template/internal/test/support.ts';
+} from '#integrator/test/support.ts';
 import { optionsFor } from '../support/doctor-options.ts';
 
 let store: { db: Database; drop(): Promise<void> };

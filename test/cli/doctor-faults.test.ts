@@ -6,20 +6,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import type { Database } from '#host/db/database.ts';
 import {
   collectChecks,
   DOCTOR_CHECKS,
   type DoctorCheck,
   type DoctorCheckId,
-} from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+} from '#host/cli/doctor/run-doctor.ts';
 import {
   APP_ID,
   HOST_BASE_URL,
   createIntegratorTestDatabase,
   startTestIntegrator,
   type TestIntegrator,
-} from '@addon-kit/integrator-template/internal/test/support.ts';
+} from '#integrator/test/support.ts';
 import { optionsFor } from '../support/doctor-options.ts';
 import { FAULTS, type FaultName } from '../support/integrator-faults.ts';
 

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { DOCTOR_CHECKS } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+import type { Database } from '#host/db/database.ts';
+import { DOCTOR_CHECKS } from '#host/cli/doctor/run-doctor.ts';
 import { runCli } from '../support/cli.ts';
 import {
   APP_ID,
@@ -14,7 +14,7 @@ import {
   startTestIntegrator,
   USER,
   type TestIntegrator,
-} from '@addon-kit/integrator-template/internal/test/support.ts';
+} from '#integrator/test/support.ts';
 
 let store: { db: Database; drop(): Promise<void> };
 let t: TestIntegrator;

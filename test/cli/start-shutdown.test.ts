@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
+import { DEVELOPMENT_DEFAULTS } from '#integrator/config.ts';
 import {
   CSRF_FORM_FIELD,
   CSRF_HEADER,
@@ -20,7 +20,7 @@ import { startCli } from '../support/cli.ts';
 import { createEmptyPostgresDatabase } from '../support/database.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
 import { runAuthorization } from '../support/oauth-flow.ts';
-import { authorizeInBrowser, Browser } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { authorizeInBrowser, Browser } from '#integrator/test/support.ts';
 
 const PASSWORD = 'shutdown-test-pw';
 let dataDir: string;

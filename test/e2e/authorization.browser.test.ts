@@ -6,7 +6,7 @@
 import type { ElementHandle, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpTestHost } from '../support/oauth-server.ts';
-import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
+import { DEVELOPMENT_DEFAULTS } from '#integrator/config.ts';
 import { drivePopup } from '../support/browser.ts';
 import { personId } from '../support/host.ts';
 import { startDemoFixture, type DemoFixture } from './demo-fixture.ts';

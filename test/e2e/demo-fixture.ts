@@ -8,20 +8,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import type { Database } from '#host/db/database.ts';
 import {
   integratorStartingListener,
   startDemoIntegrator,
   type DemoIntegrator,
-} from '@addon-kit/host/internal/demo/demo-integrator.ts';
-import { listenOn, type Listener } from '@addon-kit/host/internal/http/listen.ts';
-import { prepareDemo, type PreparedDemo } from '@addon-kit/host/internal/demo/prepare-demo.ts';
-import { createSandboxApp } from '@addon-kit/host/internal/addons/sandbox-origin.ts';
-import { sandboxStartingListener } from '@addon-kit/host/internal/http/starting-response.ts';
+} from '#host/demo/demo-integrator.ts';
+import { listenOn, type Listener } from '#host/http/listen.ts';
+import { prepareDemo, type PreparedDemo } from '#host/demo/prepare-demo.ts';
+import { createSandboxApp } from '#host/addons/sandbox-origin.ts';
+import { sandboxStartingListener } from '#host/http/starting-response.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
-import { createIntegratorTestDatabase } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { createIntegratorTestDatabase } from '#integrator/test/support.ts';
 
 export interface DemoFixture {
   t: HttpTestHost;

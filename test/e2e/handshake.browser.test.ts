@@ -5,11 +5,11 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
-import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import type { DemoIntegrator } from '@addon-kit/host/internal/demo/demo-integrator.ts';
-import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
+import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import type { Database } from '#host/db/database.ts';
+import type { DemoIntegrator } from '#host/demo/demo-integrator.ts';
+import { DEVELOPMENT_DEFAULTS } from '#integrator/config.ts';
 import { drivePopup } from '../support/browser.ts';
 import { checkPage } from '../support/page-checks.ts';
 import { TEST_ENCRYPTION_KEY } from '../support/constants.ts';

@@ -8,7 +8,7 @@
 import * as client from 'openid-client';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { setAccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
+import { setAccessMode } from '#host/oauth/application-access.ts';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { drivePopup } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { startHost, type RunningHost } from '@addon-kit/host/internal/main.ts';
+import type { Database } from '#host/db/database.ts';
+import { startHost, type RunningHost } from '#host/main.ts';
 import { createEmptyPostgresDatabase, createTestDatabase } from '../support/database.ts';
 
 let tmp: string;

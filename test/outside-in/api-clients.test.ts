@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { personId } from '../support/host.ts';
 import { TestBrowser } from '../support/oauth-browser.ts';
 import { createTestApplication, discoverClient, obtainTokens } from '../support/oauth-flow.ts';

@@ -18,7 +18,7 @@ import {
   type FetchEnvelope,
   type ProxyErrorSide,
 } from '@addon-kit/sdk/protocol';
-import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/internal/server/index.ts';
+import { createEmbedderRouter, createSandboxRouter } from '@addon-kit/sdk/server';
 
 /** One request the proxy forwarded (outcome `forwarded`) or refused (outcome: the error code). */
 export interface ProxyLogEntry {

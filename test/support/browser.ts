@@ -3,7 +3,7 @@
  * the machine has two cores.
  */
 import type { Page } from 'playwright-core';
-import { defaultChromiumPath, launchChromium } from '@addon-kit/sdk/internal/testing/launch-chromium.ts';
+import { defaultChromiumPath, launchChromium } from '#sdk/testing/launch-chromium.ts';
 
 /** Debian's chromium (installed by .ci/run through apt-get when missing); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = defaultChromiumPath();

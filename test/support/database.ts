@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
-import { openDatabase, type Database } from '@addon-kit/host/internal/db/database.ts';
+import { openDatabase, type Database } from '#host/db/database.ts';
 import { withDatabaseName } from './global-setup.ts';
 import { adminUrl, withDatabase } from './postgres.ts';
 

@@ -1,5 +1,5 @@
 /** The doctor's options for a template integrator, as `addon-kit doctor --env development` builds them from the sample config. */
-import type { DoctorOptions } from '@addon-kit/host/internal/cli/doctor/run-doctor.ts';
+import type { DoctorOptions } from '#host/cli/doctor/run-doctor.ts';
 import {
   APP_ID,
   CLIENT_ID,
@@ -7,7 +7,7 @@ import {
   HOST_BASE_URL,
   REDIRECT_URI,
   USER,
-} from '@addon-kit/integrator-template/internal/test/support.ts';
+} from '#integrator/test/support.ts';
 
 /** The doctor's options for the template integrator at `url`, as the CLI builds them from the sample config. */
 export function optionsFor(url: string, overrides: Partial<DoctorOptions> = {}): DoctorOptions {

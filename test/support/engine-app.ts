@@ -3,13 +3,13 @@
  * engine, with the host's own middleware and error handler — to test the engine's rules directly.
  */
 import express, { Router } from 'express';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { errorHandler, notFound } from '@addon-kit/host/internal/http/error-handler.ts';
-import { requestContext } from '@addon-kit/host/internal/http/request-context.ts';
-import type { ResourceDefinition } from '@addon-kit/host/internal/jsonapi/resource.ts';
-import { collectionRoute, pathId, singleRoute } from '@addon-kit/host/internal/jsonapi/routes.ts';
-import { orderClause, pageClause, queryConditions, SqlParams } from '@addon-kit/host/internal/jsonapi/sql.ts';
-import { createLogger, type Logger } from '@addon-kit/host/internal/logger.ts';
+import type { Database } from '#host/db/database.ts';
+import { errorHandler, notFound } from '#host/http/error-handler.ts';
+import { requestContext } from '#host/http/request-context.ts';
+import type { ResourceDefinition } from '#host/jsonapi/resource.ts';
+import { collectionRoute, pathId, singleRoute } from '#host/jsonapi/routes.ts';
+import { orderClause, pageClause, queryConditions, SqlParams } from '#host/jsonapi/sql.ts';
+import { createLogger, type Logger } from '#host/logger.ts';
 import { TEST_BASE_URL } from './constants.ts';
 
 export const campusResource: ResourceDefinition = {

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
-import { migrate } from '@addon-kit/host/internal/db/migrate.ts';
-import { seedDemo } from '@addon-kit/host/internal/db/seed/demo.ts';
+import { openDatabase } from '#host/db/database.ts';
+import { migrate } from '#host/db/migrate.ts';
+import { seedDemo } from '#host/db/seed/demo.ts';
 import { TEST_PASSWORD } from './constants.ts';
 import { adminUrl, withDatabase } from './postgres.ts';
 

@@ -1,11 +1,11 @@
 /** A host over a private test database, driven in-process with supertest. */
 import supertest from 'supertest';
-import { createHost, type Host, type HostDeps } from '@addon-kit/host/internal/app.ts';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
-import { resolveHostConfig, type HostConfigInput } from '@addon-kit/host/internal/config.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { demoRouter } from '@addon-kit/host/internal/demo/demo-pages.tsx';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createHost, type Host, type HostDeps } from '#host/app.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { resolveHostConfig, type HostConfigInput } from '#host/config.ts';
+import type { Database } from '#host/db/database.ts';
+import { demoRouter } from '#host/demo/demo-pages.tsx';
+import { createLogger } from '#host/logger.ts';
 import { TEST_BASE_URL, TEST_ENCRYPTION_KEY, TEST_SESSION_SECRET, TEST_USER_AGENT } from './constants.ts';
 import { createTestDatabase } from './database.ts';
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import { CLIENT_ID, REDIRECT_URI } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { CLIENT_ID, REDIRECT_URI } from '#integrator/test/support.ts';
 
 type Body = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * test/host/logger-stdout.test.ts. `idle`: one line, then it waits (the line must appear without more traffic);
  * `exit`: a burst of lines under the batch size, then `process.exit` (every line must still be written).
  */
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createLogger } from '#host/logger.ts';
 
 const logger = createLogger('info');
 if (process.argv[2] === 'idle') {

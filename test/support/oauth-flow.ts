@@ -1,8 +1,8 @@
 /** Drives the host's authorization flow as a browser would, and sets up OAuth applications and openid-client. */
 import * as client from 'openid-client';
-import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
-import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { createOAuthApplication } from '#host/oauth/applications.ts';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import type { Database } from '#host/db/database.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from './constants.ts';
 import { parseForms, TestBrowser, type PageResponse } from './oauth-browser.ts';
 

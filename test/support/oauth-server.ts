@@ -2,8 +2,8 @@
 import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import type { AddressInfo } from 'node:net';
-import type { HostConfigInput } from '@addon-kit/host/internal/config.ts';
-import type { HostDeps } from '@addon-kit/host/internal/app.ts';
+import type { HostConfigInput } from '#host/config.ts';
+import type { HostDeps } from '#host/app.ts';
 import { createTestHost, type TestHost } from './host.ts';
 
 export interface HttpTestHost extends TestHost {

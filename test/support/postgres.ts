@@ -1,5 +1,5 @@
 /** PostgreSQL helpers for the test suite (database creation needs a connection outside the target). */
-import { openDatabase, type Database } from '@addon-kit/host/internal/db/database.ts';
+import { openDatabase, type Database } from '#host/db/database.ts';
 
 /** The maintenance database URL of the server `url` points at. */
 export function adminUrl(url: string): string {

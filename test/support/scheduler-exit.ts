@@ -3,11 +3,11 @@
  * for the scheduler to run a due List, closes the host and the database, and must then exit by itself (no
  * `process.exit`): a timer left behind would keep it alive.
  */
-import { createHost } from '@addon-kit/host/internal/app.ts';
-import { resolveHostConfig } from '@addon-kit/host/internal/config.ts';
-import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
-import { migrate } from '@addon-kit/host/internal/db/migrate.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createHost } from '#host/app.ts';
+import { resolveHostConfig } from '#host/config.ts';
+import { openDatabase } from '#host/db/database.ts';
+import { migrate } from '#host/db/migrate.ts';
+import { createLogger } from '#host/logger.ts';
 import { TEST_ENCRYPTION_KEY, TEST_SESSION_SECRET } from './constants.ts';
 
 const db = await openDatabase({ dataDir: 'memory://' });

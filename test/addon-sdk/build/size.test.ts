@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildAddonSdk } from '@addon-kit/sdk/internal/build/build.ts';
-import { measureBundles } from '@addon-kit/sdk/internal/build/size.ts';
+import { buildAddonSdk } from '#sdk/build/build.ts';
+import { measureBundles } from '#sdk/build/size.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {

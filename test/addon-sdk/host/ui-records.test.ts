@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RejectedRecord, createRecordValidator } from '@addon-kit/sdk/internal/host/ui-records.ts';
+import { RejectedRecord, createRecordValidator } from '#sdk/host/ui-records.ts';
 
 const button = (id: string, extra: Record<string, unknown> = {}) => ({
   id,

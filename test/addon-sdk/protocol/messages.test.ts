@@ -7,7 +7,7 @@ import {
   parseHostMessage,
   parseSandboxMessage,
   parseWorkerMessage,
-} from '@addon-kit/sdk/internal/protocol/messages.ts';
+} from '#sdk/protocol/messages.ts';
 
 const request = {
   v: 1,

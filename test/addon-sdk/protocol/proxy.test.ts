@@ -12,13 +12,13 @@ import {
   installationPath,
   proxyPath,
 } from '@addon-kit/sdk/protocol';
-import { CSRF_FIELD, CSRF_HEADER as HOST_CSRF_HEADER } from '@addon-kit/host/internal/auth/csrf.ts';
+import { CSRF_FIELD, CSRF_HEADER as HOST_CSRF_HEADER } from '#host/auth/csrf.ts';
 import {
   AddonError,
   HandshakeRequiredError,
   PolicyError,
   ReauthorizationRequiredError,
-} from '@addon-kit/host/internal/addons/addon-error.ts';
+} from '#host/addons/addon-error.ts';
 
 describe('the proxy contract (protocol/proxy.ts)', () => {
   it('names the headers and the form field once', () => {

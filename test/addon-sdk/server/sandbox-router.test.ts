@@ -8,7 +8,7 @@ import {
   createEmbedderRouter,
   createSandboxRouter,
   readComponentStylesheet,
-} from '@addon-kit/sdk/internal/server/index.ts';
+} from '@addon-kit/sdk/server';
 
 let tmp: string;
 /** The bundles, under a dot-folder as in the default data directory `./.addon-kit`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileScripts, notScripted } from '@addon-kit/sdk/internal/testing/scripted-responses.ts';
+import { compileScripts, notScripted } from '#sdk/testing/scripted-responses.ts';
 
 const scripts = {
   'GET /people/v2/lists/1/people': { json: 'any query' },

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_ADDON_BUNDLE } from '@addon-kit/sdk/internal/build/bundles.ts';
-import { launchChromium, startAddonTest, textOf, type AddonTest } from '@addon-kit/sdk/internal/testing/index.ts';
+import { SAMPLE_ADDON_BUNDLE } from '#sdk/build/bundles.ts';
+import { launchChromium, startAddonTest, textOf, type AddonTest } from '@addon-kit/sdk/testing';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 let browser: Browser;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { COMPONENTS } from '@addon-kit/sdk/internal/protocol/components.ts';
+import { COMPONENTS } from '#sdk/protocol/components.ts';
 import {
   componentName,
   formatTree,
   queryByText,
   textOf,
   type UiNode,
-} from '@addon-kit/sdk/internal/testing/ui-tree.ts';
+} from '#sdk/testing/ui-tree.ts';
 
 const node = (type: UiNode['type'], children: UiNode['children'] = [], props: UiNode['props'] = {}): UiNode => ({
   type,

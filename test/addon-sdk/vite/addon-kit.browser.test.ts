@@ -3,9 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAddonTest } from '@addon-kit/sdk/internal/testing/index.ts';
-import { formatSizeReport } from '@addon-kit/sdk/internal/vite/index.ts';
-import { measureSize } from '@addon-kit/sdk/internal/vite/size-report.ts';
+import { startAddonTest } from '@addon-kit/sdk/testing';
+import { formatSizeReport } from '@addon-kit/sdk/vite';
+import { measureSize } from '#sdk/vite/size-report.ts';
 import { createTempProject, sdkPath, type TempProject } from './temp-project.ts';
 
 const VITE_PLUGIN = JSON.stringify(sdkPath('vite/index.ts'));

@@ -6,8 +6,8 @@ import { stripVTControlCharacters } from 'node:util';
 import { Script } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SAMPLE_ADDON_BUNDLE } from '@addon-kit/sdk/internal/build/bundles.ts';
-import { ADDON_BUDGET_BYTES, buildAddon, type AddonBuildResult } from '@addon-kit/sdk/internal/vite/index.ts';
+import { SAMPLE_ADDON_BUNDLE } from '#sdk/build/bundles.ts';
+import { ADDON_BUDGET_BYTES, buildAddon, type AddonBuildResult } from '@addon-kit/sdk/vite';
 import { createTempProject, textAddon, type TempProject } from './temp-project.ts';
 
 const projects: TempProject[] = [];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { AddonConfigError, parseAddonConfig, parseAddonConfigText } from '@addon-kit/host/internal/addons/config.ts';
+import { AddonConfigError, parseAddonConfig, parseAddonConfigText } from '#host/addons/config.ts';
 
 const env = {
   INTEGRATOR_CLIENT_ID: 'sample-client',

@@ -4,8 +4,8 @@
  * queries through.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '@addon-kit/host/internal/db/database.ts';
-import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import type { Database, Queryable } from '#host/db/database.ts';
+import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import {

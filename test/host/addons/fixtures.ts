@@ -5,16 +5,16 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { expect } from 'vitest';
-import { integratorSecretAad } from '@addon-kit/host/internal/addons/installations.ts';
+import { integratorSecretAad } from '#host/addons/installations.ts';
 import {
   createTokenVault,
   type TokenSet,
   type TokenVault,
   type VaultRecord,
-} from '@addon-kit/host/internal/addons/token-vault.ts';
-import { createSecretBox, type SecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
+} from '#host/addons/token-vault.ts';
+import { createSecretBox, type SecretBox } from '#host/crypto/secret-box.ts';
+import type { Database } from '#host/db/database.ts';
+import { createOAuthApplication } from '#host/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
 import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
 import {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake/index.ts';
-import { setAccessMode, type AccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
+import { HANDSHAKE_COOKIE } from '#host/addons/handshake/index.ts';
+import { setAccessMode, type AccessMode } from '#host/oauth/application-access.ts';
 import { personId } from '../../support/host.ts';
 import type { TestBrowser } from '../../support/oauth-browser.ts';
 import { runAuthorization, type PageKind } from '../../support/oauth-flow.ts';
-import { Browser } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { Browser } from '#integrator/test/support.ts';
 import { loggedIn, organizationId, startAuthorization, testVault } from './fixtures.ts';
 import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
 

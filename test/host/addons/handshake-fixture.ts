@@ -3,8 +3,8 @@
  * and the template integrator registered for it; the add-on pushed to development through the registry.
  */
 import { expect } from 'vitest';
-import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { createOAuthApplication } from '#host/oauth/applications.ts';
+import type { Database } from '#host/db/database.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
@@ -14,7 +14,7 @@ import {
   createIntegratorTestDatabase,
   startTestIntegrator,
   type TestIntegrator,
-} from '@addon-kit/integrator-template/internal/test/support.ts';
+} from '#integrator/test/support.ts';
 import { organizationId, testBox } from './fixtures.ts';
 
 export interface HandshakeFixture {

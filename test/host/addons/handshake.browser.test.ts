@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { drivePopup, launchBrowser } from '../../support/browser.ts';
 import type { HttpTestHost } from '../../support/oauth-server.ts';
-import { USER, type TestIntegrator } from '@addon-kit/integrator-template/internal/test/support.ts';
+import { USER, type TestIntegrator } from '#integrator/test/support.ts';
 import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
 
 let fixture: HandshakeFixture;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDSHAKE_COOKIE } from '@addon-kit/host/internal/addons/handshake/index.ts';
-import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import { HANDSHAKE_COOKIE } from '#host/addons/handshake/index.ts';
+import { createOAuthApplication } from '#host/oauth/applications.ts';
+import type { Database } from '#host/db/database.ts';
 import { personId } from '../../support/host.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import { runAuthorization } from '../../support/oauth-flow.ts';
@@ -12,7 +12,7 @@ import {
   CLIENT_ID,
   USER,
   type TestIntegrator,
-} from '@addon-kit/integrator-template/internal/test/support.ts';
+} from '#integrator/test/support.ts';
 import {
   csrfTokenOf,
   loggedIn,

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isNonPublicAddress } from '@addon-kit/host/internal/addons/address-policy.ts';
-import { parseFetchEnvelope, stripHeaders } from '@addon-kit/host/internal/addons/fetch-envelope.ts';
-import { isLoopbackUrl } from '@addon-kit/host/internal/addons/integrator-client.ts';
-import type { PolicyError } from '@addon-kit/host/internal/addons/addon-error.ts';
+import { isNonPublicAddress } from '#host/addons/address-policy.ts';
+import { parseFetchEnvelope, stripHeaders } from '#host/addons/fetch-envelope.ts';
+import { isLoopbackUrl } from '#host/addons/integrator-client.ts';
+import type { PolicyError } from '#host/addons/addon-error.ts';
 import {
   canonicalPathOf,
   checkIntegratorCall,
   matchesTemplate,
-} from '@addon-kit/host/internal/addons/integrator-policy.ts';
-import { checkServiceCall } from '@addon-kit/host/internal/addons/service-policy.ts';
+} from '#host/addons/integrator-policy.ts';
+import { checkServiceCall } from '#host/addons/service-policy.ts';
 
 describe('isNonPublicAddress()', () => {
   it('refuses loopback, private, link-local, shared, multicast and mapped addresses [non-public]', () => {

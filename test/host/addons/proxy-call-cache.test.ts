@@ -4,8 +4,8 @@
  * not kept. The calls themselves, through the host: fetch-proxy-reads.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PersonRecord } from '@addon-kit/host/internal/auth/person.ts';
-import type { Installation } from '@addon-kit/host/internal/addons/installations.ts';
+import type { PersonRecord } from '#host/auth/person.ts';
+import type { Installation } from '#host/addons/installations.ts';
 import {
   createProxyCallCache,
   MAX_AGE_MS,
@@ -15,8 +15,8 @@ import {
   proxyCallKey,
   type CachedProxyCall,
   type ProxyCallCache,
-} from '@addon-kit/host/internal/addons/proxy-call-cache.ts';
-import type { Database, Subscription } from '@addon-kit/host/internal/db/database.ts';
+} from '#host/addons/proxy-call-cache.ts';
+import type { Database, Subscription } from '#host/db/database.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
 let db: Database;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVault } from '@addon-kit/host/internal/addons/token-vault.ts';
-import { createSecretBox, SecretBoxError } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createSecretBox, SecretBoxError } from '#host/crypto/secret-box.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';
 import { installationId, registerAddon, seedReady } from './fixtures.ts';

@@ -7,9 +7,9 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AddonError, PolicyError } from '@addon-kit/host/internal/addons/addon-error.ts';
-import { createUpstreamPool, type UpstreamPool } from '@addon-kit/host/internal/addons/upstream-pool.ts';
-import { sendUpstream } from '@addon-kit/host/internal/addons/upstream-request.ts';
+import { AddonError, PolicyError } from '#host/addons/addon-error.ts';
+import { createUpstreamPool, type UpstreamPool } from '#host/addons/upstream-pool.ts';
+import { sendUpstream } from '#host/addons/upstream-request.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import {

@@ -1,5 +1,5 @@
 /** Rows the developer-account API reads, inserted directly (what the OAuth provider writes in use). */
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import type { Database } from '#host/db/database.ts';
 
 /** The id of an organization by slug. */
 export async function organizationId(db: Database, slug: string): Promise<string> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mauWindow, monthIndex } from '@addon-kit/host/internal/api/mau-window.ts';
+import { mauWindow, monthIndex } from '#host/api/mau-window.ts';
 
 describe('mauWindow()', () => {
   it('spans the current month and the 23 before it [November 2026]', () => {

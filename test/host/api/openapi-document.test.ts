@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost, type TestHost } from '../../support/host.ts';
-import { developerApiRouter } from '@addon-kit/host/internal/api/developer-api-router.ts';
+import { developerApiRouter } from '#host/api/developer-api-router.ts';
 import { openApiRuleViolations } from '../../support/openapi-rules.ts';
 import {
   createOpenApiValidator,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { TEST_BASE_URL } from '../../support/constants.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';
 import { documentedApi, type DocumentedApi } from '../../support/openapi.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost, personId, type TestHost } from '../../support/host.ts';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
-import { hashSecret } from '@addon-kit/host/internal/auth/secret-hash.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { hashSecret } from '#host/auth/secret-hash.ts';
 
 let t: TestHost;
 let admin: string;

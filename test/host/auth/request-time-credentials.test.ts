@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost, type Host } from '@addon-kit/host/internal/app.ts';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createHost, type Host } from '#host/app.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { createLogger } from '#host/logger.ts';
 import { TEST_PASSWORD, TEST_USER_AGENT } from '../../support/constants.ts';
 import { personId, testConfig } from '../../support/host.ts';
 import { parseForms, TestBrowser } from '../../support/oauth-browser.ts';

@@ -9,11 +9,11 @@ import {
   createSessionRecord,
   loadSessionPerson,
   purgeExpiredSessions,
-} from '@addon-kit/host/internal/auth/host-sessions.ts';
-import { HOST_SESSION_COOKIE } from '@addon-kit/host/internal/auth/session.ts';
-import { hashPassword } from '@addon-kit/host/internal/crypto/passwords.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
-import { startOAuthHousekeeping } from '@addon-kit/host/internal/oauth/housekeeping.ts';
+} from '#host/auth/host-sessions.ts';
+import { HOST_SESSION_COOKIE } from '#host/auth/session.ts';
+import { hashPassword } from '#host/crypto/passwords.ts';
+import { createLogger } from '#host/logger.ts';
+import { startOAuthHousekeeping } from '#host/oauth/housekeeping.ts';
 import { TEST_PASSWORD, TEST_SESSION_SECRET } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { parseForms, TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';

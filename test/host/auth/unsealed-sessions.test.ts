@@ -3,8 +3,8 @@
  * past the seal's own expiry; and the host session through it still answers like iron-session alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUnsealedSessions } from '@addon-kit/host/internal/auth/unsealed-sessions.ts';
-import { HOST_SESSION_COOKIE } from '@addon-kit/host/internal/auth/session.ts';
+import { createUnsealedSessions } from '#host/auth/unsealed-sessions.ts';
+import { HOST_SESSION_COOKIE } from '#host/auth/session.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { loggedIn } from '../addons/fixtures.ts';

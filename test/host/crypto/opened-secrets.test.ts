@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createOpenedSecrets } from '@addon-kit/host/internal/crypto/opened-secrets.ts';
-import { createSecretBox, SecretBoxError, type SecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import { createOpenedSecrets } from '#host/crypto/opened-secrets.ts';
+import { createSecretBox, SecretBoxError, type SecretBox } from '#host/crypto/secret-box.ts';
 
 /** A box that counts its opens. */
 function countingBox(): { box: SecretBox; opens: () => number } {

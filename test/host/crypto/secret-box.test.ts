@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSecretBox, SecretBoxError } from '@addon-kit/host/internal/crypto/secret-box.ts';
+import { createSecretBox, SecretBoxError } from '#host/crypto/secret-box.ts';
 
 const key = (id: string) => ({ id, key: randomBytes(32).toString('base64') });
 const k1 = key('k1');

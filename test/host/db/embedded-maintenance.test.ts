@@ -3,14 +3,14 @@
  * vacuums and analyzes the tables that autovacuum's default thresholds make due; PostgreSQL is left to its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@addon-kit/host/internal/db/database.ts';
+import { openDatabase, type Database } from '#host/db/database.ts';
 import {
   maintainOnce,
   startEmbeddedMaintenance,
   tablesDue,
   type TableMaintenance,
-} from '@addon-kit/host/internal/db/embedded-maintenance.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+} from '#host/db/embedded-maintenance.ts';
+import { createLogger } from '#host/logger.ts';
 import { createEmptyPostgresDatabase } from '../../support/database.ts';
 
 const url = await createEmptyPostgresDatabase();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHotStatements } from '@addon-kit/host/internal/db/hot-statements.ts';
+import { createHotStatements } from '#host/db/hot-statements.ts';
 
 describe('createHotStatements()', () => {
   it('names a text from its third run on, always with the same name', () => {

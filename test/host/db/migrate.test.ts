@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { loadMigrations, migrate, MigrationError } from '@addon-kit/host/internal/db/migrate.ts';
+import type { Database } from '#host/db/database.ts';
+import { loadMigrations, migrate, MigrationError } from '#host/db/migrate.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
 let db: Database;

@@ -4,7 +4,7 @@
  * PGlite's own serializers). A prepared statement answers exactly as the ordinary one, for every kind of value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database, type Queryable } from '@addon-kit/host/internal/db/database.ts';
+import { openDatabase, type Database, type Queryable } from '#host/db/database.ts';
 import { createEmptyPostgresDatabase } from '../../support/database.ts';
 
 const url = await createEmptyPostgresDatabase();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { DEFAULT_PEOPLE, seedDemo } from '@addon-kit/host/internal/db/seed/demo.ts';
-import { verifyPassword } from '@addon-kit/host/internal/crypto/passwords.ts';
+import type { Database } from '#host/db/database.ts';
+import { DEFAULT_PEOPLE, seedDemo } from '#host/db/seed/demo.ts';
+import { verifyPassword } from '#host/crypto/passwords.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
@@ -68,8 +68,8 @@ describe('seedDemo()', () => {
              (SELECT md5(string_agg(concat_ws('|', l.name, r.attribute, r.operator, r.position), ',' ORDER BY l.name, r.position)) FROM list_rules r JOIN lists l ON l.id = r.list_id) AS rules`,
         )
       ).rows[0]!;
-    const { openDatabase } = await import('@addon-kit/host/internal/db/database.ts');
-    const { migrate } = await import('@addon-kit/host/internal/db/migrate.ts');
+    const { openDatabase } = await import('#host/db/database.ts');
+    const { migrate } = await import('#host/db/migrate.ts');
     const fresh = await openDatabase({ dataDir: 'memory://' });
     try {
       await migrate(fresh);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integratorClientSecret } from '@addon-kit/host/internal/addons/installations.ts';
-import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { ensureSampleAddon, SAMPLE_ADDON_NAME } from '@addon-kit/host/internal/demo/sample-addon.ts';
-import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template/internal/config.ts';
+import { integratorClientSecret } from '#host/addons/installations.ts';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import type { Database } from '#host/db/database.ts';
+import { ensureSampleAddon, SAMPLE_ADDON_NAME } from '#host/demo/sample-addon.ts';
+import { DEVELOPMENT_DEFAULTS } from '#integrator/config.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecretBox } from '@addon-kit/host/internal/crypto/secret-box.ts';
-import { createOAuthApplication } from '@addon-kit/host/internal/oauth/applications.ts';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import { createOAuthApplication } from '#host/oauth/applications.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD, TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor, personId } from '../../support/host.ts';
 import { parseForms, TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createLogger } from '#host/logger.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor } from '../../support/host.ts';
 import { parseForms, TestBrowser } from '../../support/oauth-browser.ts';

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import type { Database } from '#host/db/database.ts';
+import { createLogger } from '#host/logger.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { engineApp } from '../../support/engine-app.ts';
 

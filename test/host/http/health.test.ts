@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
+import { openDatabase } from '#host/db/database.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost, type TestHost } from '../../support/host.ts';
 

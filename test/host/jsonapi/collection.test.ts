@@ -1,6 +1,6 @@
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import type { Database } from '#host/db/database.ts';
 import { TEST_BASE_URL } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { engineApp } from '../../support/engine-app.ts';

@@ -11,9 +11,9 @@ import {
   resourceSchema,
   singleEnvelopeSchema,
   whereParameters,
-} from '@addon-kit/host/internal/jsonapi/openapi-schema.ts';
-import { renderResource, type ResourceDefinition } from '@addon-kit/host/internal/jsonapi/resource.ts';
-import { NotFoundError } from '@addon-kit/host/internal/errors.ts';
+} from '#host/jsonapi/openapi-schema.ts';
+import { renderResource, type ResourceDefinition } from '#host/jsonapi/resource.ts';
+import { NotFoundError } from '#host/errors.ts';
 
 const widget: ResourceDefinition = {
   type: 'Widget',

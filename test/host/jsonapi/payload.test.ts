@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HostError } from '@addon-kit/host/internal/errors.ts';
-import { parseResourcePayload, type PayloadShape } from '@addon-kit/host/internal/jsonapi/payload.ts';
+import { HostError } from '#host/errors.ts';
+import { parseResourcePayload, type PayloadShape } from '#host/jsonapi/payload.ts';
 
 const shape: PayloadShape = {
   type: 'Thing',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HostError } from '@addon-kit/host/internal/errors.ts';
-import { parseCollectionQuery } from '@addon-kit/host/internal/jsonapi/query.ts';
-import type { ResourceDefinition } from '@addon-kit/host/internal/jsonapi/resource.ts';
+import { HostError } from '#host/errors.ts';
+import { parseCollectionQuery } from '#host/jsonapi/query.ts';
+import type { ResourceDefinition } from '#host/jsonapi/resource.ts';
 
 const def: ResourceDefinition = {
   type: 'Thing',

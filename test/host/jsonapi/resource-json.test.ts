@@ -4,11 +4,11 @@ import {
   collectionDocument,
   collectionDocumentJson,
   type CollectionInput,
-} from '@addon-kit/host/internal/jsonapi/document.ts';
-import { parseCollectionQuery } from '@addon-kit/host/internal/jsonapi/query.ts';
-import { resourceJson } from '@addon-kit/host/internal/jsonapi/resource-json.ts';
-import { renderResource, type ResourceDefinition, type Row } from '@addon-kit/host/internal/jsonapi/resource.ts';
-import { noteResource } from '@addon-kit/host/internal/people/note-resource.ts';
+} from '#host/jsonapi/document.ts';
+import { parseCollectionQuery } from '#host/jsonapi/query.ts';
+import { resourceJson } from '#host/jsonapi/resource-json.ts';
+import { renderResource, type ResourceDefinition, type Row } from '#host/jsonapi/resource.ts';
+import { noteResource } from '#host/people/note-resource.ts';
 
 /** Every kind of attribute, a computed one, an id reader, and relationships with and without links. */
 const thing: ResourceDefinition = {

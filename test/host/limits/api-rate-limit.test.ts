@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost, type Host } from '@addon-kit/host/internal/app.ts';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
-import { ConfigError, resolveHostConfig } from '@addon-kit/host/internal/config.ts';
-import { openDatabase, type Database } from '@addon-kit/host/internal/db/database.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
-import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import { createHost, type Host } from '#host/app.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { ConfigError, resolveHostConfig } from '#host/config.ts';
+import { openDatabase, type Database } from '#host/db/database.ts';
+import { createLogger } from '#host/logger.ts';
+import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { basicAuthFor, createTestHost, personId, testConfig, type TestHost } from '../../support/host.ts';

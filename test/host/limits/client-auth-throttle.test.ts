@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPersonalAccessToken } from '@addon-kit/host/internal/auth/personal-access-tokens.ts';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { createTestApplication, type TestApplication } from '../../support/oauth-flow.ts';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
-import { createLimiterStore } from '@addon-kit/host/internal/limits/limiter-store.ts';
-import { createSignInThrottle } from '@addon-kit/host/internal/limits/sign-in-throttle.ts';
+import { openDatabase } from '#host/db/database.ts';
+import { createLimiterStore } from '#host/limits/limiter-store.ts';
+import { createSignInThrottle } from '#host/limits/sign-in-throttle.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';
 import { createTestApplication, REDIRECT_URI } from '../../support/oauth-flow.ts';

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowPerson, setAccessMode, type AccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
+import { allowPerson, setAccessMode, type AccessMode } from '#host/oauth/application-access.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { TestBrowser, type PageResponse } from '../../support/oauth-browser.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';

@@ -4,8 +4,8 @@ import {
   EXPIRED_RECORD_RETENTION_SECONDS,
   purgeExpiredOAuthRecords,
   recordDigest,
-} from '@addon-kit/host/internal/oauth/adapter.ts';
-import { purgeOldMonthlyActiveUsers } from '@addon-kit/host/internal/oauth/housekeeping.ts';
+} from '#host/oauth/adapter.ts';
+import { purgeOldMonthlyActiveUsers } from '#host/oauth/housekeeping.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';
 import { createTestApplication } from '../../support/oauth-flow.ts';
 

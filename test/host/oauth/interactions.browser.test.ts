@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setAccessMode } from '@addon-kit/host/internal/oauth/application-access.ts';
+import { setAccessMode } from '#host/oauth/application-access.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { createTestApplication, discoverClient, REDIRECT_URI } from '../../support/oauth-flow.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createLogger } from '#host/logger.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import { createTestApplication, credentials, obtainCode, postOAuth, REDIRECT_URI } from '../../support/oauth-flow.ts';

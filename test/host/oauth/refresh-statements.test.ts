@@ -6,9 +6,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '@addon-kit/host/internal/db/database.ts';
-import { recordDigest } from '@addon-kit/host/internal/oauth/adapter.ts';
-import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import type { Database, Queryable } from '#host/db/database.ts';
+import { recordDigest } from '#host/oauth/adapter.ts';
+import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { personId } from '../../support/host.ts';
 import { createTestApplication, credentials, postOAuth, type TestApplication } from '../../support/oauth-flow.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';

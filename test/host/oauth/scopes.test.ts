@@ -1,11 +1,11 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, authOf } from '@addon-kit/host/internal/auth/authenticate.ts';
-import { requireScope } from '@addon-kit/host/internal/auth/require-scope.ts';
-import { errorHandler } from '@addon-kit/host/internal/http/error-handler.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
-import { oauthBearerVerifier } from '@addon-kit/host/internal/oauth/bearer.ts';
-import { issueTokensForPerson } from '@addon-kit/host/internal/oauth/issue-tokens.ts';
+import { authenticate, authOf } from '#host/auth/authenticate.ts';
+import { requireScope } from '#host/auth/require-scope.ts';
+import { errorHandler } from '#host/http/error-handler.ts';
+import { createLogger } from '#host/logger.ts';
+import { oauthBearerVerifier } from '#host/oauth/bearer.ts';
+import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { personId } from '../../support/host.ts';
 import {
   createTestApplication,

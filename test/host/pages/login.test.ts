@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireCsrf } from '@addon-kit/host/internal/auth/csrf.ts';
+import { requireCsrf } from '#host/auth/csrf.ts';
 import {
   configureHostSession,
   HOST_SESSION_COOKIE,
@@ -8,9 +8,9 @@ import {
   hostSessionOptions,
   requireHostLogin,
   safeReturnTo,
-} from '@addon-kit/host/internal/auth/session.ts';
-import { errorHandler } from '@addon-kit/host/internal/http/error-handler.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+} from '#host/auth/session.ts';
+import { errorHandler } from '#host/http/error-handler.ts';
+import { createLogger } from '#host/logger.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { testConfig } from '../../support/host.ts';
 import { parseForms, TestBrowser } from '../../support/oauth-browser.ts';

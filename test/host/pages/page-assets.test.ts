@@ -12,7 +12,7 @@ import {
   loadPageAssets,
   pageAssets,
   pageAssetsRouter,
-} from '@addon-kit/host/internal/pages/page-assets.ts';
+} from '#host/pages/page-assets.ts';
 import { createTestHost, type TestHost } from '../../support/host.ts';
 
 let t: TestHost;

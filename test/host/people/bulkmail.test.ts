@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configureBulkmailProvider } from '@addon-kit/host/internal/people/bulkmail-sync.ts';
-import { createHttpJsonBulkmailProvider } from '@addon-kit/host/internal/people/http-json-bulkmail-provider.ts';
+import { configureBulkmailProvider } from '#host/people/bulkmail-sync.ts';
+import { createHttpJsonBulkmailProvider } from '#host/people/http-json-bulkmail-provider.ts';
 import { createPeopleFixture, FORBIDDEN_EDITOR, NOT_FOUND, sqlRows, type PeopleFixture } from './people-fixture.ts';
 
 /** A provider endpoint on 127.0.0.1 that records what it receives and answers as told. */

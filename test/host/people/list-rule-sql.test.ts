@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { SqlParams } from '@addon-kit/host/internal/jsonapi/sql.ts';
+import type { Database } from '#host/db/database.ts';
+import { SqlParams } from '#host/jsonapi/sql.ts';
 import {
   compileListCondition,
   RuleCompileError,
   type RuleInput,
-} from '@addon-kit/host/internal/people/list-rule-sql.ts';
+} from '#host/people/list-rule-sql.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
 let db: Database;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runList } from '@addon-kit/host/internal/people/run-list.ts';
+import { runList } from '#host/people/run-list.ts';
 import { createPeopleFixture, sqlRows, type PeopleFixture } from './people-fixture.ts';
 
 type Rule = [attribute: string, operator: string, value: string];

@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHost } from '@addon-kit/host/internal/app.ts';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
-import { refreshDueLists } from '@addon-kit/host/internal/people/refresh-due-lists.ts';
+import { createHost } from '#host/app.ts';
+import type { Database } from '#host/db/database.ts';
+import { createLogger } from '#host/logger.ts';
+import { refreshDueLists } from '#host/people/refresh-due-lists.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { testConfig } from '../../support/host.ts';
 

@@ -1,5 +1,5 @@
 /** Shared set-up of the people product tests: one host per file and the demo logins' credentials. */
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
+import type { Database } from '#host/db/database.ts';
 import { basicAuthFor, createTestHost, personId, type TestHost } from '../../support/host.ts';
 
 export interface PeopleFixture {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '@addon-kit/host/internal/db/database.ts';
-import { refreshDueLists } from '@addon-kit/host/internal/people/refresh-due-lists.ts';
+import type { Database } from '#host/db/database.ts';
+import { refreshDueLists } from '#host/people/refresh-due-lists.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
 let db: Database;

@@ -6,7 +6,7 @@ import {
   canTransition,
   sourcesOf,
   type AuthorizationState,
-} from '@addon-kit/host/internal/addons/authorizations/index.ts';
+} from '#host/addons/authorizations/index.ts';
 
 const ALLOWED: [AuthorizationState, AuthorizationState][] = [
   ['uninitialized', 'service_authorized'],

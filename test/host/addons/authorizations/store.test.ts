@@ -3,7 +3,7 @@ import {
   createAuthorizationStore,
   IllegalTransitionError,
   type AuthorizationStore,
-} from '@addon-kit/host/internal/addons/authorizations/index.ts';
+} from '#host/addons/authorizations/index.ts';
 import { createTestHost, personId, type TestHost } from '../../../support/host.ts';
 import { installationId, registerAddon } from '../fixtures.ts';
 

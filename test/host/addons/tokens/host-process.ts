@@ -5,9 +5,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHost } from '@addon-kit/host/internal/app.ts';
-import { openDatabase } from '@addon-kit/host/internal/db/database.ts';
-import { createLogger } from '@addon-kit/host/internal/logger.ts';
+import { createHost } from '#host/app.ts';
+import { openDatabase } from '#host/db/database.ts';
+import { createLogger } from '#host/logger.ts';
 import { testConfig } from '../../../support/host.ts';
 
 const [databaseUrl, baseUrl, tokenTimeoutSeconds] = process.argv.slice(2);
