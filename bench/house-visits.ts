@@ -11,7 +11,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createTokenVault } from '#host/addons/authorizations/token-vault.ts';
 import { createHost } from '#host/app.ts';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { resolveHostConfig } from '#host/config.ts';

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createHost } from '#host/app.ts';
-import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createTokenVault } from '#host/addons/authorizations/token-vault.ts';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { resolveHostConfig } from '#host/config.ts';
 import { createSecretBox } from '#host/crypto/secret-box.ts';

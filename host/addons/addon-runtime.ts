@@ -8,12 +8,11 @@
  *   state, ui_origins, bundle_url}], csrf_token}` for the logged-in person's organization
  * - `GET  /addons/installations/{id}/bundle.js` → the add-on's built JavaScript
  * - `GET  /addons/installations/{id}/state` → `{state}`
- * - `POST /addons/installations/{id}/fetch/{service|integrator}` → see fetch-proxy.ts
+ * - `POST /addons/installations/{id}/fetch/{service|integrator}` → the fetch proxy, its steps listed in proxy/index.ts
  */
 import type Provider from 'oidc-provider';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import { authenticate, type BearerVerifier } from '../auth/authenticate.ts';
-import { ensureCsrfToken, getHostSession } from '../auth/session.ts';
 import { requireUserAgent } from '../auth/user-agent.ts';
 import { allowsPrivateAddresses, type HostConfig } from '../config.ts';
 import { requirePersonalAccessToken } from '../auth/require-personal-access-token.ts';
@@ -21,20 +20,26 @@ import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
+import { createTokenVault, type TokenVault } from './authorizations/index.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { fetchProxy, installationOf, installationState } from './fetch-proxy.ts';
-import { requireProxyCall } from './proxy-call.ts';
-import type { ProxyCallCache } from './proxy-call-cache.ts';
 import { handshakeRouter, recordServiceConsent } from './handshake/index.ts';
-import { installationBundle, listInstallations } from './installations.ts';
-import { createLoopback } from './loopback.ts';
-import { registryRouter } from './registry.ts';
-import { addonErrorHandler, addonPersonOf, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
-import { createTokenVault, type TokenVault } from './token-vault.ts';
-import { hostGrant } from './tokens/host-grant.ts';
-import { integratorGrant } from './tokens/integrator-grant.ts';
-import { createRefreshEngine, type RefreshEngine } from './tokens/refresh-engine.ts';
-import { createSweeper, type Sweeper } from './tokens/sweeper.ts';
+import { fetchProxy, type ProxyCallCache } from './proxy/index.ts';
+import {
+  installationBundleRoute,
+  installationStateRoute,
+  listInstallationsRoute,
+  registryRouter,
+} from './registry/index.ts';
+import { addonErrorHandler, requireAddonSession } from './session-gate.ts';
+import {
+  createRefreshEngine,
+  createSweeper,
+  hostGrant,
+  integratorGrant,
+  type RefreshEngine,
+  type Sweeper,
+} from './tokens/index.ts';
+import { createLoopback } from './upstream/index.ts';
 
 /** What the runtime needs from createHost. */
 export interface AddonRuntimeDeps {
@@ -102,35 +107,9 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
 
   const session = requireAddonSession();
   const router = Router();
-  router.get('/installations', session, async (req, res) => {
-    const person = addonPersonOf(req);
-    const installations = await listInstallations(db, person.organization_id);
-    const states = await vault.store.statesOfPerson(person.id);
-    const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-    res.set('Cache-Control', 'no-store').json({
-      data: installations.map((i) => ({
-        id: i.id,
-        oauth_application_id: Number(i.oauthApplicationId),
-        environment: i.environment,
-        version: i.version,
-        ui_extensions: i.uiExtensions,
-        state: states.get(i.id) ?? 'uninitialized',
-        ui_origins: i.uiOrigins,
-        bundle_url: `${config.baseUrl}/addons/installations/${i.id}/bundle.js`,
-      })),
-      csrf_token: csrfToken,
-    });
-  });
-  router.get('/installations/:id/bundle.js', session, async (req, res) => {
-    const installation = await installationOf(db, String(req.params.id), addonPersonOf(req));
-    const bundle = await installationBundle(db, installation.versionId);
-    res
-      .set('Content-Type', 'text/javascript; charset=utf-8')
-      .set('Cache-Control', 'private, no-cache')
-      .set('ETag', `"${installation.bundleSha256}"`)
-      .send(bundle);
-  });
-  router.get('/installations/:id/state', session, installationState({ db, vault }));
+  router.get('/installations', session, listInstallationsRoute({ db, vault, baseUrl: config.baseUrl }));
+  router.get('/installations/:id/bundle.js', session, installationBundleRoute({ db }));
+  router.get('/installations/:id/state', session, installationStateRoute({ db, vault }));
   const limits = {
     maxRequestBytes: config.maxBodyBytes,
     replayBytes: Math.min(config.maxBodyBytes, config.addonReplayBytes),
@@ -140,9 +119,16 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   };
   router.post(
     '/installations/:id/fetch/:side',
-    requireProxyCall(vault, deps.proxyCalls),
-    requireAddonCsrf,
-    fetchProxy({ db, vault, tokens, loopback, baseUrl: config.baseUrl, limits, allowPrivateAddresses }),
+    ...fetchProxy({
+      db,
+      vault,
+      proxyCalls: deps.proxyCalls,
+      tokens,
+      loopback,
+      baseUrl: config.baseUrl,
+      limits,
+      allowPrivateAddresses,
+    }),
   );
   router.use('/installations', addonErrorHandler(logger));
   // Step 3 of the handshake requires this mark of the provider's consent (step 1).

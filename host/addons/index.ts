@@ -1,4 +1,8 @@
-/** The add-on runtime's public face: what the rest of the host and the CLI use. */
+/**
+ * The add-on runtime's public face: what the rest of the host (app.ts, main.ts), the CLI and the demo use.
+ * Its rooms, along the path of a call (README.md): registry/ → authorizations/ → tokens/ → upstream/ → proxy/,
+ * handshake/, sandbox/.
+ */
 export { createAddonRuntime, type AddonRuntime, type AddonRuntimeDeps } from './addon-runtime.ts';
 export {
   AddonConfigError,
@@ -13,7 +17,20 @@ export { AddonError } from './addon-error.ts';
 export { FETCH_HEADER, UPSTREAM_HEADER, type ProxyErrorCode, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
 export { HANDSHAKE_COOKIE } from './handshake/index.ts';
 export type { HandshakeReportMessage } from '@addon-kit/sdk/protocol';
-export { AUTHORIZATION_STATES, type AuthorizationState } from './token-vault.ts';
-export { createSandboxApp, addonScriptUrl, type SandboxAppDeps } from './sandbox-origin.ts';
-export { addonSdkDir } from './bundle-dir.ts';
-export { buildSdkBundles, RUNTIME_BUNDLES } from './sdk-bundles.ts';
+export { AUTHORIZATION_STATES, type AuthorizationState } from './authorizations/index.ts';
+export { createProxyCallCache, type ProxyCallCache } from './proxy/index.ts';
+export {
+  integratorClientSecret,
+  listInstallations,
+  registerAddonVersion,
+  type Installation,
+  type NewAddonVersion,
+} from './registry/index.ts';
+export {
+  addonScriptUrl,
+  addonSdkDir,
+  buildSdkBundles,
+  createSandboxApp,
+  RUNTIME_BUNDLES,
+  type SandboxAppDeps,
+} from './sandbox/index.ts';

@@ -1,13 +1,13 @@
 /**
  * `addon-kit addon push --env E` and `addon-kit addon promote <from> <to>` (and the dispatch to `addon build|dev`): register the add-on
  * config and built bundle with a running host through its registry API (`/addons/v1`, see
- * host/addons/registry.ts), authenticated by a personal access token of an organization
+ * host/addons/registry/registry.ts), authenticated by a personal access token of an organization
  * administrator (HTTP Basic). Only the target environment's `${VAR}` placeholders are filled, here on
  * the developer's machine; for development the template integrator's credentials are the defaults.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AddonConfigError, type Environment } from '../addons/config.ts';
+import { AddonConfigError, type Environment } from '../addons/index.ts';
 import { environment, loadConfig } from './addon-config-file.ts';
 import { parse, UsageError } from './args.ts';
 import {

@@ -1,6 +1,6 @@
 /** Reading addon.config.json on the developer's machine, for `addon push|promote` and `doctor`. */
 import { readFile } from 'node:fs/promises';
-import { ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/config.ts';
+import { ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/index.ts';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { UsageError } from './args.ts';
 

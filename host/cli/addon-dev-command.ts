@@ -9,7 +9,7 @@ import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { buildAddon } from '@addon-kit/sdk/vite';
-import { AddonConfigError } from '../addons/config.ts';
+import { AddonConfigError } from '../addons/index.ts';
 import { buildSettings, sizeLine } from './addon-build-options.ts';
 import { pushAddon } from './addon-command.ts';
 import { parse, UsageError } from './args.ts';

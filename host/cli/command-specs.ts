@@ -2,7 +2,7 @@
  * Every command's forms, positionals and options with their help text: what `parse()` accepts, what the usage
  * lines and `--help` print, in one place. Kept apart from the commands so `main` prints help without loading them.
  */
-import { ENVIRONMENTS } from '../addons/config.ts';
+import { ENVIRONMENTS } from '../addons/index.ts';
 import { DEFAULT_PEOPLE } from '../db/seed/demo.ts';
 import { DATABASE_OPTIONS, UsageError, type CommandForm, type CommandSpec } from './args.ts';
 

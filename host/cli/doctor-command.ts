@@ -3,7 +3,7 @@
  * the add-on config's URLs and credentials, and prints a pass/fail table with the fix for each failure.
  */
 import { resolve } from 'node:path';
-import { AddonConfigError } from '../addons/config.ts';
+import { AddonConfigError } from '../addons/index.ts';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { runDoctor } from './doctor/run-doctor.ts';
 import { environment, loadConfig } from './addon-config-file.ts';

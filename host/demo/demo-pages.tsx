@@ -6,14 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
-import { isOrigin } from '../addons/index.ts';
-import { listInstallations, type Installation } from '../addons/installations.ts';
+import { addonScriptUrl, isOrigin, listInstallations, type Installation } from '../addons/index.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { Banner, Layout, platformNameOf, renderPage, sendMessagePage, Table, viewerOf } from '../pages/render.tsx';
-import { addonScriptUrl } from '../addons/sandbox-origin.ts';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
 
 interface ListRow {

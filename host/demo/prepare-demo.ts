@@ -2,8 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAMPLE_ADDON_BUNDLE } from '@addon-kit/sdk/server';
-import { addonSdkDir } from '../addons/bundle-dir.ts';
-import { buildSdkBundles, RUNTIME_BUNDLES } from '../addons/sdk-bundles.ts';
+import { addonSdkDir, buildSdkBundles, RUNTIME_BUNDLES } from '../addons/index.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import type { HostConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';

@@ -8,9 +8,12 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { COMPLETION_PATH, DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
-import { parseAddonConfigText, type AddonConfig } from '../addons/config.ts';
-import { integratorClientSecret } from '../addons/installations.ts';
-import { registerAddonVersion } from '../addons/registry.ts';
+import {
+  integratorClientSecret,
+  parseAddonConfigText,
+  registerAddonVersion,
+  type AddonConfig,
+} from '../addons/index.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import { createOAuthApplication, findOrganizationApplicationByName, setRedirectUris } from '../oauth/applications.ts';

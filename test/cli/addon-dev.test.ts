@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxApp } from '@addon-kit/host/addons';
-import { listInstallations } from '#host/addons/installations.ts';
+import { listInstallations } from '#host/addons/registry/installations.ts';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { addonCommand } from '#host/cli/addon-command.ts';
 import { addonDevCommand } from '#host/cli/addon-dev-command.ts';

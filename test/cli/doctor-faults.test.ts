@@ -7,12 +7,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Router } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#host/db/database.ts';
-import {
-  collectChecks,
-  DOCTOR_CHECKS,
-  type DoctorCheck,
-  type DoctorCheckId,
-} from '#host/cli/doctor/run-doctor.ts';
+import { collectChecks, DOCTOR_CHECKS, type DoctorCheck, type DoctorCheckId } from '#host/cli/doctor/run-doctor.ts';
 import {
   APP_ID,
   HOST_BASE_URL,

@@ -9,14 +9,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Database } from '#host/db/database.ts';
-import {
-  integratorStartingListener,
-  startDemoIntegrator,
-  type DemoIntegrator,
-} from '#host/demo/demo-integrator.ts';
+import { integratorStartingListener, startDemoIntegrator, type DemoIntegrator } from '#host/demo/demo-integrator.ts';
 import { listenOn, type Listener } from '#host/http/listen.ts';
 import { prepareDemo, type PreparedDemo } from '#host/demo/prepare-demo.ts';
-import { createSandboxApp } from '#host/addons/sandbox-origin.ts';
+import { createSandboxApp } from '#host/addons/sandbox/sandbox-origin.ts';
 import { sandboxStartingListener } from '#host/http/starting-response.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { TEST_PASSWORD } from '../support/constants.ts';

@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createTokenVault } from '#host/addons/authorizations/token-vault.ts';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
 import type { DemoIntegrator } from '#host/demo/demo-integrator.ts';

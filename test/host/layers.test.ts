@@ -1,6 +1,7 @@
 /**
- * The host's lower layers never reach up: storage (db/, crypto/) knows nothing of logins, and authentication
- * (auth/) knows nothing of pages, routers or the product domains that use it. Read from the import lines.
+ * The host's lower layers never reach up: storage (db/, crypto/) knows nothing of logins, authentication
+ * (auth/) knows nothing of pages, routers or the product domains that use it, and outbound HTTP (outbound/)
+ * knows nothing of the host at all. Read from the import lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -31,6 +32,8 @@ const RULES: { layer: string; forbidden: string[] }[] = [
   { layer: 'db', forbidden: ['auth', ...ABOVE_AUTH] },
   { layer: 'crypto', forbidden: ['auth', 'db', ...ABOVE_AUTH] },
   { layer: 'auth', forbidden: ABOVE_AUTH },
+  // Outbound HTTP is shared by the add-on runtime and any other caller of an organization's servers: it knows none of them.
+  { layer: 'outbound', forbidden: ['auth', 'db', 'crypto', ...ABOVE_AUTH] },
 ];
 
 function sources(dir: string): string[] {

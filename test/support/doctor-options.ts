@@ -1,13 +1,6 @@
 /** The doctor's options for a template integrator, as `addon-kit doctor --env development` builds them from the sample config. */
 import type { DoctorOptions } from '#host/cli/doctor/run-doctor.ts';
-import {
-  APP_ID,
-  CLIENT_ID,
-  CLIENT_SECRET,
-  HOST_BASE_URL,
-  REDIRECT_URI,
-  USER,
-} from '#integrator/test/support.ts';
+import { APP_ID, CLIENT_ID, CLIENT_SECRET, HOST_BASE_URL, REDIRECT_URI, USER } from '#integrator/test/support.ts';
 
 /** The doctor's options for the template integrator at `url`, as the CLI builds them from the sample config. */
 export function optionsFor(url: string, overrides: Partial<DoctorOptions> = {}): DoctorOptions {

@@ -1,4 +1,8 @@
-/** The owner of `addon_authorizations`: its state machine and its store (the only SQL on the table). */
+/**
+ * Each person's authorization of an installation: the handshake's state machine, the token vault (both grants'
+ * tokens sealed at rest) and the refresh leases. The one owner of `addon_authorizations` (its only SQL is in
+ * store.ts and lease.ts).
+ */
 export {
   AUTHORIZATION_STATES,
   AUTHORIZATION_TRANSITIONS,
@@ -21,3 +25,14 @@ export {
   type SealedColumn,
   type SealedTokens,
 } from './store.ts';
+export { createTokenVault, keyIdOf, type TokenSet, type TokenVault, type VaultRecord } from './token-vault.ts';
+export {
+  claimRefreshLease,
+  integratorTokensDue,
+  releaseRefreshLease,
+  requireReauthorization,
+  writeRefreshedTokens,
+  type LeasedTokens,
+  type RefreshSide,
+  type SealedRefresh,
+} from './lease.ts';

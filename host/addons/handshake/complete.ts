@@ -6,9 +6,9 @@
 import type { RequestHandler } from 'express';
 import * as oidc from 'openid-client';
 import { allowsPrivateAddresses } from '../../config.ts';
-import { sendHandshakeDone } from '../handshake-pages.tsx';
-import { integratorClientSecret } from '../installations.ts';
-import { integratorOAuthClient, tokenRequestError, tokenSetOf } from '../integrator-client.ts';
+import { sendHandshakeDone } from './pages.tsx';
+import { integratorClientSecret } from '../registry/index.ts';
+import { integratorOAuthClient, tokenRequestError, tokenSetOf } from '../tokens/index.ts';
 import type { HandshakeDeps } from './deps.ts';
 import { integratorCallbackOf } from './integrator-callback.ts';
 import { StepFailure } from './step-failure.ts';

@@ -11,7 +11,7 @@ import type { Queryable } from '../../db/database.ts';
 import { findOAuthApplicationByClientId } from '../../oauth/applications.ts';
 import type { CodeIssuedListener } from '../../oauth/code-issued.ts';
 import type { AuthorizationStore } from '../authorizations/index.ts';
-import { loadInstallation } from '../installations.ts';
+import { loadInstallation } from '../registry/index.ts';
 
 /** SHA-256 (hex) of a handshake state, as stored in `addon_authorizations`. */
 export function handshakeStateDigest(state: string): string {

@@ -5,7 +5,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import type { Clock } from '../clock.ts';
-import type { TokenVault } from '../token-vault.ts';
+import type { TokenVault } from '../authorizations/index.ts';
 
 /** What the handshake routes need. */
 export interface HandshakeDeps {

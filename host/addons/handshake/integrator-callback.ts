@@ -7,7 +7,7 @@ import type { RequestHandler, Response } from 'express';
 import type { HandshakeCookie } from './cookie.ts';
 import type { HandshakeDeps } from './deps.ts';
 import { checkReturn } from './legs.ts';
-import type { Installation } from '../installations.ts';
+import type { Installation } from '../registry/index.ts';
 import type { AuthorizationState } from '../authorizations/index.ts';
 import { StepFailure } from './step-failure.ts';
 

@@ -8,7 +8,7 @@ import { hostPersonOf } from '../../auth/session.ts';
 import type { PersonRecord } from '../../auth/person.ts';
 import { describeRefusal, findAccessRefusal, whoCanChange } from '../../oauth/application-access.ts';
 import type { AuthorizationState } from '../authorizations/index.ts';
-import { findInstallation, type Installation } from '../installations.ts';
+import { findInstallation, type Installation } from '../registry/index.ts';
 import { handshakeStateDigest as digest } from './consent.ts';
 import { openHandshakeCookie, type HandshakeCookie } from './cookie.ts';
 import { HANDSHAKE_TTL_MS, type HandshakeDeps } from './deps.ts';

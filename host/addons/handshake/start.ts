@@ -2,7 +2,7 @@
  * Step 0 → 1: the popup's start, a form POST with the session's CSRF token (host login required). The
  * Authorize button (addon-sdk/host/authorization.ts) and the failure page's restart link open step 0's page
  * (`GET`), which starts nothing itself and posts the form only for an opener of the host's own origin
- * (handshake-pages.tsx, `sendHandshakeStart`), so no other site can start an authorization for a signed-in
+ * (pages.tsx, `sendHandshakeStart`), so no other site can start an authorization for a signed-in
  * person. A person the organization's access_mode leaves out of the add-on's OAuth application gets the
  * `access_restricted` failure page here (and again at step 3).
  * A new handshake state is kept sealed in the cookie and as a digest with a deadline in the vault row;
@@ -11,9 +11,9 @@
  */
 import type { RequestHandler } from 'express';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../../auth/session.ts';
-import { sendHandshakeStart } from '../handshake-pages.tsx';
+import { sendHandshakeStart } from './pages.tsx';
 import { findOAuthApplication } from '../../oauth/applications.ts';
-import { findInstallation } from '../installations.ts';
+import { findInstallation } from '../registry/index.ts';
 import { openHandshakeCookie } from './cookie.ts';
 import type { HandshakeDeps } from './deps.ts';
 import { beginLeg, requireAccess } from './legs.ts';

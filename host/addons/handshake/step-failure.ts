@@ -1,8 +1,8 @@
-/** A step that cannot go on, and the popup page that says so (handshake-pages.tsx). */
+/** A step that cannot go on, and the popup page that says so (pages.tsx). */
 import type { ErrorRequestHandler } from 'express';
 import type { HandshakeSide } from '@addon-kit/sdk/protocol';
 import type { AuthorizationState } from '../authorizations/index.ts';
-import { sendHandshakeFailure } from '../handshake-pages.tsx';
+import { sendHandshakeFailure } from './pages.tsx';
 
 /** Thrown by a step; rendered as the failure page by {@link renderStepFailure}. */
 export class StepFailure extends Error {

@@ -6,9 +6,8 @@
  */
 import type * as oidc from 'openid-client';
 import type { AddonError } from '../addon-error.ts';
-import type { RefreshSide } from '../authorizations/lease.ts';
-import type { Installation } from '../installations.ts';
-import type { AuthorizationState, TokenSet } from '../token-vault.ts';
+import type { AuthorizationState, RefreshSide, TokenSet } from '../authorizations/index.ts';
+import type { Installation } from '../registry/index.ts';
 
 export type { RefreshSide };
 

@@ -9,7 +9,7 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/database.ts';
 import { clientCredentials } from '../../oauth/applications.ts';
 import { AddonError, HandshakeRequiredError } from '../addon-error.ts';
-import type { Loopback } from '../loopback.ts';
+import type { Loopback } from '../upstream/index.ts';
 import type { GrantKind } from './grant-kind.ts';
 
 /** What the host's grant needs. */

@@ -11,8 +11,8 @@ import {
   ReauthorizationRequiredError,
   TokenEndpointUnavailableError,
 } from '../addon-error.ts';
-import { integratorClientSecret } from '../installations.ts';
-import { integratorOAuthClient, tokenRequestError } from '../integrator-client.ts';
+import { integratorClientSecret } from '../registry/index.ts';
+import { integratorOAuthClient, tokenRequestError } from './integrator-client.ts';
 import type { GrantKind } from './grant-kind.ts';
 
 /** What the integrator's grant needs. */

@@ -19,16 +19,18 @@ import type { Logger } from '../../logger.ts';
 import { AddonError } from '../addon-error.ts';
 import {
   claimRefreshLease,
+  keyIdOf,
   releaseRefreshLease,
   requireReauthorization,
   writeRefreshedTokens,
   type LeasedTokens,
   type RefreshSide,
-} from '../authorizations/lease.ts';
+  type TokenVault,
+  type VaultRecord,
+} from '../authorizations/index.ts';
 import type { Clock } from '../clock.ts';
-import type { Installation } from '../installations.ts';
-import { tokenSetOf } from '../integrator-client.ts';
-import { keyIdOf, type TokenVault, type VaultRecord } from '../token-vault.ts';
+import type { Installation } from '../registry/index.ts';
+import { tokenSetOf } from './integrator-client.ts';
 import type { GrantKind } from './grant-kind.ts';
 
 /** What the engine needs. */

@@ -5,10 +5,9 @@
 import type { Queryable } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import { AddonError } from '../addon-error.ts';
-import { integratorTokensDue } from '../authorizations/lease.ts';
+import { integratorTokensDue, type TokenVault } from '../authorizations/index.ts';
 import type { Clock } from '../clock.ts';
-import { loadInstallation } from '../installations.ts';
-import type { TokenVault } from '../token-vault.ts';
+import { loadInstallation } from '../registry/index.ts';
 import { dueForRefresh, type RefreshEngine } from './refresh-engine.ts';
 
 /** What the sweeper needs. */

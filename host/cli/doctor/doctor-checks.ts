@@ -36,7 +36,7 @@ export interface DoctorCheck {
   fix?: string;
 }
 
-/** How the host authenticates to the integrator's token endpoint (host/addons/integrator-client.ts). */
+/** How the host authenticates to the integrator's token endpoint (host/addons/tokens/integrator-client.ts). */
 export const HOST_CLIENT_AUTH = 'client_secret_post';
 
 /** A failed check's reason, carried up to the table. */

@@ -1,5 +1,5 @@
 /** What the doctor needs to know, read from the add-on config by the CLI. */
-import type { Environment } from '../../addons/config.ts';
+import type { Environment } from '../../addons/index.ts';
 
 /** An allow-listed integrator API route, as in the add-on config's `integrator_api.allow`. */
 export interface ApiRoute {

@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createEmbedderRouter,
-  createSandboxRouter,
-  readComponentStylesheet,
-} from '@addon-kit/sdk/server';
+import { createEmbedderRouter, createSandboxRouter, readComponentStylesheet } from '@addon-kit/sdk/server';
 
 let tmp: string;
 /** The bundles, under a dot-folder as in the default data directory `./.addon-kit`. */

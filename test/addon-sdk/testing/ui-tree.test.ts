@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPONENTS } from '#sdk/protocol/components.ts';
-import {
-  componentName,
-  formatTree,
-  queryByText,
-  textOf,
-  type UiNode,
-} from '#sdk/testing/ui-tree.ts';
+import { componentName, formatTree, queryByText, textOf, type UiNode } from '#sdk/testing/ui-tree.ts';
 
 const node = (type: UiNode['type'], children: UiNode['children'] = [], props: UiNode['props'] = {}): UiNode => ({
   type,

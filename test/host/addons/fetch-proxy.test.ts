@@ -1,7 +1,7 @@
 import { CSRF_HEADER, FETCH_HEADER, UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
-import type { TokenVault } from '#host/addons/token-vault.ts';
+import type { TokenVault } from '#host/addons/authorizations/token-vault.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { personId } from '../../support/host.ts';
 import {

@@ -5,13 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
 import { expect } from 'vitest';
-import { integratorSecretAad } from '#host/addons/installations.ts';
+import { integratorSecretAad } from '#host/addons/registry/installations.ts';
 import {
   createTokenVault,
   type TokenSet,
   type TokenVault,
   type VaultRecord,
-} from '#host/addons/token-vault.ts';
+} from '#host/addons/authorizations/token-vault.ts';
 import { createSecretBox, type SecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
 import { createOAuthApplication } from '#host/oauth/applications.ts';

@@ -6,13 +6,7 @@ import { personId } from '../../support/host.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import { runAuthorization } from '../../support/oauth-flow.ts';
 import type { HttpTestHost } from '../../support/oauth-server.ts';
-import {
-  authorizeInBrowser,
-  Browser,
-  CLIENT_ID,
-  USER,
-  type TestIntegrator,
-} from '#integrator/test/support.ts';
+import { authorizeInBrowser, Browser, CLIENT_ID, USER, type TestIntegrator } from '#integrator/test/support.ts';
 import {
   csrfTokenOf,
   loggedIn,

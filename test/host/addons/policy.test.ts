@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isNonPublicAddress } from '#host/addons/address-policy.ts';
-import { parseFetchEnvelope, stripHeaders } from '#host/addons/fetch-envelope.ts';
-import { isLoopbackUrl } from '#host/addons/integrator-client.ts';
+import { isNonPublicAddress } from '#host/outbound/address-policy.ts';
+import { parseFetchEnvelope, stripHeaders } from '#host/addons/proxy/fetch-envelope.ts';
+import { isLoopbackUrl } from '#host/addons/tokens/integrator-client.ts';
 import type { PolicyError } from '#host/addons/addon-error.ts';
-import {
-  canonicalPathOf,
-  checkIntegratorCall,
-  matchesTemplate,
-} from '#host/addons/integrator-policy.ts';
-import { checkServiceCall } from '#host/addons/service-policy.ts';
+import { canonicalPathOf, checkIntegratorCall, matchesTemplate } from '#host/addons/proxy/integrator-policy.ts';
+import { checkServiceCall } from '#host/addons/proxy/service-policy.ts';
 
 describe('isNonPublicAddress()', () => {
   it('refuses loopback, private, link-local, shared, multicast and mapped addresses [non-public]', () => {

@@ -8,11 +8,11 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowsPrivateAddresses } from '#host/config.ts';
 import { AddonError } from '#host/addons/addon-error.ts';
-import type { Installation } from '#host/addons/installations.ts';
-import { integratorOAuthClient, tokenRequestError } from '#host/addons/integrator-client.ts';
-import { upstreamFetch } from '#host/addons/upstream-fetch.ts';
-import { createUpstreamPool } from '#host/addons/upstream-pool.ts';
-import type { TokenVault } from '#host/addons/token-vault.ts';
+import type { Installation } from '#host/addons/registry/installations.ts';
+import { integratorOAuthClient, tokenRequestError } from '#host/addons/tokens/integrator-client.ts';
+import { upstreamFetch } from '#host/addons/upstream/upstream-fetch.ts';
+import { createUpstreamPool } from '#host/outbound/upstream-pool.ts';
+import type { TokenVault } from '#host/addons/authorizations/token-vault.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import { personId } from '../../support/host.ts';
 import {

@@ -1,11 +1,11 @@
 /**
- * The proxied calls' cache (host/addons/proxy-call-cache.ts) and the announcements it stands on (migration
+ * The proxied calls' cache (host/addons/proxy/proxy-call-cache.ts) and the announcements it stands on (migration
  * 098): which changes are announced, when an entry may answer, and that a read in flight across a change is
  * not kept. The calls themselves, through the host: fetch-proxy-reads.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonRecord } from '#host/auth/person.ts';
-import type { Installation } from '#host/addons/installations.ts';
+import type { Installation } from '#host/addons/registry/installations.ts';
 import {
   createProxyCallCache,
   MAX_AGE_MS,
@@ -15,7 +15,7 @@ import {
   proxyCallKey,
   type CachedProxyCall,
   type ProxyCallCache,
-} from '#host/addons/proxy-call-cache.ts';
+} from '#host/addons/proxy/proxy-call-cache.ts';
 import type { Database, Subscription } from '#host/db/database.ts';
 import { createTestDatabase } from '../../support/database.ts';
 

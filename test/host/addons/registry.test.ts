@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integratorSecretAad } from '#host/addons/installations.ts';
+import { integratorSecretAad } from '#host/addons/registry/installations.ts';
 import { main } from '@addon-kit/host/cli';
 import { addonCommand } from '#host/cli/addon-command.ts';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';

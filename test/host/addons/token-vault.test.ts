@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenVault } from '#host/addons/token-vault.ts';
+import { createTokenVault } from '#host/addons/authorizations/token-vault.ts';
 import { createSecretBox, SecretBoxError } from '#host/crypto/secret-box.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';

@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AddonError, PolicyError } from '#host/addons/addon-error.ts';
-import { createUpstreamPool, type UpstreamPool } from '#host/addons/upstream-pool.ts';
-import { sendUpstream } from '#host/addons/upstream-request.ts';
+import { createUpstreamPool, type UpstreamPool } from '#host/outbound/upstream-pool.ts';
+import { sendUpstream } from '#host/addons/upstream/upstream-request.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
 import {

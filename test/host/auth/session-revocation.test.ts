@@ -5,11 +5,7 @@
  */
 import { sealData } from 'iron-session';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  createSessionRecord,
-  loadSessionPerson,
-  purgeExpiredSessions,
-} from '#host/auth/host-sessions.ts';
+import { createSessionRecord, loadSessionPerson, purgeExpiredSessions } from '#host/auth/host-sessions.ts';
 import { HOST_SESSION_COOKIE } from '#host/auth/session.ts';
 import { hashPassword } from '#host/crypto/passwords.ts';
 import { createLogger } from '#host/logger.ts';

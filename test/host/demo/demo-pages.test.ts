@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxFramePolicy } from '#sdk/server/sandbox-router.ts';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import { runDemoLists } from '#host/demo/demo-lists.ts';
-import { createSandboxApp } from '#host/addons/sandbox-origin.ts';
+import { createSandboxApp } from '#host/addons/sandbox/sandbox-origin.ts';
 import { ensureSampleAddon } from '#host/demo/sample-addon.ts';
 import { TEST_ENCRYPTION_KEY, TEST_PASSWORD } from '../../support/constants.ts';
 import { personId } from '../../support/host.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integratorClientSecret } from '#host/addons/installations.ts';
+import { integratorClientSecret } from '#host/addons/registry/installations.ts';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
 import { ensureSampleAddon, SAMPLE_ADDON_NAME } from '#host/demo/sample-addon.ts';

@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  collectionDocument,
-  collectionDocumentJson,
-  type CollectionInput,
-} from '#host/jsonapi/document.ts';
+import { collectionDocument, collectionDocumentJson, type CollectionInput } from '#host/jsonapi/document.ts';
 import { parseCollectionQuery } from '#host/jsonapi/query.ts';
 import { resourceJson } from '#host/jsonapi/resource-json.ts';
 import { renderResource, type ResourceDefinition, type Row } from '#host/jsonapi/resource.ts';

@@ -7,12 +7,7 @@ import express from 'express';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPONENT_STYLESHEET_PATH } from '@addon-kit/sdk/server';
-import {
-  DEFAULT_PAGE_ASSET_SOURCES,
-  loadPageAssets,
-  pageAssets,
-  pageAssetsRouter,
-} from '#host/pages/page-assets.ts';
+import { DEFAULT_PAGE_ASSET_SOURCES, loadPageAssets, pageAssets, pageAssetsRouter } from '#host/pages/page-assets.ts';
 import { createTestHost, type TestHost } from '../../support/host.ts';
 
 let t: TestHost;

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#host/db/database.ts';
 import { SqlParams } from '#host/jsonapi/sql.ts';
-import {
-  compileListCondition,
-  RuleCompileError,
-  type RuleInput,
-} from '#host/people/list-rule-sql.ts';
+import { compileListCondition, RuleCompileError, type RuleInput } from '#host/people/list-rule-sql.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
 let db: Database;

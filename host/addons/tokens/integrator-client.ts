@@ -4,14 +4,14 @@
  * metadata), client_secret_post with the config's credentials.
  */
 import * as oidc from 'openid-client';
-import { isLoopbackUrl } from '../http/loopback-url.ts';
-import { upstreamFetch } from './upstream-fetch.ts';
-import type { UpstreamPool } from './upstream-pool.ts';
+import { isLoopbackUrl } from '../../http/loopback-url.ts';
+import { upstreamFetch } from '../upstream/index.ts';
+import type { UpstreamPool } from '../../outbound/index.ts';
 
 export { isLoopbackUrl };
-import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from './addon-error.ts';
-import type { Installation } from './installations.ts';
-import type { TokenSet } from './token-vault.ts';
+import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from '../addon-error.ts';
+import type { Installation } from '../registry/index.ts';
+import type { TokenSet } from '../authorizations/index.ts';
 
 /** Options of the integrator OAuth client. */
 export interface IntegratorClientOptions {

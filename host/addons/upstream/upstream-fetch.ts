@@ -8,9 +8,9 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type * as oidc from 'openid-client';
-import { AddonError, PolicyError } from './addon-error.ts';
+import { AddonError, PolicyError } from '../addon-error.ts';
 import { sendUpstream } from './upstream-request.ts';
-import type { UpstreamPool } from './upstream-pool.ts';
+import type { UpstreamPool } from '../../outbound/index.ts';
 
 /** Statuses whose responses have no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

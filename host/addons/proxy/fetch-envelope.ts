@@ -6,8 +6,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { decodeEnvelope, encodeEnvelope, FETCH_HEADER, type FetchEnvelope } from '@addon-kit/sdk/protocol';
 import { z } from 'zod';
-import { HTTP_METHODS } from './config.ts';
-import { PolicyError } from './addon-error.ts';
+import { HTTP_METHODS } from '../config.ts';
+import { PolicyError } from '../addon-error.ts';
 
 const fetchEnvelope = z.strictObject({
   method: z

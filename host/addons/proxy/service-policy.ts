@@ -3,7 +3,7 @@
  * is resolved against the host's base URL), under a product API whose scope the add-on holds.
  * The host API then applies the person's current permissions to the call itself.
  */
-import { PolicyError } from './addon-error.ts';
+import { PolicyError } from '../addon-error.ts';
 
 /** Host API path prefixes and the add-on scope each needs (none: any OAuth application may call it). */
 const PREFIXES: [prefix: string, scope: string | undefined][] = [

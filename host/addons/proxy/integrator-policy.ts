@@ -16,8 +16,8 @@
  *   unless the template ends with one too.
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.3
  */
-import { PolicyError } from './addon-error.ts';
-import type { IntegratorApiSettings } from './installations.ts';
+import { PolicyError } from '../addon-error.ts';
+import type { IntegratorApiSettings } from '../registry/index.ts';
 
 /** `scheme://authority` (or `//authority`) at the start of an absolute URL. */
 const AUTHORITY = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;

@@ -4,9 +4,10 @@
  * organization_ids (and the owner); production → every organization. Rows are created on first
  * sight so an installation id is stable for (add-on, organization, environment).
  */
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { Queryable } from '../db/database.ts';
-import type { Environment } from './config.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Queryable } from '../../db/database.ts';
+import { AddonError } from '../addon-error.ts';
+import type { Environment } from '../config.ts';
 
 /** A version's integrator_oauth without its secret. */
 export interface IntegratorOAuthSettings {
@@ -111,6 +112,11 @@ function toInstallation(r: InstallationRow): Installation {
   };
 }
 
+/** The installation answer for an id that is unknown, malformed or another organization's (indistinguishable). */
+export function installationNotFound(): AddonError {
+  return new AddonError(404, 'policy', 'installation_not_found', 'No such add-on installation', false);
+}
+
 /** True for a well-formed installation id (anything else names no installation, and never reaches SQL). */
 export function isInstallationId(value: string): boolean {
   return /^[1-9][0-9]{0,17}$/.test(value);
@@ -189,5 +195,14 @@ export async function integratorClientSecret(db: Queryable, box: SecretBox, vers
 /** The add-on's bundle of the live version of an installation. */
 export async function installationBundle(db: Queryable, versionId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ bundle: string }>('SELECT bundle FROM addon_versions WHERE id = $1', [versionId]);
+  return rows[0]?.bundle;
+}
+
+/** The bundle a content hash names (the sandbox origin serves add-on scripts by hash), or undefined. */
+export async function bundleByHash(db: Queryable, bundleSha256: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ bundle: string }>(
+    'SELECT bundle FROM addon_versions WHERE bundle_sha256 = $1 ORDER BY id LIMIT 1',
+    [bundleSha256],
+  );
   return rows[0]?.bundle;
 }

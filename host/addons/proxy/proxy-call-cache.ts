@@ -1,7 +1,7 @@
 /**
  * What a proxied call is allowed on — the session's person, the installation and the decrypted authorization
  * (proxy-call.ts) — kept in memory per session and installation on the embedded database, so a call that
- * repeats the previous one's read runs no statement (issue 16, P1).
+ * repeats the previous one's read runs no statement (its statements were most of a proxied call's cost).
  *
  * Kept only while nothing it was read from has changed: every change of a session's record, a person, their
  * roles or organization, an installation, its add-on's versions or an authorization is announced on
@@ -16,10 +16,10 @@
  * next call reads again and touches the session's `last_seen_at` as any request does. Nothing is kept for a
  * call that was refused (no session, no installation): those read every time.
  */
-import type { Database, Subscription } from '../db/database.ts';
-import type { PersonRecord } from '../auth/person.ts';
-import type { Installation } from './installations.ts';
-import type { VaultRecord } from './token-vault.ts';
+import type { Database, Subscription } from '../../db/database.ts';
+import type { PersonRecord } from '../../auth/person.ts';
+import type { Installation } from '../registry/index.ts';
+import type { VaultRecord } from '../authorizations/index.ts';
 
 /** The channel migration 098's triggers announce changes on. */
 export const PROXY_CALL_CHANNEL = 'proxy_call_changed';

@@ -1,6 +1,6 @@
 /**
- * Which upstream addresses the fetch proxy may connect to. Outside development, an integrator API
- * must be on the public internet: loopback, private, link-local, shared, multicast and reserved
+ * Which addresses an outbound call may connect to. Outside development, an integrator API (or any server an
+ * organization names) must be on the public internet: loopback, private, link-local, shared, multicast and reserved
  * ranges are refused — checked on the address DNS actually returned, at connect time, so a name
  * that later resolves elsewhere (DNS rebinding) gains nothing.
  */

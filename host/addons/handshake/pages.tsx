@@ -14,8 +14,8 @@ import {
   platformNameOf,
   renderPage,
   requestViewer,
-} from '../pages/render.tsx';
-import type { AuthorizationState } from './authorizations/index.ts';
+} from '../../pages/render.tsx';
+import type { AuthorizationState } from '../authorizations/index.ts';
 
 function send(
   res: Response,

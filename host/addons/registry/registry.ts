@@ -14,19 +14,19 @@
  */
 import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { authOf } from '../auth/authenticate.ts';
-import { isOrganizationAdministrator } from '../auth/permissions.ts';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import { authOf } from '../../auth/authenticate.ts';
+import { isOrganizationAdministrator } from '../../auth/permissions.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import {
   ForbiddenError,
   InvalidResourcePayloadError,
   NotFoundError,
   ValidationError,
   type ValidationProblem,
-} from '../errors.ts';
-import { AddonConfigError, ENVIRONMENTS, parseAddonConfig, type AddonConfig, type Environment } from './config.ts';
-import { findOAuthApplication } from '../oauth/applications.ts';
+} from '../../errors.ts';
+import { AddonConfigError, ENVIRONMENTS, parseAddonConfig, type AddonConfig, type Environment } from '../config.ts';
+import { findOAuthApplication } from '../../oauth/applications.ts';
 import { integratorSecretAad } from './installations.ts';
 
 /** What the registry routes need. */

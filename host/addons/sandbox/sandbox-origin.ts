@@ -6,7 +6,8 @@
  */
 import express, { type Express } from 'express';
 import { createSandboxRouter } from '@addon-kit/sdk/server';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { bundleByHash } from '../registry/index.ts';
 
 /** What the sandbox listener serves from. */
 export interface SandboxAppDeps {
@@ -30,11 +31,8 @@ export function createSandboxApp(deps: SandboxAppDeps): Express {
       bundleDir: deps.bundleDir,
       addons: async (name) => {
         if (!/^[0-9a-f]{64}$/.test(name)) return undefined;
-        const { rows } = await deps.db.query<{ bundle: string }>(
-          'SELECT bundle FROM addon_versions WHERE bundle_sha256 = $1 ORDER BY id LIMIT 1',
-          [name],
-        );
-        return rows[0] ? { source: rows[0].bundle } : undefined;
+        const bundle = await bundleByHash(deps.db, name);
+        return bundle === undefined ? undefined : { source: bundle };
       },
     }),
   );

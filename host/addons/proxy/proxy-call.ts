@@ -1,26 +1,31 @@
 /**
  * What a proxied call needs before it goes upstream — the session's person, the installation and the person's
- * authorization of it — read in one statement: one round trip per call instead of three (issue 16, P1). Each
+ * authorization of it — read in one statement: one round trip per call instead of three (the proxy's cost is mostly its statements). Each
  * part's SQL stays with its owner (host-sessions.ts, installations.ts, authorizations/); this module only joins
  * them. The session's record is checked in the same statement, so a revoked session stops at the next call.
  * On the embedded database a call that repeats the previous one's read runs no statement at all: the answer is
  * kept until anything it was read from changes (proxy-call-cache.ts).
  */
 import type { Request, RequestHandler } from 'express';
-import type { PersonRecord } from '../auth/person.ts';
-import { getHostSession } from '../auth/session.ts';
-import { AddonError } from './addon-error.ts';
-import { authorizationJsonSql, authorizationRowOf, type AuthorizationRowJson } from './authorizations/index.ts';
+import type { PersonRecord } from '../../auth/person.ts';
+import { getHostSession } from '../../auth/session.ts';
+import {
+  authorizationJsonSql,
+  authorizationRowOf,
+  type AuthorizationRowJson,
+  type TokenVault,
+  type VaultRecord,
+} from '../authorizations/index.ts';
 import {
   installationJsonSql,
+  installationNotFound,
   installationOfJson,
   isInstallationId,
   type Installation,
   type InstallationJson,
-} from './installations.ts';
+} from '../registry/index.ts';
 import { proxyCallKey, type ProxyCallCache } from './proxy-call-cache.ts';
-import { addonPersonOf, loadAddonPerson } from './session-gate.ts';
-import type { TokenVault, VaultRecord } from './token-vault.ts';
+import { addonPersonOf, loadAddonPerson } from '../session-gate.ts';
 
 /** The person, installation and authorization (undefined before the handshake) of one proxied call. */
 export interface ProxyCall {
@@ -31,11 +36,6 @@ export interface ProxyCall {
 
 const COLUMNS = `${installationJsonSql('p.organization_id', '$3')} AS installation,
   ${authorizationJsonSql('$3', 'p.id')} AS authorization, s.expires_at AS session_expires_at`;
-
-/** The installation answer for an id that is unknown, malformed or another organization's (indistinguishable). */
-export function installationNotFound(): AddonError {
-  return new AddonError(404, 'policy', 'installation_not_found', 'No such add-on installation', false);
-}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -6,21 +6,19 @@
  * another row does not open. Values sealed with a retired key are re-sealed with the current key the
  * first time they are read. The rows are read and written through the authorizations store.
  */
-import { createOpenedSecrets } from '../crypto/opened-secrets.ts';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { Queryable } from '../db/database.ts';
+import { createOpenedSecrets } from '../../crypto/opened-secrets.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { AuthorizationState } from './states.ts';
 import {
   SEALED_COLUMNS,
   createAuthorizationStore,
   type AuthorizationRow,
-  type AuthorizationState,
   type AuthorizationStore,
   type ReadOptions,
   type SealedColumn,
   type SealedTokens,
-} from './authorizations/index.ts';
-
-export { AUTHORIZATION_STATES, type AuthorizationState } from './authorizations/index.ts';
+} from './store.ts';
 
 /** A token set as the vault hands it out (plaintext, in memory only). */
 export interface TokenSet {

@@ -1,0 +1,94 @@
+/**
+ * Step 9: the upstream's answer goes back in the contract's success shape — `200` with UPSTREAM_HEADER (its
+ * status line and headers) and the body streamed, decoded, within the response limit. A redirect to another
+ * origin is refused (redirects are never followed).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { RequestHandler, Response } from 'express';
+import { UPSTREAM_HEADER } from '@addon-kit/sdk/protocol';
+import { UpstreamError } from '../addon-error.ts';
+import { encodeUpstream, headerPairs, stripHeaders } from './fetch-envelope.ts';
+import { exchangeStep, proxiedOf, type FetchProxyLimits } from './proxied-call.ts';
+
+/** Streams an upstream response back in the contract's success shape, within the limits. */
+function relayResponse(res: Response, upstream: IncomingMessage, publicUrl: URL, limits: FetchProxyLimits): void {
+  // The browser left while the upstream answered: 'close' has fired already, so nothing below would free the upstream.
+  if (res.closed) {
+    upstream.destroy();
+    return;
+  }
+  const location = upstream.headers.location;
+  if (location && upstream.statusCode && upstream.statusCode >= 300 && upstream.statusCode < 400) {
+    let target: URL | undefined;
+    try {
+      target = new URL(location, publicUrl);
+    } catch {
+      target = undefined;
+    }
+    if (!target || target.origin !== publicUrl.origin) {
+      upstream.destroy();
+      throw new UpstreamError(
+        'upstream_redirect',
+        'The upstream redirected to another origin; redirects are not followed',
+      );
+    }
+  }
+  const declared = Number(upstream.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxResponseBytes) {
+    upstream.destroy();
+    throw new UpstreamError(
+      'upstream_response_too_large',
+      `The upstream response exceeds ${limits.maxResponseBytes} bytes`,
+    );
+  }
+  // Bytes are relayed decoded: the browser never sees this response's Content-Encoding (the contract).
+  const encoding = String(upstream.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  const headers = stripHeaders(headerPairs(upstream.rawHeaders)).filter(
+    ([name]) => !(decoder && name === 'content-encoding'),
+  );
+  res.status(200);
+  res.set(
+    UPSTREAM_HEADER,
+    encodeUpstream(upstream.statusCode ?? 502, upstream.statusMessage ?? '', publicUrl.toString(), headers),
+  );
+  res.set('Content-Type', 'application/octet-stream');
+  res.set('Cache-Control', 'no-store');
+  res.set('X-Content-Type-Options', 'nosniff');
+  const body: Readable = decoder ? upstream.pipe(decoder) : upstream;
+  let total = 0;
+  body.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    // Past the limit the 200 is already sent: cutting the connection is the only honest signal.
+    if (total > limits.maxResponseBytes) {
+      upstream.destroy();
+      res.destroy();
+    }
+  });
+  upstream.on('error', () => res.destroy());
+  body.on('error', () => res.destroy());
+  res.on('close', () => upstream.destroy());
+  body.pipe(res);
+}
+
+/** Relays `req.proxied.upstream`: the last step, it ends the response. */
+export function relay(limits: FetchProxyLimits): RequestHandler {
+  return exchangeStep(
+    async (req, res) => {
+      const call = proxiedOf(req, 'route', 'upstream');
+      relayResponse(res, call.upstream, call.route.url, limits);
+    },
+    { ends: true },
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The registry: add-ons, their versions (pushed and promoted through `/addons/v1`) and their installations (an
+ * environment as one organization sees it), with the routes the host page reads them through. The one owner of
+ * the tables `addons`, `addon_versions` and `addon_installations`.
+ */
+export {
+  registerAddonVersion,
+  registryRouter,
+  type NewAddonVersion,
+  type RegistryDeps,
+  type VersionRow,
+} from './registry.ts';
+export {
+  bundleByHash,
+  findInstallation,
+  installationBundle,
+  installationJsonSql,
+  installationNotFound,
+  installationOfJson,
+  integratorClientSecret,
+  isInstallationId,
+  listInstallations,
+  loadInstallation,
+  type Installation,
+  type InstallationJson,
+  type IntegratorApiSettings,
+  type IntegratorOAuthSettings,
+  type UiExtension,
+} from './installations.ts';
+export {
+  installationBundleRoute,
+  installationOf,
+  installationStateRoute,
+  listInstallationsRoute,
+  type InstallationRouteDeps,
+} from './installation-routes.ts';
