@@ -4,6 +4,7 @@
  * the repository, its built `dist/` when installed).
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,15 +14,23 @@ import { HOST_BUNDLE, SANDBOX_BUNDLE, type BundleSpec } from '@addon-kit/sdk/ser
 export const RUNTIME_BUNDLES: BundleSpec[] = [HOST_BUNDLE, SANDBOX_BUNDLE];
 const STAMP = 'sources.sha256';
 
-/** SHA-256 over every file of the SDK package (paths and contents, without node_modules) and the vite version. */
+/**
+ * SHA-256 over every file the bundles are built from — the SDK package's files (paths and contents, without
+ * node_modules) — and the vite version. In the repository the SDK is a workspace built from its TypeScript sources,
+ * so its `dist/` is left out: packing the packages (`create addon` does) rewrites `dist/` without changing what the
+ * bundles are built from, and must not make the next start rebuild them.
+ */
 async function sourceDigest(): Promise<string> {
   const require = createRequire(import.meta.url);
   const sdkDir = dirname(require.resolve('@addon-kit/sdk/package.json'));
+  const workspace = existsSync(join(sdkDir, 'tsconfig.build.json'));
+  const skipped = (path: string) => {
+    const parts = path.slice(sdkDir.length).split(/[\\/]/);
+    return parts.includes('node_modules') || (workspace && parts[1] === 'dist');
+  };
   const hash = createHash('sha256');
   const files = (await readdir(sdkDir, { recursive: true, withFileTypes: true }))
-    .filter(
-      (e) => e.isFile() && !join(e.parentPath, e.name).slice(sdkDir.length).split(/[\\/]/).includes('node_modules'),
-    )
+    .filter((e) => e.isFile() && !skipped(join(e.parentPath, e.name)))
     .map((e) => join(e.parentPath, e.name))
     .sort();
   for (const file of files)
