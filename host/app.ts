@@ -23,10 +23,11 @@ import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createHostLimits } from './limits/host-limits.ts';
+import { homeRouter } from './pages/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';
-import { addonSdkDir, createAddonRuntime, createProxyCallCache } from './addons/index.ts';
+import { addonSdkDir, createAddonRuntime, createProxyCallCache, type AddonPages } from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createClientCache } from './oauth/client-cache.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
@@ -46,6 +47,8 @@ export interface HostDeps {
   now?: () => Date;
   /** Routers mounted after the platform's own routes (`start` adds the demo pages here). */
   routers?: Router[];
+  /** Pages among those routers that mount add-ons (the demo's List page): a push names one (`links.preview`). */
+  addonPages?: AddonPages | undefined;
 }
 
 export interface Host {
@@ -132,12 +135,14 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     bearer,
     provider: oauthProvider,
     proxyCalls,
+    pages: deps.addonPages,
     ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
   });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
   // The embedder bundle that pages mounting add-ons import.
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
+  app.use(homeRouter({ db }));
   for (const router of deps.routers ?? []) app.use(router);
 
   app.use(notFound);

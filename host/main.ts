@@ -110,7 +110,12 @@ export async function startHost(options: StartOptions): Promise<RunningHost> {
       await buildSdkBundles(addonSdkDir(config), RUNTIME_BUNDLES, log);
     }
 
-    const host = await createHost({ config, db: options.db, routers: demo ? [demo.router] : [] });
+    const host = await createHost({
+      config,
+      db: options.db,
+      routers: demo ? [demo.router] : [],
+      addonPages: demo?.pages,
+    });
     hostListener.attach(host.app);
     const bundleDir = addonSdkDir(config);
     sandboxListener.attach(

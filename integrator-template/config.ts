@@ -17,8 +17,11 @@ const registeredClient = z.object({
   client_id: z.string().min(1),
   /** The client_secret the host presents; compared in constant time, never logged. */
   client_secret: z.string().min(16, 'must be at least 16 characters'),
-  /** Exact redirect URIs (RFC 6749 §3.1.2.3: compared as strings, no pattern matching). */
-  redirect_uris: z.array(z.url()).min(1),
+  /**
+   * Exact redirect URIs (RFC 6749 §3.1.2.3: compared as strings, no pattern matching). Empty only in development
+   * without `oauthApplicationId`: the host's callback is then learnt per session at completion (see complete.ts).
+   */
+  redirect_uris: z.array(z.url()),
   /** The add-on this client stands for, as people know it (the consent page names it). */
   name: z.string().min(1).default('Add-on'),
   /**
@@ -51,8 +54,12 @@ export const integratorConfigSchema = z
     baseUrl: z.url().transform((u) => u.replace(/\/+$/, '')),
     /** Public base URL of the host platform, no trailing slash. */
     hostBaseUrl: z.url().transform((u) => u.replace(/\/+$/, '')),
-    /** Integer id (not client_id) of the add-on's OAuth application on the host. */
-    oauthApplicationId: z.number().int().positive(),
+    /**
+     * Integer id (not client_id) of the add-on's OAuth application on the host. Optional in development: the
+     * completion URL `/addon/complete/{id}` names the application, and the host's callback for that id is then
+     * accepted at authorize in the same browser session (complete.ts).
+     */
+    oauthApplicationId: z.number().int().positive().optional(),
     /** PGlite data directory parent (`memory://` for none); the database lives in `<dataDir>/integrator`. */
     dataDir: z.string().min(1),
     /** `postgres://…` to use PostgreSQL instead of PGlite. */
@@ -98,6 +105,20 @@ export const integratorConfigSchema = z
     if (c.exchangeHostCode && !c.hostClient) {
       ctx.addIssue({ code: 'custom', path: ['hostClient'], message: 'is required when exchangeHostCode is true' });
     }
+    if (c.environment === 'production' && c.oauthApplicationId === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['oauthApplicationId'],
+        message: 'is required in production (INTEGRATOR_OAUTH_APPLICATION_ID)',
+      });
+    c.clients.forEach((client, i) => {
+      if (client.redirect_uris.length === 0 && c.environment === 'production')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clients', i, 'redirect_uris'],
+          message: 'must not be empty in production',
+        });
+    });
     if (c.environment === 'production') {
       if (c.secret === DEVELOPMENT_DEFAULTS.secret)
         ctx.addIssue({ code: 'custom', path: ['secret'], message: 'the development default is refused in production' });
@@ -141,9 +162,10 @@ export type IntegratorConfigInput = Partial<z.input<typeof integratorConfigSchem
 export const integratorConfigDefaults = {
   serviceName: 'Template Integrator',
   environment: 'development',
-  port: 4100,
+  // Beside a host started with its defaults (4000, 4001, and its own template integrator on 4100).
+  port: 4200,
   bindAddress: '127.0.0.1',
-  baseUrl: 'http://localhost:4100',
+  baseUrl: 'http://localhost:4200',
   hostBaseUrl: 'http://localhost:4000',
   dataDir: './.addon-kit',
   databaseSchema: 'integrator',
@@ -203,7 +225,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv): IntegratorConfigI
 /**
  * The host as the one registered client, from INTEGRATOR_CLIENT_ID / INTEGRATOR_CLIENT_SECRET
  * (development defaults `addon-kit-host` / `development-integrator-secret`), redirecting to the
- * host's step-5 callback `{hostBaseUrl}/addons/authorizations/{oauthApplicationId}`, and named on the consent page
+ * host's step-5 callback `{hostBaseUrl}/addons/authorizations/{oauthApplicationId}` (none without an id: see
+ * `oauthApplicationId`), and named on the consent page
  * by INTEGRATOR_ADDON_NAME (the add-on) and INTEGRATOR_HOST_NAME (the platform).
  */
 export function defaultClients(
@@ -216,7 +239,7 @@ export function defaultClients(
     {
       client_id: env.INTEGRATOR_CLIENT_ID || DEVELOPMENT_DEFAULTS.clientId,
       client_secret: env.INTEGRATOR_CLIENT_SECRET || DEVELOPMENT_DEFAULTS.clientSecret,
-      redirect_uris: [`${base}/addons/authorizations/${oauthApplicationId ?? '{oauthApplicationId}'}`],
+      redirect_uris: oauthApplicationId === undefined ? [] : [`${base}/addons/authorizations/${oauthApplicationId}`],
       name: env.INTEGRATOR_ADDON_NAME || 'Add-on',
       ...(env.INTEGRATOR_HOST_NAME ? { host_name: env.INTEGRATOR_HOST_NAME } : {}),
     },

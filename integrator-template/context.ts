@@ -15,6 +15,8 @@ export interface IntegratorContext {
   session: SessionSettings;
   /** The service's name and page assets. */
   site: PageSite;
+  /** The name of a host OAuth application learnt at completion, when the integrator can ask the host. */
+  applicationName?: ((oauthApplicationId: number) => Promise<string | undefined>) | undefined;
   /** Derives a rotated refresh token's successor (see `store/tokens.ts`). */
   derive: (purpose: 'access' | 'refresh', previous: string) => string;
 }

@@ -31,6 +31,11 @@ export interface CreateIntegratorOptions {
   logger?: Logger;
   /** Receives the host's tokens when step 2 exchanges the code. */
   onHostTokens?: HostTokensHandler;
+  /**
+   * Names a host OAuth application learnt at completion (development) for the consent page; an integrator beside
+   * the host (`addon-kit start`'s) asks the host's database. Default: the registered client's name.
+   */
+  applicationName?: (oauthApplicationId: number) => Promise<string | undefined>;
 }
 
 /** A built integrator app. */
@@ -63,6 +68,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
       secure: config.baseUrl.startsWith('https:'),
     },
     site: createPageSite(config.serviceName),
+    applicationName: options.applicationName,
     derive: createTokenDeriver(config.secret),
   };
 
@@ -175,6 +181,11 @@ export async function startIntegrator(options: StartIntegratorOptions = {}): Pro
     const s = integrator.app.listen(config.port, config.bindAddress, (error?: Error) =>
       error ? reject(error) : resolve(s),
     );
+  }).catch(async (error: unknown) => {
+    // A busy port: nothing of this start stays open.
+    await integrator.close();
+    await db.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -9,6 +9,8 @@ export interface SessionData {
   userId?: string;
   /** Synchronizer token every form POST must echo. */
   csrf?: string;
+  /** Host OAuth applications whose completion this browser went through, newest last (development; complete.ts). */
+  applications?: number[];
 }
 
 /** An open session. */

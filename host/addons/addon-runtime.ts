@@ -1,5 +1,5 @@
 /**
- * The add-on runtime of a host: the registry API (`/addons/v1`, personal access tokens), and the
+ * The add-on runtime of a host: the registry API (`/addons/v1`, personal access tokens or the CLI's token), and the
  * browser-facing routes under `/addons` (session cookie): installations, state, the fetch proxy and
  * the handshake. Owns the background sweeper and the loopback port; `close()` stops both.
  *
@@ -15,7 +15,6 @@ import express, { Router, type Express, type RequestHandler } from 'express';
 import { authenticate, type BearerVerifier } from '../auth/authenticate.ts';
 import { requireUserAgent } from '../auth/user-agent.ts';
 import { allowsPrivateAddresses, type HostConfig } from '../config.ts';
-import { requirePersonalAccessToken } from '../auth/require-personal-access-token.ts';
 import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
@@ -28,7 +27,10 @@ import {
   installationBundleRoute,
   installationStateRoute,
   listInstallationsRoute,
+  registryApplicationsRouter,
   registryRouter,
+  requireRegistryCredentials,
+  type AddonPages,
 } from './registry/index.ts';
 import { addonErrorHandler, requireAddonSession } from './session-gate.ts';
 import {
@@ -53,6 +55,8 @@ export interface AddonRuntimeDeps {
   /** What proxied calls were allowed on, kept between calls where that is safe (proxy-call-cache.ts). */
   proxyCalls: ProxyCallCache;
   clock?: Clock;
+  /** Pages that mount add-ons (the demo's), named in a push's answer. */
+  pages?: AddonPages | undefined;
 }
 
 /** The runtime's routers and the parts tests reach into. */
@@ -100,9 +104,10 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   const registry: RequestHandler[] = [
     requireUserAgent,
     authenticate({ db, bearer: deps.bearer }),
-    requirePersonalAccessToken,
+    requireRegistryCredentials,
     express.json({ limit: config.addonMaxBundleBytes + 262_144 }),
-    registryRouter({ db, box, maxBundleBytes: config.addonMaxBundleBytes }),
+    registryRouter({ db, box, maxBundleBytes: config.addonMaxBundleBytes, pages: deps.pages }),
+    registryApplicationsRouter({ db, box }),
   ];
 
   const session = requireAddonSession();

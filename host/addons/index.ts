@@ -20,10 +20,14 @@ export type { HandshakeReportMessage } from '@addon-kit/sdk/protocol';
 export { AUTHORIZATION_STATES, type AuthorizationState } from './authorizations/index.ts';
 export { createProxyCallCache, type ProxyCallCache } from './proxy/index.ts';
 export {
+  bundleDigest,
+  findLiveVersion,
   integratorClientSecret,
   listInstallations,
   registerAddonVersion,
+  type AddonPages,
   type Installation,
+  type LiveVersion,
   type NewAddonVersion,
 } from './registry/index.ts';
 export {
@@ -34,3 +38,4 @@ export {
   RUNTIME_BUNDLES,
   type SandboxAppDeps,
 } from './sandbox/index.ts';
+export { moveOnto, withIntegratorAt } from './integrator-urls.ts';

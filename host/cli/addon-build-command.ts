@@ -6,6 +6,7 @@
 import { buildAddon } from '@addon-kit/sdk/vite';
 import { buildSettings, sizeLine } from './addon-build-options.ts';
 import { parse } from './args.ts';
+import { formatBuildError } from './build-error.ts';
 import { ADDON_BUILD_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
 
@@ -17,7 +18,8 @@ export async function addonBuildCommand(argv: string[], io: CommandIo): Promise<
   try {
     result = await buildAddon(settings);
   } catch (error) {
-    io.err(`build failed: ${(error as Error).message}`);
+    io.err('build failed:');
+    for (const line of await formatBuildError(error)) io.err(`  ${line}`);
     return 1;
   }
   io.out(`built ${sizeLine(result)}`);

@@ -1,6 +1,6 @@
 /** Reading addon.config.json on the developer's machine, for `addon push|promote` and `doctor`. */
 import { readFile } from 'node:fs/promises';
-import { ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/index.ts';
+import { AddonConfigError, ENVIRONMENTS, parseAddonConfigText, type Environment } from '../addons/index.ts';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { UsageError } from './args.ts';
 
@@ -26,7 +26,24 @@ function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
 }
 
-/** Parses the config file for one environment, its placeholders filled (AddonConfigError lists every problem). */
+/** An add-on config file that does not validate: its path and every problem. */
+export class ConfigFileError extends Error {
+  readonly code = 'invalid_config_file';
+  constructor(
+    readonly path: string,
+    readonly problems: string[],
+  ) {
+    super(`${path} is not a valid add-on config`);
+  }
+}
+
+/** Prints a ConfigFileError: the file, then one line per problem. */
+export function printConfigFileError(io: { err: (line: string) => void }, error: ConfigFileError): void {
+  io.err(`${error.path} is not a valid add-on config:`);
+  for (const problem of error.problems) io.err(`  - ${problem}`);
+}
+
+/** Parses the config file for one environment, its placeholders filled (ConfigFileError lists every problem). */
 export async function loadConfig(path: string, target: Environment, env: NodeJS.ProcessEnv) {
   let text: string;
   try {
@@ -34,5 +51,10 @@ export async function loadConfig(path: string, target: Environment, env: NodeJS.
   } catch {
     throw new UsageError(`cannot read the add-on config ${path}`);
   }
-  return parseAddonConfigText(text, { env: placeholderVariables(env, target), only: target });
+  try {
+    return parseAddonConfigText(text, { env: placeholderVariables(env, target), only: target });
+  } catch (error) {
+    if (error instanceof AddonConfigError) throw new ConfigFileError(path, error.problems);
+    throw error;
+  }
 }

@@ -1,20 +1,30 @@
 /**
- * `addon-kit addon dev`: builds and pushes a development version, then watches the entry's folder and the config
- * and, on every change, rebuilds and pushes again — one line per rebuild. A build error is printed and the watch
- * goes on. Each push registers a new version whose bundle is served by its content hash, so the next mount runs
- * the new code while an add-on already running keeps the script it loaded.
- * @example addon-kit addon dev --entry src/index.tsx --host http://localhost:4000
+ * `addon-kit addon dev`: the add-on author's whole loop against a running host. It signs the CLI in when it has no
+ * credentials for the host, creates the add-on's OAuth application on the first run (remembered in
+ * `.addon-kit.json`), builds, pushes a development version, prints the page where the add-on is mounted, then
+ * watches the entry's folder and the config: every change rebuilds and pushes again, one line per rebuild. A build
+ * error prints its file, line, column and code frame and the watch goes on; a bundle and config unchanged since the
+ * live version add no version. The watcher (chokidar) follows files replaced by a rename (editors' atomic saves),
+ * added, deleted and created again.
+ * @example addon-kit addon dev
+ * @example addon-kit addon dev --integrator http://localhost:4200
  */
-import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { buildAddon } from '@addon-kit/sdk/vite';
-import { AddonConfigError } from '../addons/index.ts';
+import { watch } from 'chokidar';
+import { prepareDevelopmentPush } from './addon-application.ts';
 import { buildSettings, sizeLine } from './addon-build-options.ts';
-import { pushAddon } from './addon-command.ts';
+import { ConfigFileError, printConfigFileError } from './addon-config-file.ts';
+import { pushAddon } from './addon-push.ts';
 import { parse, UsageError } from './args.ts';
+import { registryAuth } from './auth/registry-auth.ts';
+import { SignInError } from './auth/sign-in.ts';
+import { formatBuildError } from './build-error.ts';
 import { ADDON_DEV_FORM } from './command-specs.ts';
+import { hostUrl } from './host-url.ts';
 import type { CommandIo } from './io.ts';
+import { HostUnreachableError } from './registry-client.ts';
 
 /** Changes closer together than this are one rebuild (editors write a file in several steps). */
 const SETTLE_MS = 150;
@@ -29,58 +39,75 @@ export async function addonDevCommand(
   const { values } = parse(argv, ADDON_DEV_FORM.options);
   const settings = buildSettings(values);
   const configPath = resolve(values.config ?? 'addon.config.json');
-  const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const host = hostUrl(values.host, env);
   const sourceDir = dirname(settings.entry);
+  const outDir = dirname(settings.outFile);
+  const auth = registryAuth(host, io, { env, interactive: true, openBrowser: !values['no-browser'] });
+  const project = { host, configPath, target: 'development' as const, env, integrator: values.integrator };
+  let shownPreview = false;
 
-  /** One build and push; never throws, so the watch goes on after any failure. */
-  const cycle = async (reason: string): Promise<void> => {
+  /** One build and push; false when it could not get as far as a push. Never throws but for usage mistakes. */
+  const cycle = async (reason: string): Promise<boolean> => {
     let result;
     try {
       result = await buildAddon(settings);
     } catch (error) {
-      io.err(`${reason}: build failed, still watching: ${(error as Error).message.split('\n')[0]}`);
-      return;
+      io.err(`${reason}: build failed, still watching:`);
+      for (const line of await formatBuildError(error)) io.err(`  ${line}`);
+      return false;
     }
     try {
-      const lines: string[] = [];
-      const code = await pushAddon(
-        { out: (l) => lines.push(l), err: io.err },
-        { host, configPath, target: 'development', bundle: await readFile(result.file, 'utf8'), env },
-      );
-      if (code === 0) io.out(`${reason}: built ${sizeLine(result)} → ${lines.join(' ')}`);
+      const config = await prepareDevelopmentPush(io, auth, project);
+      if (!config) return false;
+      const bundle = await readFile(result.file, 'utf8');
+      const outcome = await pushAddon(io, auth, { host, target: 'development', config, bundle });
+      if (outcome.code !== 0) return false;
+      io.out(`${reason}: built ${sizeLine(result)} → ${outcome.line}`);
+      if (outcome.preview && !shownPreview) {
+        shownPreview = true;
+        io.out(`open ${outcome.preview} to see it (reload the page to mount a new version)`);
+      }
+      return true;
     } catch (error) {
-      if (error instanceof AddonConfigError)
-        io.err(`${reason}: ${configPath} is not a valid add-on config, still watching: ${error.problems.join('; ')}`);
+      if (error instanceof ConfigFileError) printConfigFileError(io, error);
       else if (error instanceof UsageError) throw error;
+      else if (error instanceof SignInError || error instanceof HostUnreachableError)
+        io.err(`${reason}: ${error.message}`);
       else io.err(`${reason}: push failed, still watching: ${(error as Error).message}`);
+      return false;
     }
   };
 
-  await cycle('start');
-  io.err(`addon-kit addon dev: watching ${sourceDir} and ${configPath} (Ctrl-C stops)`);
+  try {
+    await cycle('start');
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`addon-kit addon dev: ${error.message}`);
+    return 2;
+  }
 
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<unknown> = Promise.resolve();
   let changed = new Set<string>();
   const schedule = (file: string) => {
-    changed.add(file);
+    // The build's own output never triggers a build (when it is written inside the watched folder).
+    if (file === outDir || file.startsWith(`${outDir}${sep}`)) return;
+    changed.add(relative(sourceDir, file) || file);
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const files = [...changed].join(', ');
+      const files = [...changed].map((f) => (f.startsWith('..') ? relative(process.cwd(), resolve(sourceDir, f)) : f));
       changed = new Set();
       // One build at a time: a change during a build rebuilds after it.
-      running = running.then(() => cycle(`changed ${files}`));
+      running = running.then(() => cycle(`changed ${files.join(', ')}`).catch((e: Error) => io.err(e.message)));
     }, SETTLE_MS);
   };
-  const outDir = dirname(settings.outFile);
-  const sources = watch(sourceDir, { recursive: true }, (_event, name) => {
-    const file = resolve(sourceDir, String(name ?? ''));
-    // The build's own output never triggers a build (when it is written inside the watched folder).
-    if (!file.startsWith(`${outDir}/`)) schedule(String(name ?? sourceDir));
-  });
-  const config = watch(dirname(configPath), (_event, name) => {
-    if (name && resolve(dirname(configPath), String(name)) === configPath) schedule(String(name));
-  });
+  const watcher = watch([sourceDir, configPath], { ignoreInitial: true, atomic: true });
+  watcher.on('all', (_event, file) => schedule(resolve(file)));
+  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  io.err(
+    `addon-kit addon dev: watching ${relative(process.cwd(), sourceDir) || '.'} and ` +
+      `${relative(process.cwd(), configPath)} (Ctrl-C stops)`,
+  );
 
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();
@@ -89,8 +116,7 @@ export async function addonDevCommand(
     signal?.addEventListener('abort', stop, { once: true });
   });
   clearTimeout(timer);
-  sources.close();
-  config.close();
+  await watcher.close();
   await running;
   return 0;
 }

@@ -18,6 +18,16 @@ const CONFIG_OPTION = {
   help: 'the add-on config (default ./addon.config.json)',
 } as const;
 const DEMO_PASSWORD_HELP = 'password of the demo logins when the demo data is first seeded';
+/** `--integrator URL`: the development environment's integrator, without editing the config. */
+const INTEGRATOR_OPTION = {
+  type: 'string',
+  value: 'URL',
+  help: "the development integrator's base URL (default: the config's, the host's built-in one on port 4100)",
+} as const;
+const NO_BROWSER_OPTION = {
+  type: 'boolean',
+  help: 'print the sign-in URL without opening a browser (when the CLI has to sign in)',
+} as const;
 
 export const START_FORM = {
   summary: 'the host and the add-on sandbox origin with demo data seeded on first start, and the demo unless --no-demo',
@@ -110,9 +120,28 @@ export const OAUTH_APP_CREATE_FORM = {
 } as const satisfies CommandForm;
 
 const CREDENTIALS_NOTE = [
-  'credentials: ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET ' +
-    '(a personal access token of an organization administrator)',
+  "credentials: the CLI's sign-in to the host (addon-kit login; asked for in the browser when missing), or for CI",
+  '  ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET (a personal access token of an organization administrator)',
+  'application: ADDON_OAUTH_APPLICATION_ID, else the one remembered in .addon-kit.json (addon dev creates it)',
 ];
+
+export const LOGIN_FORM = {
+  summary: "signs the CLI in to a host through the host's OAuth server (PKCE, loopback redirect) in the browser",
+  options: {
+    host: {
+      type: 'string',
+      value: 'URL',
+      help: 'the host (default ADDON_KIT_BASE_URL, else http://localhost:4000)',
+    },
+    'no-browser': { type: 'boolean', help: 'print the sign-in URL without opening a browser' },
+  },
+  notes: ['tokens: $XDG_CONFIG_HOME/addon-kit/credentials.json (else ~/.config/addon-kit/), readable by you only'],
+} as const satisfies CommandForm;
+
+export const LOGOUT_FORM = {
+  summary: "forgets the CLI's tokens for a host and revokes them there",
+  options: { host: LOGIN_FORM.options.host },
+} as const satisfies CommandForm;
 
 export const ADDON_PUSH_FORM = {
   action: 'push',
@@ -128,6 +157,8 @@ export const ADDON_PUSH_FORM = {
     config: CONFIG_OPTION,
     bundle: { type: 'string', value: 'dist/addon.js', help: 'the built add-on bundle (default ./dist/addon.js)' },
     host: HOST_OPTION,
+    integrator: INTEGRATOR_OPTION,
+    'no-browser': NO_BROWSER_OPTION,
   },
   notes: CREDENTIALS_NOTE,
 } as const satisfies CommandForm;
@@ -139,7 +170,7 @@ export const ADDON_PROMOTE_FORM = {
     { name: '<from>', help: `the environment promoted from (${ENVIRONMENTS.join(', ')})` },
     { name: '<to>', help: 'the environment promoted to' },
   ],
-  options: { config: CONFIG_OPTION, host: HOST_OPTION },
+  options: { config: CONFIG_OPTION, host: HOST_OPTION, 'no-browser': NO_BROWSER_OPTION },
   notes: CREDENTIALS_NOTE,
 } as const satisfies CommandForm;
 
@@ -159,8 +190,16 @@ export const ADDON_BUILD_FORM = {
 
 export const ADDON_DEV_FORM = {
   action: 'dev',
-  summary: 'builds and pushes a development version, then again on every change, one line per rebuild',
-  options: { ...BUILD_OPTIONS, config: CONFIG_OPTION, host: HOST_OPTION },
+  summary:
+    'signs in and creates the OAuth application when needed, builds and pushes a development version, prints where ' +
+    'it is mounted, then rebuilds and pushes on every change',
+  options: {
+    ...BUILD_OPTIONS,
+    config: CONFIG_OPTION,
+    host: HOST_OPTION,
+    integrator: INTEGRATOR_OPTION,
+    'no-browser': NO_BROWSER_OPTION,
+  },
   notes: CREDENTIALS_NOTE,
 } as const satisfies CommandForm;
 
@@ -191,6 +230,7 @@ export const DOCTOR_FORM = {
     },
     config: CONFIG_OPTION,
     host: HOST_OPTION,
+    integrator: INTEGRATOR_OPTION,
     username: {
       type: 'string',
       value: 'U',
@@ -207,6 +247,8 @@ export const DOCTOR_FORM = {
 /** The commands, in the order the general usage lists them. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   { name: 'start', forms: [START_FORM] },
+  { name: 'login', forms: [LOGIN_FORM] },
+  { name: 'logout', forms: [LOGOUT_FORM] },
   { name: 'seed', forms: [SEED_FORM] },
   { name: 'pat', forms: [PAT_CREATE_FORM] },
   { name: 'oauth-app', forms: [OAUTH_APP_CREATE_FORM] },

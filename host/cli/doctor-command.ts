@@ -3,10 +3,11 @@
  * the add-on config's URLs and credentials, and prints a pass/fail table with the fix for each failure.
  */
 import { resolve } from 'node:path';
-import { AddonConfigError } from '../addons/index.ts';
 import { DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import { runDoctor } from './doctor/run-doctor.ts';
-import { environment, loadConfig } from './addon-config-file.ts';
+import { loadProjectConfig } from './addon-application.ts';
+import { ConfigFileError, environment, printConfigFileError } from './addon-config-file.ts';
+import { hostUrl } from './host-url.ts';
 import { parse, UsageError } from './args.ts';
 import { DOCTOR_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
@@ -21,14 +22,14 @@ export async function doctorCommand(
   if ((values.username === undefined) !== (values.password === undefined))
     throw new UsageError('--username and --password go together');
   const configPath = resolve(values.config ?? 'addon.config.json');
-  const host = (values.host ?? env.ADDON_KIT_BASE_URL ?? 'http://localhost:4000').replace(/\/+$/, '');
+  const host = hostUrl(values.host, env);
   let config;
   try {
-    config = await loadConfig(configPath, target, env);
+    // The application id as `addon dev` remembered it for this host, unless ADDON_OAUTH_APPLICATION_ID is set.
+    config = await loadProjectConfig({ host, configPath, target, env, integrator: values.integrator });
   } catch (error) {
-    if (!(error instanceof AddonConfigError)) throw error;
-    io.err(`${configPath} is not a valid add-on config:`);
-    for (const problem of error.problems) io.err(`  - ${problem}`);
+    if (!(error instanceof ConfigFileError)) throw error;
+    printConfigFileError(io, error);
     return 1;
   }
   const settings = config.environments[target];

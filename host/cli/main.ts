@@ -10,6 +10,8 @@ type Command = (argv: string[], io: CommandIo) => Promise<number>;
 // Commands load on demand: a usage mistake or `pat create` never loads the host's OAuth server.
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: async () => (await import('./start-command.ts')).startCommand,
+  login: async () => (await import('./login-command.ts')).loginCommand,
+  logout: async () => (await import('./login-command.ts')).logoutCommand,
   seed: async () => (await import('./seed-command.ts')).seedCommand,
   pat: async () => (await import('./pat-command.ts')).patCommand,
   'oauth-app': async () => (await import('./oauth-app-command.ts')).oauthAppCommand,

@@ -9,7 +9,7 @@ import { configFromEnvironment } from '../config.ts';
 import { parse, required, UsageError } from './args.ts';
 import { OAUTH_APP_CREATE_FORM, unknownAction } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
-import { openStorage } from './storage.ts';
+import { withStorage } from './storage.ts';
 
 /** An absolute http(s) URI without a fragment. @see RFC 6749 §3.1.2 */
 export function checkRedirectUri(uri: string): string {
@@ -36,9 +36,8 @@ export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<nu
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (unknown.length) throw new UsageError(`unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(' ')}`);
 
-  const storage = await openStorage(values, io);
-  const { db } = storage;
-  try {
+  return withStorage({ argv: ['oauth-app', ...argv], creates: false }, values, io, async (storage) => {
+    const { db } = storage;
     let organizationId: string | undefined;
     let createdById: string | null = null;
     if (values.email) {
@@ -73,13 +72,11 @@ export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<nu
     if (values.json) io.out(JSON.stringify(result));
     else {
       io.out(`OAuth application "${name}" (${values.public ? 'public' : 'confidential'})`);
-      io.out(`id:            ${result.id}`);
-      io.out(`client_id:     ${result.client_id}`);
-      if (result.client_secret) io.out(`client_secret: ${result.client_secret}`);
+      io.out(`application ID: ${result.id}    (the integer: ADDON_OAUTH_APPLICATION_ID, URLs of the handshake)`);
+      io.out(`client ID:      ${result.client_id}`);
+      if (result.client_secret) io.out(`client secret:  ${result.client_secret}`);
       if (result.client_secret) io.out('The client secret is shown only now.');
     }
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }

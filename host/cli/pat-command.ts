@@ -4,7 +4,7 @@ import { loadPersonByEmail } from '../auth/person.ts';
 import { parse, required, UsageError } from './args.ts';
 import { PAT_CREATE_FORM, unknownAction } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
-import { openStorage } from './storage.ts';
+import { withStorage } from './storage.ts';
 
 export async function patCommand(argv: string[], io: CommandIo): Promise<number> {
   const [action, ...rest] = argv;
@@ -12,20 +12,17 @@ export async function patCommand(argv: string[], io: CommandIo): Promise<number>
   const { values } = parse(rest, PAT_CREATE_FORM.options);
   const email = required(values.email, 'email');
   const name = required(values.name, 'name');
-  const { db } = await openStorage(values, io);
-  try {
+  return withStorage({ argv: ['pat', ...argv], creates: false }, values, io, async ({ db }) => {
     const person = await loadPersonByEmail(db, email);
     if (!person) throw new UsageError(`no person with the e-mail ${email}`);
     const token = await createPersonalAccessToken(db, person.id, name);
     if (values.json) io.out(JSON.stringify(token));
     else {
       io.out(`personal access token "${name}" for ${person.email}`);
-      io.out(`client_id: ${token.client_id}`);
+      io.out(`client ID: ${token.client_id}`);
       io.out(`secret:    ${token.secret}`);
-      io.out('The secret is shown only now; use them as HTTP Basic credentials (client_id:secret).');
+      io.out('The secret is shown only now; use them as HTTP Basic credentials (client ID:secret).');
     }
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }

@@ -4,13 +4,12 @@ import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from '..
 import { integer, parse } from './args.ts';
 import { SEED_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
-import { openStorage } from './storage.ts';
+import { withStorage } from './storage.ts';
 
 export async function seedCommand(argv: string[], io: CommandIo): Promise<number> {
   const { values } = parse(argv, SEED_FORM.options);
   const people = integer(values.people, 'people', 0, 1_000_000) ?? DEFAULT_PEOPLE;
-  const { db, dataDir } = await openStorage(values, io);
-  try {
+  return withStorage({ argv: ['seed', ...argv], creates: true }, values, io, async ({ db, dataDir }) => {
     const password = values['demo-password'] ?? (await readDemoPassword(dataDir)) ?? generateDemoPassword();
     const result = await seedDemo(db, { people, password, log: io.err });
     if (result.created) await rememberDemoPassword(dataDir, password);
@@ -20,7 +19,5 @@ export async function seedCommand(argv: string[], io: CommandIo): Promise<number
         : `demo data present; added ${result.peopleAdded} people`,
     );
     return 0;
-  } finally {
-    await db.close();
-  }
+  });
 }

@@ -56,6 +56,10 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     demo: demo && { integratorPort, integratorDatabaseUrl: storage.databaseUrl },
     log: io.err,
   });
+  // The embedded database is this process's alone: CLI commands that need it are run here, sent over the channel.
+  const channel =
+    storage.db.kind === 'pglite' ? await (await import('./cli-channel.ts')).openCliChannel(storage, io.err) : undefined;
+
   io.out(
     `addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`,
   );
@@ -78,6 +82,7 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
 
   await stopped;
   io.err('addon-kit: shutting down…');
+  await channel?.close();
   await running.close();
   await storage.db.close();
   return 0;

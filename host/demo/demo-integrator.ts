@@ -1,6 +1,8 @@
 /**
  * The template integrator as `start` runs it beside the host, on a listener opened beforehand (so its URL,
- * which the add-on config names, is known even for port 0).
+ * which the add-on config names, is known even for port 0). It serves the sample add-on at `/addon/complete` and,
+ * being a development integrator, every other add-on of the host at `/addon/complete/{oauth_application_id}` (the
+ * scaffolded add-on's development config points there): no second integrator and no variable to set.
  */
 import type { RequestListener } from 'node:http';
 import {
@@ -29,6 +31,8 @@ export interface DemoIntegratorOptions {
   /** INTEGRATOR_* variables (default process.env). */
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** The host's name of one of its OAuth applications (the consent page names each add-on so). */
+  applicationName?: (oauthApplicationId: number) => Promise<string | undefined>;
 }
 
 /** A running demo integrator and the login it was seeded with. */
@@ -72,6 +76,7 @@ export async function startDemoIntegrator(options: DemoIntegratorOptions): Promi
     config,
     db: options.db,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.applicationName ? { applicationName: options.applicationName } : {}),
   });
   options.listener.attach(integrator.app);
   const user = config.users[0];

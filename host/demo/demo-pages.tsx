@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
-import { addonScriptUrl, isOrigin, listInstallations, type Installation } from '../addons/index.ts';
+import { addonScriptUrl, isOrigin, listInstallations, type AddonPages, type Installation } from '../addons/index.ts';
+import { firstListId } from './demo-lists.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
@@ -105,6 +106,20 @@ function sendDemoPage(
     .set('X-Frame-Options', 'DENY')
     .set('Referrer-Policy', 'same-origin')
     .send(renderPage(page, platformNameOf(res)));
+}
+
+/**
+ * The demo's List page as the page mounting add-ons of its insertion point: a push of such an add-on is answered
+ * with the organization's first List page (the registry's `links.preview`).
+ */
+export function demoAddonPages(deps: { db: Queryable; config: HostConfig }): AddonPages {
+  return {
+    async previewUrl(extensions, organizationId) {
+      if (!extensions.includes(SAMPLE_EXTENSION)) return undefined;
+      const listId = await firstListId(deps.db, organizationId);
+      return listId ? `${deps.config.baseUrl}/demo/lists/${listId}` : undefined;
+    },
+  };
 }
 
 /** The demo pages and the embedder bundle; mounted at the root. */

@@ -4,14 +4,14 @@
  * `addon.config.json` and the freshly built sample bundle — in-process, through the registry's own
  * function. A restart finds the application and reuses the live version unless the bundle or settings changed.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { COMPLETION_PATH, DEVELOPMENT_DEFAULTS } from '@addon-kit/integrator-template';
 import {
-  integratorClientSecret,
+  findLiveVersion,
   parseAddonConfigText,
   registerAddonVersion,
+  withIntegratorAt,
   type AddonConfig,
 } from '../addons/index.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
@@ -86,9 +86,9 @@ export async function ensureSampleAddon(
   }
 
   const config = await sampleConfig(applicationId, options.integratorUrl, options.env ?? process.env);
-  const live = await liveDevelopmentVersion(db, box, applicationId);
+  const live = await findLiveVersion(db, box, applicationId, 'development');
   if (live && live.matches(config, options.bundle))
-    return { oauthApplicationId: applicationId, versionId: live.id, outcome: 'reused' };
+    return { oauthApplicationId: applicationId, versionId: live.row.id, outcome: 'reused' };
   const row = await registerAddonVersion(db, box, {
     application: { id: applicationId, organization_id: owner.organization_id },
     environment: 'development',
@@ -116,82 +116,5 @@ export async function sampleConfig(
     },
     only: 'development',
   });
-  const development = config.environments.development!;
-  const base = integratorUrl.replace(/\/+$/, '');
-  const moved = (url: string) => {
-    const { pathname, search } = new URL(url);
-    return `${base}${pathname === '/' ? '' : pathname}${search}`;
-  };
-  const oauth = development.integrator_oauth;
-  return {
-    ...config,
-    environments: {
-      development: {
-        ...development,
-        integrator_oauth: {
-          ...oauth,
-          authorize_url: moved(oauth.authorize_url),
-          token_url: moved(oauth.token_url),
-          redirect_url: moved(oauth.redirect_url),
-        },
-        integrator_api: { ...development.integrator_api, base_url: moved(development.integrator_api.base_url) },
-      },
-    },
-  };
-}
-
-/** The live development version, with a check whether a config and bundle would register the same thing. */
-async function liveDevelopmentVersion(db: Database, box: SecretBox, applicationId: string) {
-  const { rows } = await db.query<{
-    id: string;
-    bundle_sha256: string;
-    scopes: string[];
-    ui_extensions: unknown;
-    integrator_oauth: unknown;
-    integrator_api: unknown;
-    ui_origins: string[];
-  }>(
-    `SELECT v.id::text, v.bundle_sha256, v.scopes, v.ui_extensions, v.integrator_oauth, v.integrator_api, v.ui_origins
-     FROM addon_versions v JOIN addons a ON a.id = v.addon_id
-     WHERE a.oauth_application_id = $1 AND v.environment = 'development' ORDER BY v.version DESC LIMIT 1`,
-    [applicationId],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  const secret = await integratorClientSecret(db, box, row.id);
-  return {
-    id: row.id,
-    matches(config: AddonConfig, bundle: string): boolean {
-      const development = config.environments.development!;
-      const { client_secret: configSecret, ...oauth } = development.integrator_oauth;
-      const extensions = Object.fromEntries(
-        development.ui_extensions.filter((p) => p in config.ui_extensions).map((p) => [p, config.ui_extensions[p]]),
-      );
-      return (
-        row.bundle_sha256 === createHash('sha256').update(bundle, 'utf8').digest('hex') &&
-        secret === configSecret &&
-        sameJson(row.scopes, config.scopes) &&
-        sameJson(row.ui_extensions, extensions) &&
-        sameJson(row.integrator_oauth, oauth) &&
-        sameJson(row.integrator_api, development.integrator_api) &&
-        sameJson(row.ui_origins, development.ui_origins)
-      );
-    },
-  };
-}
-
-/** Deep equality of JSON values, ignoring object key order (jsonb does not keep it). */
-function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-}
-
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value && typeof value === 'object')
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([x], [y]) => (x < y ? -1 : 1))
-        .map(([k, v]) => [k, sorted(v)]),
-    );
-  return value;
+  return withIntegratorAt(config, 'development', integratorUrl);
 }

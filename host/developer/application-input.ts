@@ -1,4 +1,5 @@
 /** Validation of the OAuth application form of the developer account. */
+import { redirectUriProblem } from '../oauth/redirect-uri-problem.ts';
 import { isKnownScope } from '../oauth/scopes.ts';
 
 /** The OAuth application form, read. */
@@ -17,24 +18,6 @@ export type ApplicationProblems = Partial<
 >;
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
-
-/**
- * A redirect URI must be absolute, without a fragment, and (for web clients) https, or http only on
- * a loopback host; custom schemes serve native apps. @see RFC 6749 §3.1.2, RFC 8252 §7
- */
-export function redirectUriProblem(uri: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return `${uri} is not an absolute URL`;
-  }
-  if (url.hash || uri.includes('#')) return `${uri} must not contain a fragment`;
-  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
-    return `${uri} must use https (http is allowed for localhost only)`;
-  if (['javascript:', 'data:', 'file:', 'vbscript:'].includes(url.protocol)) return `${uri} uses a forbidden scheme`;
-  return undefined;
-}
 
 /** Reads and checks the form; every problem at once. */
 export function readApplicationInput(body: Record<string, unknown>): {

@@ -101,13 +101,15 @@ export function ApplicationForm(props: {
   );
 }
 
-function CreatedSecret(props: { clientId: string; secret?: string | undefined }): VNode {
+function CreatedSecret(props: { applicationId: string; clientId: string; secret?: string | undefined }): VNode {
   return (
     <section id="created" aria-labelledby="created-title" class="ak-banner ak-banner--success">
       <h2 id="created-title" class="ak-banner-title">
         {props.secret ? 'Copy the client secret now' : 'Application ready'}
       </h2>
       <dl class="ak-facts">
+        <dt>Application ID</dt>
+        <dd>{props.applicationId}</dd>
         <dt>Client ID</dt>
         <dd>
           <span class="ak-secret" data-field="client_id">
@@ -150,6 +152,9 @@ function ListPage(props: {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col" class="ak-num">
+                Application ID
+              </th>
               <th scope="col">Client ID</th>
               <th scope="col">Type</th>
             </tr>
@@ -160,6 +165,7 @@ function ListPage(props: {
                 <td>
                   <a href={`/developer/oauth-applications/${a.id}`}>{a.name}</a>
                 </td>
+                <td class="ak-num">{a.id}</td>
                 <td class="ak-mono">{a.client_id}</td>
                 <td>
                   <span class="ak-badge">{a.public ? 'public' : 'confidential'}</span>
@@ -214,7 +220,9 @@ function DetailPage(props: {
       csrfToken={props.csrfToken}
       tab="applications"
     >
-      {props.created ? <CreatedSecret clientId={app.client_id} secret={props.created.secret} /> : null}
+      {props.created ? (
+        <CreatedSecret applicationId={app.id} clientId={app.client_id} secret={props.created.secret} />
+      ) : null}
       <dl class="ak-facts">
         <dt>Application ID</dt>
         <dd>{app.id}</dd>

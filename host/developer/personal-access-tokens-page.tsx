@@ -43,7 +43,7 @@ export function TokensPage(props: {
           </h2>
           <p>Copy the secret now: it is shown only once.</p>
           <dl class="ak-facts">
-            <dt>Application ID</dt>
+            <dt>Client ID</dt>
             <dd>
               <span class="ak-secret" data-field="client_id">
                 {props.created.client_id}
@@ -68,7 +68,7 @@ export function TokensPage(props: {
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Application ID</th>
+              <th scope="col">Client ID</th>
               <th scope="col">Created</th>
               <th scope="col">
                 <span class="ak-visually-hidden">Actions</span>

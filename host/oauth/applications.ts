@@ -33,7 +33,8 @@ export interface CreatedOAuthApplication {
 
 export interface OAuthApplicationRecord {
   id: string;
-  organization_id: string;
+  /** The owning organization; null for the platform's own clients (the addon-kit CLI, migration 104). */
+  organization_id: string | null;
   name: string;
   description: string;
   url: string;
@@ -42,7 +43,12 @@ export interface OAuthApplicationRecord {
   public: boolean;
   redirect_uris: string[];
   add_on_scopes: string;
+  /** RFC 7591 `application_type`: `native` for the CLI (its loopback redirect matches on any port). */
+  application_type: 'web' | 'native';
 }
+
+/** The client_id of the addon-kit CLI, the host's own public native client (migration 104). */
+export const CLI_CLIENT_ID = 'addon-kit-cli';
 
 /**
  * The applications' public columns as a derived table, for other modules' joins and listings (alias it:
@@ -52,7 +58,8 @@ export const APPLICATIONS_VIEW =
   '(SELECT id, organization_id, name, description, url, client_id, public, redirect_uris, add_on_scopes, created_at FROM oauth_applications)';
 
 const RECORD_COLUMNS =
-  'id::text, organization_id::text, name, description, url, client_id, client_secret_encrypted, public, redirect_uris, add_on_scopes';
+  'id::text, organization_id::text, name, description, url, client_id, client_secret_encrypted, public, redirect_uris, ' +
+  'add_on_scopes, application_type';
 
 /** Additional authenticated data binding a sealed client secret to its client_id. */
 export function clientSecretAad(clientId: string): string {
@@ -204,6 +211,20 @@ export async function setRedirectUris(db: Queryable, id: string, redirectUris: r
     [...redirectUris],
   ]);
   changed();
+}
+
+/**
+ * Adds a redirect URI to an application unless it has it already (exact string); true when it was added. The
+ * add-on registry does so for the integrator an add-on developer points a development version at.
+ */
+export async function addRedirectUri(db: Queryable, id: string, redirectUri: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE oauth_applications SET redirect_uris = array_append(redirect_uris, $2::text), updated_at = now()
+     WHERE id = $1 AND NOT ($2::text = ANY (redirect_uris))`,
+    [id, redirectUri],
+  );
+  if (rowCount === 1) changed();
+  return rowCount === 1;
 }
 
 /** A new client secret for a confidential application; returned once, stored sealed. */

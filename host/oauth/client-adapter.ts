@@ -10,14 +10,18 @@ import type { Queryable } from '../db/database.ts';
 import { hasNul } from '../db/storable-text.ts';
 import { clientSecretAad, findOAuthApplicationByClientId, type OAuthApplicationRecord } from './applications.ts';
 import type { ClientCache } from './client-cache.ts';
+import { PROVIDER_SCOPES, SCOPES } from './scopes.ts';
 
 /** RFC 7591 client metadata of an application. */
 export function clientMetadata(app: OAuthApplicationRecord, box: SecretBox): AdapterPayload {
-  // A custom-scheme redirect (a mobile app) makes it a native client; everything else is a web client.
-  const native = app.redirect_uris.some((u) => !/^https?:/i.test(u));
+  // A custom-scheme redirect (a mobile app) makes it a native client, as does its recorded type (the CLI).
+  const native = app.application_type === 'native' || app.redirect_uris.some((u) => !/^https?:/i.test(u));
+  // The host's own scopes (`addons`) are for the platform's own clients only, never an organization's application.
+  const platform = app.organization_id === null;
   return {
     client_id: app.client_id,
     client_name: app.name,
+    scope: (platform ? PROVIDER_SCOPES : SCOPES).join(' '),
     ...(app.client_secret_encrypted && !app.public
       ? { client_secret: box.open(app.client_secret_encrypted, clientSecretAad(app.client_id)) }
       : {}),

@@ -33,7 +33,7 @@ import { DatabaseAdapter } from './adapter.ts';
 import { refusalDescription } from './application-access.ts';
 import { formTargets } from './form-targets.ts';
 import { HOST_SESSION_REASON } from './provider.ts';
-import { isKnownScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
+import { isProviderScope, SCOPE_DESCRIPTIONS } from './scopes.ts';
 
 type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -59,7 +59,7 @@ export function ConsentPage(props: {
       <ul class="ak-scopes">
         {props.scopes.map((scope) => (
           <li key={scope} data-scope={scope}>
-            {isKnownScope(scope) ? SCOPE_DESCRIPTIONS[scope] : scope}
+            {isProviderScope(scope) ? SCOPE_DESCRIPTIONS[scope] : scope}
           </li>
         ))}
       </ul>
@@ -143,7 +143,7 @@ async function applicationName(provider: Provider, details: Details): Promise<st
 /** The page options of an interaction page: its forms may lead on to the client's redirect URIs. */
 async function pageOptions(provider: Provider, details: Details): Promise<{ formAction: string[] }> {
   const client = await provider.Client.find(String(details.params.client_id));
-  return { formAction: formTargets(client?.redirectUris ?? []) };
+  return { formAction: formTargets(client?.redirectUris ?? [], client?.applicationType === 'native') };
 }
 
 /** Interaction routes; oidc-provider's cookie ties each to the browser that started it. */

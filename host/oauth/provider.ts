@@ -24,7 +24,7 @@ import { revokeOnLateCodeReplay } from './late-code-replay.ts';
 import { revokeOnLateRefreshReuse } from './late-refresh-reuse.ts';
 import { replayConcurrentRefresh } from './refresh-replay.ts';
 import { shapeResponses } from './response-shapes.ts';
-import { isKnownScope, SCOPES } from './scopes.ts';
+import { isProviderScope, PROVIDER_SCOPES } from './scopes.ts';
 import { loadSigningKeys } from './signing-keys.ts';
 import { TOKEN_LIFETIMES } from './lifetimes.ts';
 import type { ClientAuthThrottle } from '../limits/client-auth-throttle.ts';
@@ -67,7 +67,7 @@ export interface OAuthProviderDeps {
  */
 async function rejectUnknownScopes(ctx: KoaContextWithOIDC): Promise<void> {
   const sent = ctx.method === 'POST' ? ctx.oidc.body?.scope : ctx.query.scope;
-  const unknown = (typeof sent === 'string' ? sent : '').split(' ').filter((s) => s && !isKnownScope(s));
+  const unknown = (typeof sent === 'string' ? sent : '').split(' ').filter((s) => s && !isProviderScope(s));
   if (unknown.length) throw new errors.InvalidScope(`unknown scope: ${unknown.join(' ')}`, unknown.join(' '));
 }
 
@@ -128,7 +128,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     claims: { openid: ['sub', 'name', 'email', 'organization_id', 'organization_name'] },
     // ID tokens from the token endpoint carry the scope's claims too (the spec lists them in the ID token).
     conformIdTokenClaims: false,
-    scopes: [...SCOPES],
+    scopes: [...PROVIDER_SCOPES],
     extraParams: { scope: rejectUnknownScopes },
     responseTypes: ['code'],
     subjectTypes: ['public'],

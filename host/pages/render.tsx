@@ -100,7 +100,7 @@ function Header(props: { viewer?: Viewer | undefined; section?: Section | undefi
     <header class="ak-header">
       <div class="ak-header-inner">
         {viewer && props.nav ? (
-          <a class="ak-brand" href="/developer">
+          <a class="ak-brand" href="/">
             {brand}
           </a>
         ) : (

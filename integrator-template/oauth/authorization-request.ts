@@ -32,10 +32,11 @@ const PARAMS = [
   'scope',
 ] as const;
 
-/** Checks an authorization request's parameters. */
+/** Checks an authorization request's parameters (`sessionUris`: redirect URIs registered for this session). */
 export function checkAuthorizationRequest(
   input: Record<string, unknown>,
   config: IntegratorConfig,
+  sessionUris: readonly string[] = [],
 ): AuthorizationCheck {
   const client = findClient(config.clients, input.client_id);
   if (!client) {
@@ -47,7 +48,7 @@ export function checkAuthorizationRequest(
     };
   }
   // RFC 6749 §4.1.2.1: never redirect to an unverified URI; tell the user instead.
-  if (!redirectUriRegistered(client, input.redirect_uri)) {
+  if (!redirectUriRegistered(client, input.redirect_uri, sessionUris)) {
     return {
       kind: 'page',
       status: 400,

@@ -12,6 +12,7 @@ import type { PageSite } from '../pages/site.ts';
 import { csrfMatches, csrfToken, openSession } from '../session.ts';
 import type { IntegratorContext } from '../context.ts';
 import { checkAuthorizationRequest, redirectWith, type AuthorizationCheck } from './authorization-request.ts';
+import { sessionApplicationOf, sessionCallbacks } from './session-applications.ts';
 
 function sendCheckFailure(
   site: PageSite,
@@ -39,15 +40,18 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
 
   router.get('/oauth/authorize', async (req: Request, res: Response) => {
     res.set('Cache-Control', 'no-store');
-    const check = checkAuthorizationRequest(req.query, ctx.config);
-    if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 302);
     const session = await openSession(req, res, ctx.session);
+    const check = checkAuthorizationRequest(req.query, ctx.config, sessionCallbacks(ctx.config, session));
+    if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 302);
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;
     if (!user) return res.redirect(302, `/login?${new URLSearchParams({ return_to: req.originalUrl })}`);
     const { request } = check;
+    // An application learnt at completion is named as the host names it, when the integrator can ask.
+    const learnt = sessionApplicationOf(ctx.config, session, request.redirectUri);
+    const learntName = learnt === undefined ? undefined : await ctx.applicationName?.(learnt);
     res.type('html').send(
       consentPage(ctx.site, {
-        addonName: request.client.name,
+        addonName: learntName ?? request.client.name,
         hostName: request.client.host_name ?? new URL(request.client.redirect_uris[0]!).host,
         userName: user.name,
         scopes: request.scopes.map((name) => ({ name, description: ctx.config.scopes[name] ?? name })),
@@ -82,7 +86,7 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
         );
     }
     // The hidden fields came back from the browser: trust nothing, check them all again.
-    const check = checkAuthorizationRequest(body, ctx.config);
+    const check = checkAuthorizationRequest(body, ctx.config, sessionCallbacks(ctx.config, session));
     if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 303);
     const { request } = check;
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;

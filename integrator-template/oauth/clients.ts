@@ -10,11 +10,18 @@ export function findClient(clients: readonly RegisteredClient[], clientId: unkno
 }
 
 /**
- * Exact string comparison with a registered redirect URI.
+ * Exact string comparison with a registered redirect URI, or one registered for this browser session
+ * (`sessionUris`: the host's callbacks of the applications whose completion it went through, in development).
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-3.1.2.3
  */
-export function redirectUriRegistered(client: RegisteredClient, redirectUri: unknown): redirectUri is string {
-  return typeof redirectUri === 'string' && client.redirect_uris.includes(redirectUri);
+export function redirectUriRegistered(
+  client: RegisteredClient,
+  redirectUri: unknown,
+  sessionUris: readonly string[] = [],
+): redirectUri is string {
+  return (
+    typeof redirectUri === 'string' && (client.redirect_uris.includes(redirectUri) || sessionUris.includes(redirectUri))
+  );
 }
 
 function sameSecret(presented: string, expected: string): boolean {

@@ -8,6 +8,8 @@ import * as client from 'openid-client';
 import type { IntegratorConfig } from '../config.ts';
 import type { IntegratorContext } from '../context.ts';
 import { messagePage } from '../pages/page.ts';
+import { openSession } from '../session.ts';
+import { applicationIdParam, rememberApplication } from './session-applications.ts';
 
 /** Tokens the host issued to this integrator in step 2 (only when `exchangeHostCode` is on). */
 export interface HostTokens {
@@ -24,8 +26,8 @@ export type HostTokensHandler = (tokens: HostTokens, req: Request) => Promise<vo
 export const COMPLETION_PATH = '/addon/complete';
 
 /** `{hostBaseUrl}/addons/authorizations/{oauthApplicationId}/advance`: where step 2 must end. */
-export function advanceUrl(config: IntegratorConfig): string {
-  return `${config.hostBaseUrl}/addons/authorizations/${config.oauthApplicationId}/advance`;
+export function advanceUrl(config: IntegratorConfig, applicationId = config.oauthApplicationId): string {
+  return `${config.hostBaseUrl}/addons/authorizations/${applicationId}/advance`;
 }
 
 /** openid-client's view of the host as an authorization server. */
@@ -43,10 +45,41 @@ function hostConfiguration(config: IntegratorConfig): client.Configuration {
   return configuration;
 }
 
-/** GET /addon/complete. */
+/**
+ * The host OAuth application a completion is for: the configured one at `/addon/complete`; the one in the path at
+ * `/addon/complete/{id}` — any in development (remembered in the session for step 4), only the configured one
+ * otherwise. Undefined: a page was sent.
+ */
+async function applicationOf(ctx: IntegratorContext, req: Request, res: Response): Promise<number | undefined> {
+  const { config } = ctx;
+  const page = (status: number, title: string, text: string) => {
+    res
+      .status(status)
+      .type('html')
+      .send(messagePage(ctx.site, title, text));
+    return undefined;
+  };
+  if (req.params.oauthApplicationId === undefined) {
+    if (config.oauthApplicationId !== undefined) return config.oauthApplicationId;
+    return page(
+      404,
+      'Unknown add-on',
+      `This integrator serves the add-on named in the completion URL: set the add-on config's redirect_url to ` +
+        `${config.baseUrl}${COMPLETION_PATH}/{oauth_application_id}.`,
+    );
+  }
+  const id = applicationIdParam(req.params.oauthApplicationId);
+  const development = config.environment === 'development';
+  if (id === undefined || (!development && id !== config.oauthApplicationId))
+    return page(404, 'Unknown add-on', 'This integrator does not serve that add-on.');
+  if (development) await rememberApplication(await openSession(req, res, ctx.session), id);
+  return id;
+}
+
+/** GET /addon/complete and /addon/complete/{oauth_application_id}. */
 export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokensHandler): Router {
   const router = Router();
-  router.get(COMPLETION_PATH, async (req: Request, res: Response) => {
+  router.get([COMPLETION_PATH, `${COMPLETION_PATH}/:oauthApplicationId`], async (req: Request, res: Response) => {
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
     const { state, code, error } = req.query;
     if (typeof state !== 'string' || state === '') {
@@ -61,7 +94,9 @@ export function completeRouter(ctx: IntegratorContext, onHostTokens?: HostTokens
           ),
         );
     }
-    const next = new URL(advanceUrl(ctx.config));
+    const applicationId = await applicationOf(ctx, req, res);
+    if (applicationId === undefined) return;
+    const next = new URL(advanceUrl(ctx.config, applicationId));
     next.searchParams.set('state', state);
     // The user refused the host's prompt: let the host show its own failure page.
     if (typeof error === 'string' && error !== '') {

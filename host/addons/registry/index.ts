@@ -4,12 +4,17 @@
  * the tables `addons`, `addon_versions` and `addon_installations`.
  */
 export {
+  administeredApplication,
   registerAddonVersion,
   registryRouter,
+  type AddonPages,
   type NewAddonVersion,
   type RegistryDeps,
   type VersionRow,
 } from './registry.ts';
+export { registryApplicationsRouter } from './registry-applications.ts';
+export { requireRegistryCredentials } from './registry-credentials.ts';
+export { bundleDigest, findLiveVersion, type LiveVersion, type LiveVersionRow } from './live-version.ts';
 export {
   bundleByHash,
   findInstallation,

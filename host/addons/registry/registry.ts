@@ -1,10 +1,12 @@
 /**
- * The add-on registry API used by `addon-kit addon push` and `addon promote` (personal access token
- * of an organization administrator of the OAuth application's organization, HTTP Basic):
+ * The add-on registry API used by `addon-kit addon push`, `promote` and `dev`, called by an organization
+ * administrator of the OAuth application's organization (a personal access token, or the CLI signed in; see
+ * registry-credentials.ts); `registry-applications.ts` adds the routes creating an add-on's OAuth application:
  *
  * - `PUT  /addons/v1/applications/{oauth_application_id}/environments/{environment}`
  *   body `{config, bundle}` — config is the add-on config with that environment only and its
- *   placeholders already filled; bundle is the built add-on JavaScript. Adds a version (201).
+ *   placeholders already filled; bundle is the built add-on JavaScript. Adds a version (201), or answers the live
+ *   one (200) when bundle and settings are the same. `links.preview`: a page mounting it, when the host has one.
  * - `POST /addons/v1/applications/{oauth_application_id}/environments/{to}/promotions`
  *   body `{from, config}` — the live bundle, scopes and UI extensions of `from` become a new version
  *   of `to`, with `to`'s environment settings from `config` (201).
@@ -28,12 +30,21 @@ import {
 import { AddonConfigError, ENVIRONMENTS, parseAddonConfig, type AddonConfig, type Environment } from '../config.ts';
 import { findOAuthApplication } from '../../oauth/applications.ts';
 import { integratorSecretAad } from './installations.ts';
+import { findLiveVersion } from './live-version.ts';
+
+/** Where a host shows add-ons (the demo's List page, in development): pages that mount an insertion point. */
+export interface AddonPages {
+  /** A page of the organization where an add-on of one of `extensions` is mounted, if the host has one. */
+  previewUrl(extensions: string[], organizationId: string): Promise<string | undefined>;
+}
 
 /** What the registry routes need. */
 export interface RegistryDeps {
   db: Database;
   box: SecretBox;
   maxBundleBytes: number;
+  /** Pages mounting add-ons, named in a push's answer (`links.preview`). */
+  pages?: AddonPages | undefined;
 }
 
 const ORDER: Record<Environment, number> = { development: 0, beta: 1, production: 2 };
@@ -72,7 +83,10 @@ function environmentParam(req: Request): Environment {
 }
 
 /** The OAuth application, when the requester administers its organization (404 for another organization's). */
-async function administeredApplication(db: Queryable, req: Request): Promise<{ id: string; organization_id: string }> {
+export async function administeredApplication(
+  db: Queryable,
+  req: Request,
+): Promise<{ id: string; organization_id: string }> {
   const { person } = authOf(req);
   const id = String(req.params.oauthApplicationId);
   if (!/^[1-9][0-9]{0,17}$/.test(id)) throw new NotFoundError();
@@ -225,14 +239,21 @@ export function registryRouter(deps: RegistryDeps): Router {
         { parameter: 'bundle', detail: `must be at most ${deps.maxBundleBytes} bytes` },
       ]);
     }
-    const row = await registerAddonVersion(db, box, {
-      application: app,
-      environment,
-      config,
-      bundle: body.bundle,
-      personId: authOf(req).person.id,
-    });
-    res.status(201).json(versionDocument(row, app.id));
+    // The same bundle and settings as the live version: nothing to add (PUT is idempotent).
+    const live = await findLiveVersion(db, box, app.id, environment);
+    const unchanged = live?.matches(config, body.bundle) === true;
+    const row = unchanged
+      ? live.row
+      : await registerAddonVersion(db, box, {
+          application: app,
+          environment,
+          config,
+          bundle: body.bundle,
+          personId: authOf(req).person.id,
+        });
+    const preview = await deps.pages?.previewUrl(Object.keys(config.ui_extensions), app.organization_id);
+    const document = versionDocument(row, app.id);
+    res.status(unchanged ? 200 : 201).json(preview ? { ...document, links: { preview } } : document);
   });
 
   router.post('/applications/:oauthApplicationId/environments/:environment/promotions', async (req, res) => {

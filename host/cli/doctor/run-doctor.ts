@@ -28,12 +28,14 @@ export type { ApiRoute, DoctorOptions } from './doctor-options.ts';
 export async function collectChecks(options: DoctorOptions): Promise<DoctorCheck[]> {
   const session = new DoctorSession(options);
   await checkConfigUrls(session);
+  // Before the authorize checks, as in the handshake (step 2 before step 4): a development integrator serving any
+  // add-on learns the application from the completion URL, for this session (the doctor keeps its cookies).
+  await checkCompletion(session);
   const first = authorizationRequest(session);
   const page = await checkAuthorizePage(session, first);
   const code = await checkConsentReturnsState(session, first, page);
   await checkUnknownClient(session);
   await checkUnregisteredRedirect(session);
-  await checkCompletion(session);
   const exchange = await checkTokenExchange(session, code, first);
   await checkBadCode(session, exchange);
   await checkWrongSecret(session);

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,22 +129,48 @@ describe('addon-kit addon push', () => {
       'people.profile.custom_tab',
     ]);
 
+    // The same bundle and settings again: the live version stays, no version is added.
     const second = await push();
-    expect(second.out[0]).toMatch(/version 2 /);
+    expect(second.out).toEqual([
+      expect.stringMatching(
+        new RegExp(`^add-on ${appId} in development is unchanged: version 1 \\(bundle sha256 [0-9a-f]{64}\\) is live$`),
+      ),
+    ]);
+    await writeFile(join(dir, 'addon.js'), 'export default function addon() { return 2; }');
+    const third = await push();
+    expect(third.out[0]).toMatch(/^pushed add-on \d+ to development: version 2 /);
+    const { rows: versions } = await t.db.query(
+      'SELECT v.version FROM addon_versions v JOIN addons a ON a.id = v.addon_id WHERE a.oauth_application_id = $1 ORDER BY v.version',
+      [appId],
+    );
+    expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
   });
 
   it('lists every config problem and registers nothing [invalid config]', async () => {
-    const { ADDON_OAUTH_APPLICATION_ID: _omit, ...withoutId } = env;
-    const result = await push([], { ...withoutId, INTEGRATOR_CLIENT_SECRET: '' });
+    const broken = join(dir, 'broken.config.json');
+    const sample = JSON.parse(await readFile(join(dir, 'addon.config.json'), 'utf8'));
+    await writeFile(
+      broken,
+      JSON.stringify({
+        ...sample,
+        scopes: [],
+        ui_extensions: { nowhere: sample.ui_extensions['people.list.send_message'] },
+      }),
+    );
+    const result = await push(['--config', broken]);
     expect(result.code).toBe(1);
     expect(result.err).toEqual([
-      `${join(dir, 'addon.config.json')} is not a valid add-on config:`,
-      '  - oauth_application_id: environment variable ADDON_OAUTH_APPLICATION_ID is not set',
-      '  - oauth_application_id: must be a positive integer',
+      `${broken} is not a valid add-on config:`,
+      '  - scopes: Too small: expected array to have >=1 items',
+      '  - ui_extensions.nowhere: Invalid key in record',
+      '  - environments.development.ui_extensions.0: people.list.send_message is not declared under ui_extensions',
+      '  - environments.development.ui_extensions.1: people.profile.custom_tab is not declared under ui_extensions',
     ]);
+    const { rows } = await t.db.query('SELECT count(*)::int AS n FROM addons WHERE oauth_application_id = $1', [appId]);
+    expect(rows).toEqual([{ n: 1 }]);
   });
 
-  it('exits 2 with a usage line without credentials or with a bad environment [usage]', async () => {
+  it('exits 2 with a usage line for half a personal access token or a bad environment [usage]', async () => {
     const c = captureIo();
     const { ADDON_KIT_PAT_SECRET: _s, ...noSecret } = env;
     const saved = { ...process.env };
@@ -171,7 +197,7 @@ describe('addon-kit addon push', () => {
       process.env = saved;
     }
     expect(c.err).toEqual([
-      'addon-kit addon: set ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET to a personal access token of an organization administrator (addon-kit pat create)',
+      'addon-kit addon: set both ADDON_KIT_PAT_CLIENT_ID and ADDON_KIT_PAT_SECRET, or neither',
       'addon-kit addon: --env must be one of development, beta, production, got "staging"',
     ]);
   });
@@ -181,7 +207,7 @@ describe('addon-kit addon push', () => {
     expect(editor.code).toBe(1);
     expect(editor.err).toEqual([
       'the host refused the request (HTTP 403):',
-      '  - You do not have access to this resource',
+      '  - Only organization administrators can register add-ons',
     ]);
     const other = await push([], { ...env, ...(await patEnv('admin@other.test')) });
     expect(other.code).toBe(1);
@@ -328,7 +354,7 @@ describe('PUT /addons/v1/applications/{oauth_application_id}/environments/{envir
     expect(unknown.status).toBe(404);
   });
 
-  it("answers 403 to an OAuth access token, even an administrator's with scope api [personal access tokens only]", async () => {
+  it("answers 403 to another application's OAuth access token, even an administrator's with scope api [PAT or CLI only]", async () => {
     const other = await createOAuthApplication(t.db, testBox(), {
       organizationId: await organizationId(t.db, 'demo'),
       name: 'Some integration',
@@ -357,7 +383,8 @@ describe('PUT /addons/v1/applications/{oauth_application_id}/environments/{envir
           detail: 'You do not have access to this resource',
           meta: {
             description:
-              'This request needs a personal access token (HTTP Basic); OAuth access tokens are not accepted here',
+              'This request needs a personal access token (HTTP Basic) or the addon-kit CLI signed in (addon-kit login); ' +
+              "other applications' OAuth access tokens are not accepted here",
           },
         },
       ],
