@@ -7,6 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const DATABASE_INDEPENDENT = [
   'test/e2e/outside-in.browser.test.ts',
+  'test/e2e/first-hour.browser.test.ts',
   'test/workspaces.test.ts',
   'test/cli/create.test.ts',
   'test/cli/doctor-checks.test.ts',

@@ -110,10 +110,16 @@ export async function addonDevCommand(
   );
 
   await new Promise<void>((resolveStop) => {
-    const stop = () => resolveStop();
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveStop();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    signal?.addEventListener('abort', stop, { once: true });
+    // Asked to stop while starting: an abort listener added now would never be called.
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
   });
   clearTimeout(timer);
   await watcher.close();

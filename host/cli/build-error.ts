@@ -4,7 +4,7 @@
  * watching. Vite (rolldown) reports each error with its module id and 0-based column.
  */
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 interface ReportedError {
@@ -35,20 +35,32 @@ function headline(message: string | undefined): string {
   return first.replace(/^\[[^\]]+\]\s*/, '') || 'build failed';
 }
 
+/**
+ * Where an error is: its module and 0-based position. Rolldown gives the position (`loc`) and names the module only
+ * in its message's frame header (`[ path:line:column ]`, the path relative to the working directory).
+ */
+function locate(e: ReportedError, cwd: string): { file: string; line: number; column: number } | undefined {
+  const header = /\[ ([^\]]+?):(\d+):(\d+) \]/.exec(stripVTControlCharacters(e.message ?? ''));
+  const file = e.loc?.file ?? e.id ?? (header ? resolve(cwd, header[1]!) : undefined);
+  if (!file) return undefined;
+  if (e.loc) return { file, line: e.loc.line, column: e.loc.column };
+  return header ? { file, line: Number(header[2]), column: Number(header[3]) - 1 } : undefined;
+}
+
 /** The lines describing a build failure (file, line, column, message and code frame of each error). */
 export async function formatBuildError(error: unknown, cwd: string = process.cwd()): Promise<string[]> {
   const reported = (error as { errors?: ReportedError[] }).errors;
   const errors: ReportedError[] = Array.isArray(reported) && reported.length ? reported : [error as ReportedError];
   const lines: string[] = [];
   for (const e of errors) {
-    const file = e.loc?.file ?? e.id;
-    if (!file || !e.loc) {
+    const at = locate(e, cwd);
+    if (!at) {
       lines.push(headline(e.message));
       continue;
     }
-    lines.push(`${relative(cwd, file) || file}:${e.loc.line}:${e.loc.column + 1}: ${headline(e.message)}`);
-    const source = await readFile(file, 'utf8').catch(() => undefined);
-    if (source !== undefined) lines.push(...codeFrame(source, e.loc.line, e.loc.column));
+    lines.push(`${relative(cwd, at.file) || at.file}:${at.line}:${at.column + 1}: ${headline(e.message)}`);
+    const source = await readFile(at.file, 'utf8').catch(() => undefined);
+    if (source !== undefined) lines.push(...codeFrame(source, at.line, at.column));
   }
   return lines;
 }

@@ -44,9 +44,12 @@ export async function createCommand(argv: string[], io: CommandIo): Promise<numb
   io.out('  npm install');
   io.out('  npm test');
   if (kind === 'integrator') {
-    io.out("  INTEGRATOR_OAUTH_APPLICATION_ID=<the add-on's OAuth application id on the host> npm start");
+    io.out('  npm start            # on http://localhost:4200, for the development add-ons of http://localhost:4000');
+    io.out('then, in an add-on project: npm run dev -- --integrator http://localhost:4200');
   } else {
-    io.out('  ADDON_OAUTH_APPLICATION_ID=<id> ADDON_KIT_PAT_CLIENT_ID=<id> ADDON_KIT_PAT_SECRET=<secret> npm run dev');
+    io.out(
+      '  npm run dev          # signs in to the host, registers the add-on, builds, pushes, prints where to see it',
+    );
   }
   return 0;
 }

@@ -33,7 +33,6 @@ describe('resolveIntegratorConfig()', () => {
     expect((error as IntegratorConfigError).problems).toEqual([
       'port: Too small: expected number to be >=0',
       'baseUrl: Invalid URL',
-      'oauthApplicationId: Invalid input: expected number, received undefined',
       'secret: must be at least 32 characters',
       'clients.0.client_id: Too small: expected string to have >=1 characters',
       'clients.0.client_secret: must be at least 16 characters',
@@ -143,10 +142,10 @@ describe('startIntegrator()', () => {
       const res = await fetch(`${running.url}/oauth/authorize?client_id=addon-kit-host`, { redirect: 'manual' });
       expect(res.status).toBe(400);
       expect(running.urls).toEqual({
-        authorize: 'http://localhost:4100/oauth/authorize',
-        token: 'http://localhost:4100/oauth/token',
-        redirect: 'http://localhost:4100/addon/complete',
-        apiBase: 'http://localhost:4100',
+        authorize: 'http://localhost:4200/oauth/authorize',
+        token: 'http://localhost:4200/oauth/token',
+        redirect: 'http://localhost:4200/addon/complete',
+        apiBase: 'http://localhost:4200',
       });
     } finally {
       await running.close();
@@ -189,4 +188,41 @@ describe('startIntegrator()', () => {
       await admin.close();
     }
   });
+});
+
+describe('npm start (main.ts)', () => {
+  it('says in one line that the port is busy and exits 2, no stack trace [EADDRINUSE]', async () => {
+    const { createServer } = await import('node:net');
+    const { spawn } = await import('node:child_process');
+    const { createRequire } = await import('node:module');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const dataDir = await mkdtemp(join(tmpdir(), 'integrator-busy-'));
+    dirs.push(dataDir);
+    try {
+      const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+      const child = spawn(process.execPath, [tsx, 'main.ts'], {
+        cwd: new URL('..', import.meta.url),
+        env: {
+          ...process.env,
+          INTEGRATOR_PORT: String(port),
+          INTEGRATOR_DATA_DIR: dataDir,
+          INTEGRATOR_DATABASE_URL: '',
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr.split('\n').filter((l) => l && !l.includes('Unsupported runtime'))).toEqual([
+        `template integrator: cannot listen on 127.0.0.1:${port} (the port is in use); choose another port with INTEGRATOR_PORT (and INTEGRATOR_BASE_URL)`,
+      ]);
+    } finally {
+      await new Promise<void>((resolve) => busy.close(() => resolve()));
+    }
+  }, 60_000);
 });

@@ -25,7 +25,10 @@ const openStorage = () => openDatabase(databaseUrl ? { databaseUrl } : { dataDir
 describe('addon-kit (bad arguments)', () => {
   it.each([
     [[], /^usage:/],
-    [['launch'], /^addon-kit: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor$/],
+    [
+      ['launch'],
+      /^addon-kit: unknown command "launch"; commands: start, login, logout, seed, pat, oauth-app, addon, create, doctor$/,
+    ],
     [['start', '--port', 'abc'], /^addon-kit start: --port must be an integer from 0 to 65535, got "abc"$/],
     [['start', '--bogus'], /^addon-kit start: Unknown option '--bogus'/],
     [['seed', '--people', '-3'], /^addon-kit seed: /],
@@ -79,6 +82,8 @@ const FLAGS: Record<string, string[]> = {
     '--base-url',
     '--help',
   ],
+  login: ['--host', '--no-browser', '--help'],
+  logout: ['--host', '--help'],
   seed: ['--people', '--demo-password', '--data-dir', '--database-url', '--help'],
   pat: ['--email', '--name', '--json', '--data-dir', '--database-url', '--help'],
   'oauth-app': [
@@ -95,11 +100,13 @@ const FLAGS: Record<string, string[]> = {
     '--help',
   ],
   addon: [
-    ...['--env', '--config', '--bundle', '--host', '--help', '--config', '--host', '--help'],
-    ...['--entry', '--out', '--budget-kb', '--help', '--entry', '--out', '--budget-kb', '--config', '--host', '--help'],
+    ...['--env', '--config', '--bundle', '--host', '--integrator', '--no-browser', '--help'],
+    ...['--config', '--host', '--no-browser', '--help'],
+    ...['--entry', '--out', '--budget-kb', '--help'],
+    ...['--entry', '--out', '--budget-kb', '--config', '--host', '--integrator', '--no-browser', '--help'],
   ],
   create: ['--from-registry', '--packages', '--help'],
-  doctor: ['--env', '--config', '--host', '--username', '--password', '--json', '--help'],
+  doctor: ['--env', '--config', '--host', '--integrator', '--username', '--password', '--json', '--help'],
 };
 
 /** The flags of the option rows of a help text, in order. */
@@ -158,6 +165,8 @@ describe('addon-kit help', () => {
     const lines = flag.stdout.split('\n');
     expect(lines.filter((l) => l.startsWith('  addon-kit ')).map((l) => l.split(' ').slice(3, 5).join(' '))).toEqual([
       'start [--port',
+      'login [--host',
+      'logout [--host',
       'seed [--people',
       'pat create',
       'oauth-app create',
@@ -176,7 +185,7 @@ describe('addon-kit help', () => {
   it.each([
     [
       ['help', 'launch'],
-      'addon-kit help: unknown command "launch"; commands: start, seed, pat, oauth-app, addon, create, doctor',
+      'addon-kit help: unknown command "launch"; commands: start, login, logout, seed, pat, oauth-app, addon, create, doctor',
     ],
     [['help', 'start', 'now'], 'addon-kit help: unexpected argument: now'],
   ])('exits 2 with one line for %j [usage mistake]', async (args, line) => {

@@ -29,7 +29,8 @@ describe('addon-kit create integrator', () => {
       `  cd ${dir}`,
       '  npm install',
       '  npm test',
-      "  INTEGRATOR_OAUTH_APPLICATION_ID=<the add-on's OAuth application id on the host> npm start",
+      '  npm start            # on http://localhost:4200, for the development add-ons of http://localhost:4000',
+      'then, in an add-on project: npm run dev -- --integrator http://localhost:4200',
       '',
     ]);
     const files = await readdir(dir, { recursive: true });
@@ -102,6 +103,11 @@ describe('addon-kit create addon', () => {
     expect(source).toContain('authenticatedIntegratorFetch(');
     expect(await readFile(join(dir, 'test/addon.test.ts'), 'utf8')).toContain("from '@addon-kit/sdk/testing'");
     expect(await readFile(join(dir, 'addon.config.json'), 'utf8')).toContain('"${ADDON_OAUTH_APPLICATION_ID}"');
+    // Completed by the host's own integrator for any development add-on; what dev remembers stays out of git.
+    expect(await readFile(join(dir, 'addon.config.json'), 'utf8')).toContain(
+      '"redirect_url": "http://localhost:4100/addon/complete/${ADDON_OAUTH_APPLICATION_ID}"',
+    );
+    expect((await readFile(join(dir, '.gitignore'), 'utf8')).split('\n')).toContain('.addon-kit.json');
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('`${ADDON_OAUTH_APPLICATION_ID}`');
   });
 

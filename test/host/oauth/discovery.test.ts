@@ -33,6 +33,7 @@ describe('GET /.well-known/openid-configuration', () => {
         'registrations',
         'services',
         'openid',
+        'addons',
       ],
       response_types_supported: ['code'],
       response_modes_supported: ['form_post', 'fragment', 'query'],
