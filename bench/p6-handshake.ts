@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { demoCompanion } from '#host/demo/start-demo.ts';
 import { startHost } from '#host/main.ts';
 import { DEVELOPMENT_DEFAULTS } from '#integrator/config.ts';
 import { drivePopup, launchBrowser } from '../test/support/browser.ts';
@@ -31,11 +32,14 @@ export const runP6: Benchmark = async ({ options, secrets }) => {
       sessionSecret: secrets.ADDON_KIT_SESSION_SECRET!,
       encryptionKeys: [{ id: 'bench', key: secrets.ADDON_KIT_ENCRYPTION_KEYS!.slice('bench:'.length) }],
     },
-    demo: { integratorDatabaseUrl: 'databaseUrl' in bench.location ? bench.location.databaseUrl : undefined },
+    companion: demoCompanion({
+      dataDir,
+      integratorDatabaseUrl: 'databaseUrl' in bench.location ? bench.location.databaseUrl : undefined,
+    }),
   });
   const browser = await launchBrowser();
   try {
-    const listUrl = running.demo!.demoListUrl!;
+    const listUrl = running.companion!.demoListUrl!;
     const handshake = async (): Promise<number> => {
       await db.query('DELETE FROM addon_authorizations WHERE person_id = (SELECT id FROM people WHERE email = $1)', [
         EMAIL,

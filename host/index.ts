@@ -1,6 +1,6 @@
 /** The host platform's public face: build it (createHost), start it as `addon-kit start` does (startHost), configure and store. */
 export { createHost, type Host, type HostDeps } from './app.ts';
-export { startHost, type RunningHost, type StartOptions } from './main.ts';
+export { startHost, type HostCompanion, type RunningHost, type StartOptions } from './main.ts';
 export { resolveHostConfig, ConfigError, type HostConfig, type HostConfigInput } from './config.ts';
 export {
   openDatabase,

@@ -1,6 +1,7 @@
 /**
- * `addon-kit start`: the host with seeded demo data, and the demo beside it (demo pages, sample add-on, template
- * integrator) unless `--no-demo`.
+ * `addon-kit start`: seeds a new database with the development data, then the host (host/main.ts) with the demo beside
+ * it as its companion (demo pages, sample add-on, template integrator: host/demo/start-demo.ts) unless `--no-demo`,
+ * and the CLI channel for commands run while it runs on the embedded database.
  */
 import { integer, parse } from './args.ts';
 import { START_FORM } from './command-specs.ts';
@@ -44,18 +45,33 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   // Loaded only once the arguments are good (the host pulls in the whole OAuth server), while the database opens:
   // module loading runs largely on the loader thread, the embedded database's start-up on this one.
   const hostModule = import('../main.ts');
+  const demoModule = demo ? import('../demo/start-demo.ts') : undefined;
   hostModule.catch(() => {}); // a failure surfaces where it is awaited, after the database's own errors
+  demoModule?.catch(() => {});
   const storage = await opening;
+  const { seedOnFirstStart } = await import('../db/seed/seed-on-first-start.ts');
+  const logins = await seedOnFirstStart(storage.db, {
+    dataDir: storage.dataDir,
+    demoPassword: values['demo-password'],
+    log: io.err,
+  });
   const { startHost } = await hostModule;
+  const companion = demoModule
+    ? (await demoModule).demoCompanion({
+        dataDir: storage.dataDir,
+        integratorDatabaseUrl: storage.databaseUrl,
+        integratorPort,
+      })
+    : undefined;
   const running = await startHost({
     db: storage.db,
     dataDir: storage.dataDir,
     // The base URL defaults to http://localhost:<the port actually listened on>.
     config: { port, baseUrl: values['base-url'], sandboxPort },
-    demoPassword: values['demo-password'],
-    demo: demo && { integratorPort, integratorDatabaseUrl: storage.databaseUrl },
+    companion,
     log: io.err,
   });
+  const shown = running.companion;
   // The embedded database is this process's alone: CLI commands that need it are run here, sent over the channel.
   const channel =
     storage.db.kind === 'pglite' ? await (await import('./cli-channel.ts')).openCliChannel(storage, io.err) : undefined;
@@ -65,19 +81,15 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   );
   io.out(`  health:            ${running.url}/health`);
   io.out(`  sign in:           ${running.url}/login`);
-  if (running.demo) io.out(`  demo Lists:        ${running.url}/demo/lists`);
-  if (running.demo?.demoListUrl)
-    io.out(
-      `  demo List page:    ${running.demo.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`,
-    );
+  if (shown) io.out(`  demo Lists:        ${running.url}/demo/lists`);
+  if (shown?.demoListUrl)
+    io.out(`  demo List page:    ${shown.demoListUrl}   (the sample add-on "Send a message": Authorize, then send)`);
   io.out(`  add-on sandbox:    ${running.sandboxUrl}`);
-  if (running.demo) io.out(`  integrator:        ${running.demo.integrator.url}`);
-  if (running.demo?.integrator.login)
-    io.out(
-      `  integrator login:  ${running.demo.integrator.login.username} / ${running.demo.integrator.login.password}`,
-    );
+  if (shown) io.out(`  integrator:        ${shown.integrator.url}`);
+  if (shown?.integrator.login)
+    io.out(`  integrator login:  ${shown.integrator.login.username} / ${shown.integrator.login.password}`);
   io.out('demo logins (email / password):');
-  for (const login of running.logins)
+  for (const login of logins)
     io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
 
   await stopped;

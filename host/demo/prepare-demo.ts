@@ -24,10 +24,12 @@ export async function prepareDemo(options: {
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
   now?: Date;
+  /** Build the SDK bundles and the sample add-on first (default true; `start` has built them already). */
+  build?: boolean;
 }): Promise<PreparedDemo> {
   const log = options.log ?? (() => {});
   const dir = addonSdkDir(options.config);
-  await buildSdkBundles(dir, [...RUNTIME_BUNDLES, SAMPLE_ADDON_BUNDLE], log);
+  if (options.build !== false) await buildSdkBundles(dir, [...RUNTIME_BUNDLES, SAMPLE_ADDON_BUNDLE], log);
   const sampleBundle = await readFile(join(dir, SAMPLE_ADDON_BUNDLE.file), 'utf8');
   const sampleAddon = await ensureSampleAddon(options.db, createSecretBox(options.config.encryptionKeys), {
     integratorUrl: options.integratorUrl,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#host/db/database.ts';
+import { demoCompanion } from '#host/demo/start-demo.ts';
 import { startHost, type RunningHost } from '#host/main.ts';
 import { createEmptyPostgresDatabase, createTestDatabase } from '../support/database.ts';
 
@@ -67,15 +68,15 @@ describe('startHost()', () => {
   it('answers 503 with Retry-After and a JSON body on each listener until its app is attached [start-up]', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let listening!: (urls: { url: string; sandboxUrl: string; integratorUrl: string | undefined }) => void;
-    const urlsKnown = new Promise<{ url: string; sandboxUrl: string; integratorUrl: string | undefined }>(
+    let listening!: (urls: { url: string; sandboxUrl: string; companionUrl: string | undefined }) => void;
+    const urlsKnown = new Promise<{ url: string; sandboxUrl: string; companionUrl: string | undefined }>(
       (resolve) => (listening = resolve),
     );
     const starting = startHost({
       db,
       dataDir: join(tmp, '.addon-kit'),
       config: { port: 0, logLevel: 'silent', addonSweepIntervalSeconds: 0 },
-      demo: { integratorDatabaseUrl },
+      companion: demoCompanion({ dataDir: join(tmp, '.addon-kit'), integratorDatabaseUrl }),
       onListening: async (urls) => {
         listening(urls);
         await held;
@@ -83,7 +84,7 @@ describe('startHost()', () => {
     });
     let running: RunningHost | undefined;
     try {
-      const { url, sandboxUrl, integratorUrl } = await urlsKnown;
+      const { url, sandboxUrl, companionUrl: integratorUrl } = await urlsKnown;
       const startingHealth = {
         status: 503,
         headers: STARTING_HEADERS,
