@@ -26,7 +26,7 @@ const registeredClient = z.object({
   name: z.string().min(1).default('Add-on'),
   /**
    * The platform the add-on runs in (the host's name), as the consent page names it; default: the host part of the
-   * first redirect URI.
+   * redirect URI the authorization request names.
    */
   host_name: z.string().min(1).optional(),
   /** Scopes this client may request; empty means every scope the server knows. */

@@ -52,7 +52,7 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
     res.type('html').send(
       consentPage(ctx.site, {
         addonName: learntName ?? request.client.name,
-        hostName: request.client.host_name ?? new URL(request.client.redirect_uris[0]!).host,
+        hostName: request.client.host_name ?? new URL(request.redirectUri).host,
         userName: user.name,
         scopes: request.scopes.map((name) => ({ name, description: ctx.config.scopes[name] ?? name })),
         fields: {

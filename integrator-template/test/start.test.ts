@@ -37,6 +37,7 @@ describe('resolveIntegratorConfig()', () => {
       'clients.0.client_id: Too small: expected string to have >=1 characters',
       'clients.0.client_secret: must be at least 16 characters',
       'clients.0.redirect_uris.0: Invalid URL',
+      'hostClient: is required when exchangeHostCode is true',
     ]);
   });
 
@@ -150,7 +151,7 @@ describe('startIntegrator()', () => {
     } finally {
       await running.close();
     }
-  });
+  }, 60_000);
 
   it.runIf(process.env.DATABASE_URL)('creates and migrates its own schema on PostgreSQL [databaseUrl]', async () => {
     const url = process.env.DATABASE_URL!;

@@ -107,8 +107,10 @@ function shell(
       out: () => stripVTControlCharacters(stdout),
       err: () => stripVTControlCharacters(stderr),
     };
+    let isReady = false;
     const check = () => {
-      if (ready?.test(s.out()) || ready?.test(s.err())) {
+      if (!isReady && (ready?.test(s.out()) || ready?.test(s.err()))) {
+        isReady = true;
         console.log(`first-hour: \`${line}\` (in ${cwd}) ready in ${Date.now() - started} ms`);
         done(s);
       }
@@ -124,7 +126,7 @@ function shell(
     child.on('error', fail);
     child.on('close', (code) => {
       console.log(`first-hour: \`${line}\` (in ${cwd}) → ${code} in ${Date.now() - started} ms`);
-      if (ready) fail(new Error(`${line} exited ${code} before it was ready:\n${s.out()}\n${s.err()}`));
+      if (ready && !isReady) fail(new Error(`${line} exited ${code} before it was ready:\n${s.out()}\n${s.err()}`));
       else if (code !== 0) fail(new Error(`${line} exited ${code}:\n${s.out()}\n${s.err()}`));
       else done({ ...s, code });
     });

@@ -50,16 +50,14 @@ export async function packageSpecs(
   source: PackageSource,
   log: (line: string) => void,
 ): Promise<Record<string, string>> {
-  const specs: Record<string, string> = {};
   const vendor = join(projectDir, 'vendor');
   if (source.kind !== 'registry') await mkdir(vendor, { recursive: true });
-  for (const name of names) {
+  // Packing a workspace builds it (tsc), the slowest step of `create addon`: the packages the host's build reads
+  // (their dist/ types) are built together, then the host.
+  const spec = async (name: AddonKitPackage): Promise<[string, string]> => {
     const dir = packageDir(name);
     const manifest = await readManifest(dir);
-    if (source.kind === 'registry') {
-      specs[name] = `^${manifest.version}`;
-      continue;
-    }
+    if (source.kind === 'registry') return [name, `^${manifest.version}`];
     const file = tarballName(manifest);
     if (source.kind === 'folder') {
       const found = (await readdir(source.dir)).find((f) => f === file);
@@ -74,13 +72,15 @@ export async function packageSpecs(
       await promisify(execFile)(
         'npm',
         ['pack', dir, '--pack-destination', vendor, '--silent', ...(workspace ? [] : ['--ignore-scripts'])],
-        {
-          cwd: projectDir,
-          maxBuffer: 16 * 1024 * 1024,
-        },
+        { cwd: projectDir, maxBuffer: 16 * 1024 * 1024 },
       );
     }
-    specs[name] = `file:vendor/${file}`;
-  }
+    return [name, `file:vendor/${file}`];
+  };
+  const first = await Promise.all(names.filter((n) => n !== '@addon-kit/host').map(spec));
+  const last = names.includes('@addon-kit/host') ? [await spec('@addon-kit/host')] : [];
+  const specs: Record<string, string> = Object.fromEntries(
+    names.map((n) => [...first, ...last].find(([name]) => name === n)!),
+  );
   return specs;
 }
