@@ -71,7 +71,7 @@ describe('README', () => {
       .map((a) => a.replace(/^"|"$/g, ''));
     const created = await runCli([...args, '--data-dir', dataDir]);
     expect(created.code).toBe(0);
-    const clientId = /client_id: (\S+)/.exec(created.stdout)![1]!;
+    const clientId = /client ID: (\S+)/.exec(created.stdout)![1]!;
     const secret = /secret:\s+(\S+)/.exec(created.stdout)![1]!;
 
     const db = await openDatabase({ dataDir: join(dataDir, 'db') });

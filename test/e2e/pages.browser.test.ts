@@ -97,6 +97,8 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     it('has no serious accessibility violation on the sign-in page, with and without an error [GET|POST /login]', async () => {
+      // The home page signed out: what the platform is, and the way in.
+      await visit(page, `${fixture.t.baseUrl}/`, shot('home-signed-out'), { status: 200, heading: /\S/ });
       await visit(page, `${fixture.t.baseUrl}/login`, shot('login'), { status: 200, heading: 'Log in' });
       await page.fill('input[name=email]', 'admin@demo.test');
       await page.fill('input[name=password]', 'not the password');
@@ -125,6 +127,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByText(/^Message \d+ sent to \d+ people\.$/).waitFor();
       await checkPage(page, shot('list-page-addon'));
       await visit(page, `${fixture.t.baseUrl}/demo/lists`, shot('lists'), { status: 200, heading: 'Lists' });
+      await visit(page, `${fixture.t.baseUrl}/`, shot('home'), { status: 200, heading: /^Welcome, / });
     });
 
     it('has no serious accessibility violation on the account chooser, the consent page and the refusal page [GET /oauth/interaction/{uid}]', async () => {
