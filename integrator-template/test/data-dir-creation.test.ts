@@ -40,7 +40,8 @@ describe('prepareIntegratorDatabase() — the embedded database created on a wor
     await prepareIntegratorDatabase({ dataDir }, (message) => errors.push(message));
     expect((await stat(marker)).mtimeMs).toBe(before);
     expect(errors).toEqual([]);
-  });
+    // Two embedded databases created on disk: seconds each, far more on a busy machine (a scaffold's first npm test).
+  }, 120_000);
 
   it('does nothing on PostgreSQL or in memory [nothing to create]', async () => {
     const dataDir = await tempDir();
