@@ -64,6 +64,9 @@ describe('/developer/personal-access-tokens', () => {
     const clientId = field(created, 'client_id')!;
     const secret = field(created, 'secret')!;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // One name per thing: a token's client ID (what ADDON_KIT_PAT_CLIENT_ID wants) is never an "Application ID".
+    expect(created.body).toContain('<dt>Client ID</dt>');
+    expect(created.body).not.toContain('Application ID');
     const basic = `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
     expect(
       (await fetch(`${t.baseUrl}/current/v2/me`, { headers: { authorization: basic, 'user-agent': TEST_USER_AGENT } }))
@@ -159,6 +162,11 @@ describe('/developer/oauth-applications', () => {
       created_by_id: await personId(t.db, 'admin@demo.test'),
     });
     expect(rows[0]!.client_secret_encrypted).not.toContain(clientSecret);
+    // The integer application ID (what ADDON_OAUTH_APPLICATION_ID wants) beside the client ID: shown, list and detail.
+    expect(created.body).toContain(`<dt>Application ID</dt><dd>${String(rows[0]!.id)}</dd>`);
+    const listed = await browser.request('/developer/oauth-applications');
+    expect(listed.body).toContain('Application ID');
+    expect(listed.body).toContain(`<td class="ak-num">${String(rows[0]!.id)}</td>`);
     const config = await discoverClient(t.baseUrl, { id: rows[0]!.id as string, clientId, clientSecret });
     const tokens = await obtainTokens(new TestBrowser(t.baseUrl), config, { scope: 'people' });
     expect(tokens.token_type).toBe('bearer');
