@@ -18,12 +18,14 @@ import { createBenchDatabase } from './runner/databases.ts';
 import { interleave } from './runner/rounds.ts';
 import { compareRow, printedRow } from './runner/table.ts';
 
-const RULES: RuleInput[] = [
+/** The List's rules: most of the 10,000 people match them. */
+export const RULES: RuleInput[] = [
   { attribute: 'membership', operator: 'is_not', value: 'Visitor' },
   { attribute: 'age', operator: 'greater_than_or_equal', value: '18' },
   { attribute: 'email', operator: 'is_not_blank', value: '' },
 ];
-const NOW = new Date('2026-01-01T00:00:00Z');
+/** The runs' clock (ages are counted from it). */
+export const NOW = new Date('2026-01-01T00:00:00Z');
 
 /** Deterministic people (attributes derived from the row number) and one List with RULES, inserted by a few statements. */
 async function seed(db: Database, people: number): Promise<{ organizationId: string; listId: string }> {

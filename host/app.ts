@@ -8,7 +8,7 @@ import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
-import type { HostConfig } from './config.ts';
+import { metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
@@ -18,10 +18,19 @@ import { peopleRouter } from './people/people-router.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { healthCheck } from './http/health.ts';
-import { noSniff } from './http/no-sniff.ts';
+import { baselineHeaders } from './http/baseline-headers.ts';
 import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createHostTracing } from './tracing/index.ts';
+import {
+  createHostMetrics,
+  measureRequests,
+  metricsEndpoint,
+  NO_METRICS,
+  observeOAuthGrants,
+  type HostMetrics,
+} from './metrics/index.ts';
 import { createHostLimits } from './limits/host-limits.ts';
 import { homeRouter } from './pages/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
@@ -49,6 +58,8 @@ export interface HostDeps {
   routers?: Router[];
   /** Pages among those routers that mount add-ons (the demo's List page): a push names one (`links.preview`). */
   addonPages?: AddonPages | undefined;
+  /** The metrics to report to; by default the host's own when the configuration exposes them, none otherwise. */
+  metrics?: HostMetrics;
 }
 
 export interface Host {
@@ -58,6 +69,13 @@ export interface Host {
   logger: Logger;
   /** The OAuth 2.0 / OpenID Connect provider (host/oauth/provider.ts). */
   oauthProvider: Provider;
+  /** What the host counts (host/metrics); `start` serves them on the metrics port when one is configured. */
+  metrics: HostMetrics;
+  /**
+   * Shutdown has begun: `/health` answers 503 `draining` from now on while every other route still serves, so a
+   * load balancer moves away before the listener stops taking connections.
+   */
+  drain(): void;
   /** Stops background work (the database is the caller's to close). */
   close(): Promise<void>;
 }
@@ -65,7 +83,9 @@ export interface Host {
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const limits = await createHostLimits({ config, db, logger });
+  const metrics = deps.metrics ?? (metricsExposed(config) ? createHostMetrics(db) : NO_METRICS);
+  const tracing = createHostTracing({ otlpEndpoint: config.otlpEndpoint });
+  const limits = await createHostLimits({ config, db, logger, metrics });
   const clientCache = await createClientCache(db);
   const proxyCalls = await createProxyCallCache(db);
   const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth, clientCache });
@@ -77,11 +97,16 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.locals.platformName = config.platformName;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
-  app.use(noSniff);
+  app.use(tracing.traceRequests);
+  app.use(measureRequests(metrics));
+  app.use(baselineHeaders(config.baseUrl));
   app.use(rejectMalformedUrl);
   app.use(pageAssetsRouter());
 
-  app.get('/health', healthCheck(db, logger));
+  const lifecycle = { draining: false };
+  app.get('/health', healthCheck(db, logger, lifecycle));
+  app.get('/metrics', metricsEndpoint(metrics, config.metricsToken));
+  observeOAuthGrants(oauthProvider, metrics);
 
   // strict: false — `null`, `1`, `"x"` are JSON, so they reach the payload check (400 invalid_resource_payload)
   // instead of being reported as unparsable (invalid_json).
@@ -118,6 +143,9 @@ export async function createHost(deps: HostDeps): Promise<Host> {
           db,
           logger,
           intervalMs: config.listRefreshIntervalSeconds * 1000,
+          onPass: (refreshed) => {
+            for (const list of refreshed) metrics.listRun('scheduled', list.ok ? 'success' : 'failure');
+          },
           ...(deps.now ? { now: deps.now } : {}),
         })
       : undefined;
@@ -136,6 +164,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     provider: oauthProvider,
     proxyCalls,
     pages: deps.addonPages,
+    metrics,
     ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
   });
   app.use('/addons/v1', ...addons.registry);
@@ -155,6 +184,10 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     db,
     logger,
     oauthProvider,
+    metrics,
+    drain: () => {
+      lifecycle.draining = true;
+    },
     close: async () => {
       await lists?.stop();
       await maintenance.stop();
@@ -163,6 +196,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
       await limits.close();
       await clientCache.close();
       await proxyCalls.close();
+      await tracing.shutdown();
     },
   };
 }

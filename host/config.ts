@@ -109,6 +109,24 @@ export const hostConfigSchema = z.object({
    * throttling). `false` (default): the TCP peer is the client. E.g. `loopback`, `1` (hops), a list of addresses.
    */
   trustProxy: z.union([z.boolean(), z.number().int().min(0), z.string().min(1)]),
+  /**
+   * Seconds a host keeps serving after SIGTERM while `/health` answers 503 `draining`, so a load balancer's health
+   * check takes it out of rotation before it stops taking connections; default 5, or 0 when the base URL is on this
+   * machine (a development host has no balancer to wait for).
+   */
+  drainSeconds: z.number().int().min(0).max(300).optional(),
+  /**
+   * Bearer token that opens `GET /metrics` on the host's own port (at least 32 characters); without it (and without
+   * `metricsPort`) the host collects no metrics and `/metrics` is a 404.
+   */
+  metricsToken: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** TCP port of a separate listener serving `/metrics` without a token, on the bind address (0: a free port). */
+  metricsPort: z.number().int().min(0).max(65535).optional(),
+  /**
+   * OpenTelemetry OTLP/HTTP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, e.g. `http://collector:4318`): the host exports
+   * its spans to `<endpoint>/v1/traces`. Unset: no span leaves the process (trace ids still reach the logs).
+   */
+  otlpEndpoint: z.url().optional(),
   /** Directory of the built add-on SDK browser bundles (`host.js`, `sandbox-bootstrap.js`) the host serves; default `<dataDir>/addon-sdk`. */
   addonSdkDir: z.string().min(1).optional(),
 });
@@ -166,6 +184,10 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_RATE_LIMIT: { key: 'rateLimit' },
   ADDON_KIT_REDIS_URL: { key: 'redisUrl' },
   ADDON_KIT_TRUST_PROXY: { key: 'trustProxy', parse: parseTrustProxy },
+  ADDON_KIT_DRAIN_SECONDS: { key: 'drainSeconds', parse: Number },
+  ADDON_KIT_METRICS_TOKEN: { key: 'metricsToken' },
+  ADDON_KIT_METRICS_PORT: { key: 'metricsPort', parse: Number },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { key: 'otlpEndpoint' },
 };
 
 /** `true`/`false`, a hop count, or Express's names and address lists as they are. */
@@ -218,4 +240,15 @@ export function resolveHostConfig(overrides: HostConfigInput = {}, env: NodeJS.P
 export function allowsPrivateAddresses(config: Pick<HostConfig, 'addonAllowPrivateAddresses' | 'baseUrl'>): boolean {
   if (config.addonAllowPrivateAddresses !== undefined) return config.addonAllowPrivateAddresses;
   return isLoopbackUrl(config.baseUrl);
+}
+
+/** Seconds to keep serving after SIGTERM with `/health` draining (see `drainSeconds`). */
+export function drainDelaySeconds(config: Pick<HostConfig, 'drainSeconds' | 'baseUrl'>): number {
+  if (config.drainSeconds !== undefined) return config.drainSeconds;
+  return isLoopbackUrl(config.baseUrl) ? 0 : 5;
+}
+
+/** Whether the host collects metrics: only when the operator exposes them (a metrics token or port). */
+export function metricsExposed(config: Pick<HostConfig, 'metricsToken' | 'metricsPort'>): boolean {
+  return config.metricsToken !== undefined || config.metricsPort !== undefined;
 }

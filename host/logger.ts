@@ -1,5 +1,6 @@
 /** pino logger; credentials are redacted wherever they could appear, and database errors keep their codes but lose their values. */
 import { pino, type Logger } from 'pino';
+import { logFields } from './tracing/index.ts';
 
 export type { Logger };
 
@@ -63,7 +64,14 @@ function batchedStdout() {
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
-    { level, redact: { paths: REDACT_PATHS, censor }, serializers: { err: serializeError }, base: undefined },
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor },
+      serializers: { err: serializeError },
+      base: undefined,
+      // Every line written while a request is handled names its trace and request (tracing/trace-context.ts).
+      mixin: logFields,
+    },
     (destination ?? batchedStdout()) as never,
   );
 }

@@ -9,12 +9,19 @@ import type { Router } from 'express';
 import type { BundleSpec } from '@addon-kit/sdk/server';
 import { addonSdkDir, buildSdkBundles, createSandboxApp, RUNTIME_BUNDLES, type AddonPages } from './addons/index.ts';
 import { createHost, type Host } from './app.ts';
-import { resolveHostConfig, type HostConfig, type HostConfigInput } from './config.ts';
+import {
+  configFromEnvironment,
+  drainDelaySeconds,
+  resolveHostConfig,
+  type HostConfig,
+  type HostConfigInput,
+} from './config.ts';
 import type { Database } from './db/database.ts';
 import { listenOn, type Listener } from './http/listen.ts';
+import { listenForMetrics } from './metrics/index.ts';
 import { hostStartingListener, sandboxStartingListener } from './http/starting-response.ts';
 import type { Logger } from './logger.ts';
-import { loadOrCreateSecrets } from './secrets.ts';
+import { missingSecrets } from './secrets.ts';
 
 /** What runs beside the platform on a listener of its own, started and stopped with it. */
 export interface HostCompanion<T> {
@@ -61,18 +68,29 @@ export interface RunningHost<T = unknown> {
   sandboxUrl: string;
   /** What the companion reported once serving, when there is one. */
   companion: T | undefined;
-  close(): Promise<void>;
+  /** The separate metrics listener's `/metrics`, when a metrics port is configured. */
+  metricsUrl: string | undefined;
+  /**
+   * Shuts down gracefully: with `drain`, `/health` answers 503 `draining` for the configured drain seconds while
+   * everything is still served (a balancer takes the host out of rotation); then the listeners stop taking
+   * connections, requests in flight finish, idle keep-alive connections close, and background work stops.
+   */
+  close(options?: { drain?: boolean }): Promise<void>;
 }
 
 /** Serves the host and the sandbox origin (and the companion, if any) over a migrated database. */
 export async function startHost<T = unknown>(options: StartOptions<T>): Promise<RunningHost<T>> {
   const log = options.log ?? (() => {});
-  const secrets = await loadOrCreateSecrets(options.dataDir);
+  const given = Object.fromEntries(Object.entries(options.config ?? {}).filter(([, v]) => v !== undefined));
+  // Secrets generated into the data directory only for what neither the environment nor the options configure.
+  const secrets = await missingSecrets(options.dataDir, { ...configFromEnvironment(), ...given });
   const requested = resolveHostConfig({ ...secrets, dataDir: options.dataDir, ...options.config });
 
   // Listen first: with port 0 the URLs (issuer, sandbox origin, the companion's URLs) need the real ports.
   const listeners: Listener[] = [];
-  const closeListeners = () => Promise.all(listeners.map((l) => l.close()));
+  const closeListeners = async () => {
+    await Promise.all(listeners.map((l) => l.close()));
+  };
   const listen = async (port: number, whileStarting: RequestListener) => {
     const listener = await listenOn(port, requested.bindAddress, whileStarting);
     listeners.push(listener);
@@ -114,14 +132,24 @@ export async function startHost<T = unknown>(options: StartOptions<T>): Promise<
       createSandboxApp({ db: options.db, hostBaseUrl: config.baseUrl, sandboxUrl: config.sandboxUrl!, bundleDir }),
     );
     const reported = await companion?.serve(host.logger);
+    const metricsListener =
+      config.metricsPort === undefined
+        ? undefined
+        : await listenForMetrics(host.metrics, config.metricsPort, config.bindAddress);
     return {
       host,
       server: hostListener.server,
       url: config.baseUrl,
       sandboxUrl: config.sandboxUrl!,
       companion: reported,
-      async close() {
+      metricsUrl: metricsListener && `http://${config.bindAddress}:${metricsListener.port}/metrics`,
+      async close(closeOptions = {}) {
+        host.drain();
+        for (const listener of listeners) listener.drain();
+        const delay = closeOptions.drain ? drainDelaySeconds(config) : 0;
+        if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay * 1000));
         await closeListeners();
+        await metricsListener?.close();
         await companion?.close();
         await host.close();
       },

@@ -1,7 +1,8 @@
 /**
  * Development secrets: when no session secret or encryption key is configured, one is generated
  * once and kept in `<dataDir>/secrets.json` (mode 0600) so restarts keep sessions and ciphertexts.
- * Production sets ADDON_KIT_SESSION_SECRET and ADDON_KIT_ENCRYPTION_KEYS instead.
+ * Production sets ADDON_KIT_SESSION_SECRET and ADDON_KIT_ENCRYPTION_KEYS instead, and those always win: a host that
+ * joins others on one database must seal and decrypt with their secrets, never with ones it made up.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -36,4 +37,22 @@ export async function loadOrCreateSecrets(dataDir: string): Promise<GeneratedSec
     },
   );
   return JSON.parse(await readFile(file, 'utf8')) as GeneratedSecrets;
+}
+
+/**
+ * The secrets the configuration lacks, from the data directory (generated there on first use). Configured ones
+ * (environment or options) are left out, so they win; with both configured nothing is read or written.
+ */
+export async function missingSecrets(
+  dataDir: string,
+  configured: { sessionSecret?: unknown; encryptionKeys?: unknown },
+): Promise<Partial<GeneratedSecrets>> {
+  const needSession = configured.sessionSecret === undefined;
+  const needKeys = configured.encryptionKeys === undefined;
+  if (!needSession && !needKeys) return {};
+  const generated = await loadOrCreateSecrets(dataDir);
+  return {
+    ...(needSession ? { sessionSecret: generated.sessionSecret } : {}),
+    ...(needKeys ? { encryptionKeys: generated.encryptionKeys } : {}),
+  };
 }

@@ -47,7 +47,7 @@ describe('README', () => {
 
   it('documents every environment variable the host reads, and only those', () => {
     const table = readme.split('## Configuration')[1]!.split('\n## ')[0]!;
-    const documented = [...table.matchAll(/`((?:ADDON_KIT|DATABASE)_[A-Z_]+)`/g)].map((m) => m[1]!);
+    const documented = [...table.matchAll(/`((?:ADDON_KIT|DATABASE|OTEL)_[A-Z_]+)`/g)].map((m) => m[1]!);
     expect(new Set(documented)).toEqual(new Set(Object.keys(ENVIRONMENT)));
   });
 

@@ -64,7 +64,7 @@ export function createSandboxRouter(options: SandboxRouterOptions): Router {
     try {
       source = 'source' in script ? script.source : await readFile(script.file);
     } catch {
-      res.status(404).type('text/plain').send('Not found');
+      res.status(404).set('X-Content-Type-Options', 'nosniff').type('text/plain').send('Not found');
       return;
     }
     common(res);
@@ -89,7 +89,7 @@ export function createSandboxRouter(options: SandboxRouterOptions): Router {
       else if (Object.hasOwn(addons, name)) script = { file: addons[name]! };
     }
     if (!script) {
-      res.status(404).type('text/plain').send('Not found');
+      res.status(404).set('X-Content-Type-Options', 'nosniff').type('text/plain').send('Not found');
       return;
     }
     await sendScript(res, script);

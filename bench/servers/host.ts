@@ -7,6 +7,7 @@
  *                        GET /addons/installations, a logged-in session, and the integrator token of
  *                        --integrator-token in the vault (P1)
  *   --scenario refresh   a confidential OAuth application and --tokens N refresh tokens issued by the provider (P2)
+ *   --metrics-token T, --otlp-endpoint URL   metrics and span export on (P10)
  *
  * Reports `{url, …}` over IPC when ready; stops on SIGTERM.
  */
@@ -49,6 +50,8 @@ const { values } = parseArgs({
     'integrator-token': { type: 'string' },
     'integrator-refresh-token': { type: 'string' },
     tokens: { type: 'string' },
+    'metrics-token': { type: 'string' },
+    'otlp-endpoint': { type: 'string' },
   },
 });
 
@@ -86,6 +89,9 @@ const config = resolveHostConfig({
   baseUrl: url,
   dataDir: values['data-dir'] ?? 'memory://',
   rateLimit: 'off',
+  // P10: metrics (every request measured) and span export on.
+  metricsToken: values['metrics-token'],
+  otlpEndpoint: values['otlp-endpoint'],
 });
 const box = createSecretBox(config.encryptionKeys);
 const admin = await personId(db, ADMIN);

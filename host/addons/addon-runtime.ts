@@ -18,6 +18,7 @@ import { allowsPrivateAddresses, type HostConfig } from '../config.ts';
 import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { NO_METRICS, type HostMetrics } from '../metrics/index.ts';
 import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { createTokenVault, type TokenVault } from './authorizations/index.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -57,6 +58,8 @@ export interface AddonRuntimeDeps {
   clock?: Clock;
   /** Pages that mount add-ons (the demo's), named in a push's answer. */
   pages?: AddonPages | undefined;
+  /** Where proxied calls and add-on token refreshes are counted. */
+  metrics?: HostMetrics;
 }
 
 /** The runtime's routers and the parts tests reach into. */
@@ -93,6 +96,8 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     leadMs,
     // A lease outlives the token request it covers, with a margin for the writes around it.
     leaseMs: timeoutSeconds * 1000 + 2000,
+    onRefresh: (side, outcome) =>
+      deps.metrics?.tokenRefresh(side === 'integrator' ? 'addon_integrator' : 'addon_service', outcome),
     kinds: {
       service: hostGrant({ db, box, loopback, issuer: config.baseUrl, timeoutSeconds }),
       integrator: integratorGrant({ db, box, timeoutSeconds, allowPrivateAddresses }),
@@ -133,6 +138,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
       baseUrl: config.baseUrl,
       limits,
       allowPrivateAddresses,
+      metrics: deps.metrics ?? NO_METRICS,
     }),
   );
   router.use('/installations', addonErrorHandler(logger));

@@ -49,7 +49,7 @@ export const START_FORM = {
     },
     'no-demo': {
       type: 'boolean',
-      help: 'the platform alone: no demo pages, sample add-on or template integrator',
+      help: 'the platform alone: no demo pages, sample add-on or template integrator (also ADDON_KIT_DEMO=false)',
     },
     ...DATABASE_OPTIONS,
     'demo-password': {

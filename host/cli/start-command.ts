@@ -15,7 +15,8 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
   const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
   const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);
-  const demo = !values['no-demo'];
+  // ADDON_KIT_DEMO=false is --no-demo for a host configured by its environment alone (a service manager's unit).
+  const demo = !values['no-demo'] && process.env.ADDON_KIT_DEMO !== 'false';
   if (!demo && integratorPort !== undefined) {
     io.err("addon-kit: --integrator-port is the demo integrator's; it makes no sense with --no-demo");
     return 2;
@@ -26,11 +27,11 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   }
 
   // Listen for the stop signals before anything is printed: whoever reads "listening" may stop us at once.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    signal?.addEventListener('abort', stop, { once: true });
+  // SIGTERM (a service manager, a rolling restart) drains first; SIGINT (Ctrl-C at a terminal) does not wait.
+  const stopped = new Promise<{ drain: boolean }>((resolve) => {
+    process.once('SIGINT', () => resolve({ drain: false }));
+    process.once('SIGTERM', () => resolve({ drain: true }));
+    signal?.addEventListener('abort', () => resolve({ drain: false }), { once: true });
   });
   const started = Date.now();
   if (demo) {
@@ -80,6 +81,7 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     `addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`,
   );
   io.out(`  health:            ${running.url}/health`);
+  if (running.metricsUrl) io.out(`  metrics:           ${running.metricsUrl}`);
   io.out(`  sign in:           ${running.url}/login`);
   if (shown) io.out(`  demo Lists:        ${running.url}/demo/lists`);
   if (shown?.demoListUrl)
@@ -92,10 +94,10 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   for (const login of logins)
     io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
 
-  await stopped;
+  const stop = await stopped;
   io.err('addon-kit: shutting down…');
   await channel?.close();
-  await running.close();
+  await running.close(stop);
   await storage.db.close();
   return 0;
 }

@@ -37,7 +37,18 @@ export interface Database extends Queryable {
   listen?(channel: string, onNotify: (payload: string) => void, onGap: () => void): Promise<Subscription>;
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** PostgreSQL: the pool's connections (open, idle) and the queries waiting for one (metrics). */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+/** A connection pool's state at one moment. */
+export interface PoolStats {
+  /** Connections open, in use or idle. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export interface OpenDatabaseOptions {
@@ -223,6 +234,7 @@ async function openPostgres(
       }
     },
     listen: (channel, onNotify, onGap) => listenPostgres(pg, url, schema, channel, onNotify, onGap),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

@@ -1,4 +1,7 @@
-/** A request id on every request (echoed as X-Request-Id) and one log line per response, without query strings. */
+/**
+ * A request id on every request (echoed as X-Request-Id) and one log line per response, with the request's trace id
+ * (host/tracing) and without query strings.
+ */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger.ts';
@@ -24,8 +27,9 @@ export function requestContext(logger: Logger): RequestHandler {
       // The path only: query strings may carry authorization codes or state.
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const aborted = res.writableFinished ? {} : { aborted: true };
+      const trace = req.traceId ? { traceId: req.traceId } : {};
       logger.info(
-        { requestId: req.requestId, method: req.method, path, status: res.statusCode, ms, ...aborted },
+        { requestId: req.requestId, ...trace, method: req.method, path, status: res.statusCode, ms, ...aborted },
         'request',
       );
     });

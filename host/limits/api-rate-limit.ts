@@ -40,6 +40,8 @@ export function limitApiRequests(deps: {
   limiter: RateLimiterAbstract | undefined;
   limit: { points: number; seconds: number } | 'off';
   clientAuth: ClientAuthThrottle;
+  /** Called for each request over the limit (metrics). */
+  onExceeded?: () => void;
 }): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization') ?? '';
@@ -73,6 +75,7 @@ export function limitApiRequests(deps: {
       res.set(RATE_LIMIT_HEADERS.period, String(limit.seconds));
       res.set(RATE_LIMIT_HEADERS.count, String(state.consumedPoints));
       if (exceeded) {
+        deps.onExceeded?.();
         const retryAfter = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
         throw new TooManyRequestsError(
           retryAfter,

@@ -40,15 +40,18 @@ export interface AccessRow {
  * For other modules' combined reads; the tables' SQL stays here.
  */
 export function accessRowSql(person: string, client: string): string {
-  return `SELECT COALESCE(s.access_mode, 'anyone') AS mode, p.site_administrator,
-            o.name AS organization_name, a.name AS application_name,
-            EXISTS (SELECT 1 FROM connected_application_people_allowed w
-                    WHERE w.organization_id = p.organization_id AND w.application_id = a.id AND w.person_id = p.id) AS listed
-     FROM people p
-     JOIN organizations o ON o.id = p.organization_id
-     JOIN ${APPLICATIONS_VIEW} a ON a.client_id = ${client}
-     LEFT JOIN connected_application_settings s ON s.organization_id = p.organization_id AND s.application_id = a.id
-     WHERE p.id = ${person}`;
+  // Aliases of their own: `person` and `client` may name columns of an enclosing statement (its `p.id`).
+  return `SELECT COALESCE(access_s.access_mode, 'anyone') AS mode, access_p.site_administrator,
+            access_o.name AS organization_name, access_a.name AS application_name,
+            EXISTS (SELECT 1 FROM connected_application_people_allowed access_w
+                    WHERE access_w.organization_id = access_p.organization_id AND access_w.application_id = access_a.id
+                      AND access_w.person_id = access_p.id) AS listed
+     FROM people access_p
+     JOIN organizations access_o ON access_o.id = access_p.organization_id
+     JOIN ${APPLICATIONS_VIEW} access_a ON access_a.client_id = ${client}
+     LEFT JOIN connected_application_settings access_s
+       ON access_s.organization_id = access_p.organization_id AND access_s.application_id = access_a.id
+     WHERE access_p.id = ${person}`;
 }
 
 /**
@@ -71,6 +74,15 @@ export async function findAccessRefusal(
 ): Promise<AccessRefusal | undefined> {
   const { rows } = await db.query<AccessRow>(accessRowSql('$1', '$2'), [who.personId, who.clientId]);
   return refusalOf(rows[0]);
+}
+
+/**
+ * The {@link AccessRow} of person `person` and the application whose integer id the SQL expression `applicationId`
+ * gives, as one JSON value (null for an unknown person or application): for another module's combined read.
+ */
+export function accessRowJsonSql(person: string, applicationId: string): string {
+  const client = `(SELECT v.client_id FROM ${APPLICATIONS_VIEW} v WHERE v.id = ${applicationId})`;
+  return `(SELECT to_json(r) FROM (${accessRowSql(person, client)}) r)`;
 }
 
 /**

@@ -20,6 +20,7 @@ import { ClientAdapter } from './client-adapter.ts';
 import type { ClientCache } from './client-cache.ts';
 import { codeIssuedHook } from './code-issued.ts';
 import { providerErrorRenderer } from './error-page.tsx';
+import { frameAndReferrerPolicy } from './frame-and-referrer-policy.ts';
 import { revokeOnLateCodeReplay } from './late-code-replay.ts';
 import { revokeOnLateRefreshReuse } from './late-refresh-reuse.ts';
 import { replayConcurrentRefresh } from './refresh-replay.ts';
@@ -190,6 +191,7 @@ function safeOrigin(uri: string): string | undefined {
 export async function createOAuthProvider(deps: OAuthProviderDeps): Promise<Provider> {
   const jwks = await loadSigningKeys(deps.db, createSecretBox(deps.config.encryptionKeys));
   const provider = new Provider(deps.config.baseUrl, providerConfiguration(deps, jwks));
+  provider.use(frameAndReferrerPolicy());
   if (deps.clientAuth) provider.use(countClientAuthFailures(deps.clientAuth));
   // Outside the shaping: the answer kept for a concurrent duplicate is the one the client received.
   provider.use(replayConcurrentRefresh(deps.db));

@@ -141,7 +141,7 @@ describe('addon-kit help', () => {
         '  --port 4000                  TCP port of the host (default 4000, or ADDON_KIT_PORT); 0 picks free ports for all three listeners',
         "  --sandbox-port P             TCP port of the add-on sandbox origin (default the host's port + 1, or ADDON_KIT_SANDBOX_PORT)",
         '  --integrator-port 4100       TCP port of the template integrator (default 4100; 0 with --port 0)',
-        '  --no-demo                    the platform alone: no demo pages, sample add-on or template integrator',
+        '  --no-demo                    the platform alone: no demo pages, sample add-on or template integrator (also ADDON_KIT_DEMO=false)',
         '  --data-dir ./.addon-kit      data directory: the embedded database, generated secrets, the demo password (or ADDON_KIT_DATA_DIR)',
         '  --database-url postgres://…  use this PostgreSQL server instead of the embedded PGlite (or DATABASE_URL)',
         '  --demo-password P            password of the demo logins when the demo data is first seeded, at least 8 characters (default: generated; printed at start)',

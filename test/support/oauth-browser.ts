@@ -71,7 +71,11 @@ export interface PageResponse {
 /** One browser profile against one origin. */
 export class TestBrowser {
   readonly jar = new CookieJar();
-  constructor(readonly baseUrl: string) {}
+  /** `fetcher`: how requests go out (another `fetch` for an https server with a test certificate). */
+  constructor(
+    readonly baseUrl: string,
+    private readonly fetcher: typeof fetch = fetch,
+  ) {}
 
   /** One request, no redirect following; cookies sent and stored. */
   async request(
@@ -90,7 +94,7 @@ export class TestBrowser {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(target, {
+    const response = await this.fetcher(target, {
       method: init.method ?? (body ? 'POST' : 'GET'),
       headers,
       body,

@@ -15,7 +15,7 @@ import { findOAuthApplication } from '../../oauth/applications.ts';
 import { issueTokensForPerson } from '../../oauth/issue-tokens.ts';
 import { revokeIssuedTokens } from '../../oauth/revoke-tokens.ts';
 import { integratorClientSecret } from '../registry/index.ts';
-import { integratorOAuthClient } from '../tokens/index.ts';
+import { integratorOAuthClient, refusedIntegratorUrl } from '../tokens/index.ts';
 import type { HandshakeDeps } from './deps.ts';
 import { beginLeg, checkReturn, requireAccess } from './legs.ts';
 import { StepFailure } from './step-failure.ts';
@@ -56,6 +56,22 @@ export function advanceHandshake(deps: HandshakeDeps): RequestHandler {
         'This platform has no record that you allowed the add-on during this authorization. Start it again from the add-on and allow access when asked.',
         installation.id,
         current,
+      );
+    }
+    // Before anything is consumed or issued: an integrator URL this host may not use is the add-on's configuration
+    // to fix, said plainly (openid-client would refuse it below, after the host's tokens were issued).
+    const refused = refusedIntegratorUrl(installation, allowsPrivateAddresses(config));
+    if (refused) {
+      throw new StepFailure(
+        502,
+        'integrator_url_refused',
+        'The add-on cannot be authorized on this platform',
+        `The add-on's integrator address ${new URL(refused).origin} uses plain http, which this platform accepts only for a development add-on on this machine. The add-on's developer must use an https address.`,
+        installation.id,
+        current,
+        'integrator',
+        false,
+        false,
       );
     }
     // Consumes the state: only one request with it gets past this line.

@@ -5,6 +5,7 @@
  * authorization, without which there is no token to attach (`handshake_required`).
  */
 import type { RequestHandler } from 'express';
+import { traceHeaders } from '../../tracing/index.ts';
 import { HandshakeRequiredError } from '../addon-error.ts';
 import type { VaultRecord } from '../authorizations/index.ts';
 import { proxiedOf, type FetchProxyDeps } from './proxied-call.ts';
@@ -13,12 +14,15 @@ import { checkIntegratorCall } from './integrator-policy.ts';
 import { proxyCallOf } from './proxy-call.ts';
 import { checkServiceCall } from './service-policy.ts';
 
-/** Common request headers toward any upstream: no credentials, no hop-by-hop, identity encoding (bytes are relayed raw). */
+/**
+ * Common request headers toward any upstream: no credentials, no hop-by-hop, identity encoding (bytes are relayed
+ * raw), and the trace of the browser's call (`traceparent`), which the integrator and the host's API continue.
+ */
 function outgoingHeaders(envelope: CheckedFetchEnvelope, extra: [string, string][]): [string, string][] {
   const kept = stripHeaders(envelope.headers).filter(
     ([name]) => !['accept-encoding', 'user-agent', 'origin', 'referer'].includes(name.toLowerCase()),
   );
-  return [...kept, ['accept-encoding', 'identity'], ...extra];
+  return [...kept, ['accept-encoding', 'identity'], ...Object.entries(traceHeaders()), ...extra];
 }
 
 function recordOf(record: VaultRecord | undefined, side: 'host_auth' | 'integrator_auth'): VaultRecord {

@@ -40,7 +40,11 @@ export function parseFetchEnvelope(header: string | undefined): CheckedFetchEnve
   return parsed.data;
 }
 
-/** RFC 9110 §7.6.1 hop-by-hop headers, plus credentials the proxy owns or must never pass on. */
+/**
+ * RFC 9110 §7.6.1 hop-by-hop headers, plus credentials the proxy owns or must never pass on; method overrides (a
+ * framework honouring one would run a method the allow-list never let through); client-address headers (an add-on
+ * must not speak for the person's address); and trace context, which the proxy sends itself.
+ */
 const STRIPPED = new Set([
   'connection',
   'keep-alive',
@@ -59,6 +63,16 @@ const STRIPPED = new Set([
   'set-cookie2',
   'authorization',
   'expect',
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'forwarded',
+  'x-real-ip',
+  'traceparent',
+  'tracestate',
 ]);
 
 /** Drops hop-by-hop, cookie and authorization headers, and any named in `Connection`. @see RFC 9110 §7.6.1 */

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import type { FetchTarget } from '@addon-kit/sdk/protocol';
 import type { Queryable } from '../../db/database.ts';
+import type { HostMetrics } from '../../metrics/index.ts';
 import type { TokenVault, VaultRecord } from '../authorizations/index.ts';
 import type { Installation } from '../registry/index.ts';
 import type { RefreshEngine } from '../tokens/index.ts';
@@ -42,6 +43,8 @@ export interface FetchProxyDeps {
   limits: FetchProxyLimits;
   /** The operator's setting: development add-ons may reach private addresses (config `allowsPrivateAddresses`). */
   allowPrivateAddresses: boolean;
+  /** Where each call is counted (host/metrics). */
+  metrics: HostMetrics;
 }
 
 /** Where the call goes and as whom (checkPolicy). */
@@ -74,6 +77,8 @@ export interface ProxiedCall {
   /** The access token sent with the last attempt. */
   token?: string;
   upstream?: IncomingMessage;
+  /** Seconds from sending the first attempt to its response head (metrics). */
+  upstreamSeconds?: number;
 }
 
 declare global {

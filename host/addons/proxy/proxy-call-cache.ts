@@ -38,6 +38,7 @@ export interface CachedProxyCall {
   person: PersonRecord;
   installation: Installation;
   record: VaultRecord | undefined;
+  accessRefused: boolean;
   sessionExpiresAt: Date;
 }
 

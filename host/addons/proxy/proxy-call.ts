@@ -16,7 +16,9 @@ import {
   type TokenVault,
   type VaultRecord,
 } from '../authorizations/index.ts';
+import { accessRowJsonSql, refusalOf, type AccessRow } from '../../oauth/application-access.ts';
 import {
+  installationApplicationIdSql,
   installationJsonSql,
   installationNotFound,
   installationOfJson,
@@ -32,17 +34,20 @@ export interface ProxyCall {
   person: PersonRecord;
   installation: Installation;
   record: VaultRecord | undefined;
+  /** The organization's access mode leaves the person out of the add-on's OAuth application (checkAccess). */
+  accessRefused: boolean;
 }
 
 const COLUMNS = `${installationJsonSql('p.organization_id', '$3')} AS installation,
-  ${authorizationJsonSql('$3', 'p.id')} AS authorization, s.expires_at AS session_expires_at`;
+  ${authorizationJsonSql('$3', 'p.id')} AS authorization, s.expires_at AS session_expires_at,
+  ${accessRowJsonSql('p.id', installationApplicationIdSql('$3'))} AS access`;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       /** What `requireProxyCall` read: the installation (undefined when not visible) and the authorization. */
-      proxyCall?: { installation: Installation | undefined; record: VaultRecord | undefined };
+      proxyCall?: { installation: Installation | undefined; record: VaultRecord | undefined; accessRefused: boolean };
     }
   }
 }
@@ -61,27 +66,39 @@ export function requireProxyCall(vault: TokenVault, cache: ProxyCallCache): Requ
     const cached = key === undefined ? undefined : cache.get(key, Date.now());
     if (cached && cached.person.id === personId) {
       req.addonPerson = cached.person;
-      req.proxyCall = { installation: cached.installation, record: cached.record };
+      req.proxyCall = {
+        installation: cached.installation,
+        record: cached.record,
+        accessRefused: cached.accessRefused,
+      };
       return next();
     }
     const ticket = cache.ticket();
-    const { installation, authorization, session_expires_at, ...person } = await loadAddonPerson<{
+    const { installation, authorization, session_expires_at, access, ...person } = await loadAddonPerson<{
       installation: InstallationJson | null;
       authorization: AuthorizationRowJson | null;
       session_expires_at: Date;
+      access: AccessRow | null;
     }>(req, res, { columns: COLUMNS, params: [isInstallationId(id) ? id : null] });
     // The person alone: the installation's and the authorization's columns (sealed tokens) are not kept on it.
     req.addonPerson = person;
     const call = {
       installation: installation ? installationOfJson(installation) : undefined,
       record: installation && authorization ? await vault.fromRow(authorizationRowOf(authorization)) : undefined,
+      accessRefused: refusalOf(access ?? undefined) !== undefined,
     };
     req.proxyCall = call;
     if (key !== undefined && call.installation)
       cache.keep(
         key,
         ticket,
-        { person, installation: call.installation, record: call.record, sessionExpiresAt: session_expires_at },
+        {
+          person,
+          installation: call.installation,
+          record: call.record,
+          accessRefused: call.accessRefused,
+          sessionExpiresAt: session_expires_at,
+        },
         Date.now(),
       );
     next();
@@ -93,5 +110,5 @@ export function proxyCallOf(req: Request): ProxyCall {
   const person = addonPersonOf(req);
   const call = req.proxyCall;
   if (!call?.installation) throw installationNotFound();
-  return { person, installation: call.installation, record: call.record };
+  return { person, installation: call.installation, record: call.record, accessRefused: call.accessRefused };
 }

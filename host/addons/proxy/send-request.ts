@@ -30,6 +30,8 @@ export function attempt(
 export function sendRequest(limits: FetchProxyLimits): RequestHandler {
   return exchangeStep(async (req) => {
     const call = proxiedOf(req, 'route', 'exchange', 'token');
+    const started = performance.now();
     call.upstream = await attempt(call, limits, call.token, call.exchange.body.stream);
+    call.upstreamSeconds = (performance.now() - started) / 1000;
   });
 }

@@ -19,6 +19,7 @@ export {
   bundleByHash,
   findInstallation,
   installationBundle,
+  installationApplicationIdSql,
   installationJsonSql,
   installationNotFound,
   installationOfJson,

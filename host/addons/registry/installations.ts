@@ -134,6 +134,11 @@ export function installationJsonSql(org: string, id: string): string {
   return `(SELECT to_json(x) FROM (${SELECT} WHERE i.id = ${id} AND i.organization_id = ${org} AND ${visibleTo(org)}) x)`;
 }
 
+/** SQL: the integer id of the OAuth application of installation `id` (an SQL expression), for combined reads. */
+export function installationApplicationIdSql(id: string): string {
+  return `(SELECT a.oauth_application_id FROM addon_installations i JOIN addons a ON a.id = i.addon_id WHERE i.id = ${id})`;
+}
+
 /** The installation of a value read by {@link installationJsonSql}. */
 export function installationOfJson(json: InstallationJson): Installation {
   return toInstallation(json);

@@ -37,7 +37,8 @@ export function createSandboxApp(deps: SandboxAppDeps): Express {
     }),
   );
   app.use((_req, res) => {
-    res.status(404).type('text/plain').send('Not found');
+    // nosniff on every answer of this origin, its 404s too: a browser must never take one for a script.
+    res.status(404).set('X-Content-Type-Options', 'nosniff').type('text/plain').send('Not found');
   });
   return app;
 }

@@ -10,6 +10,7 @@ export { integratorGrant, type IntegratorGrantOptions } from './integrator-grant
 export { createSweeper, type Sweeper, type SweeperOptions } from './sweeper.ts';
 export {
   integratorOAuthClient,
+  refusedIntegratorUrl,
   isLoopbackUrl,
   tokenRequestError,
   tokenSetOf,

@@ -23,6 +23,20 @@ export interface IntegratorClientOptions {
   pool?: UpstreamPool;
 }
 
+/**
+ * The integrator OAuth URL this host refuses for the installation, if any: a plain-http `authorize_url` or
+ * `token_url` is accepted only for a development add-on on this machine, and only while the operator lets development
+ * add-ons reach private addresses (openid-client refuses anything else, as it must). Undefined when both are usable.
+ */
+export function refusedIntegratorUrl(installation: Installation, allowPrivateAddresses: boolean): string | undefined {
+  const settings = installation.integratorOAuth;
+  const allowPrivate = installation.environment === 'development' && allowPrivateAddresses;
+  const insecureAllowed = allowPrivate && isLoopbackUrl(settings.token_url);
+  return [settings.authorize_url, settings.token_url].find(
+    (url) => new URL(url).protocol !== 'https:' && !insecureAllowed,
+  );
+}
+
 /** An openid-client Configuration for an installation's integrator. */
 export function integratorOAuthClient(
   installation: Installation,

@@ -46,6 +46,8 @@ export interface RefreshEngineOptions {
   /** How often a process waiting for another one's refresh looks at the row (ms). */
   pollMs?: number;
   kinds: Record<RefreshSide, GrantKind>;
+  /** Called after each refresh grant request with its outcome (metrics). */
+  onRefresh?: (side: RefreshSide, outcome: 'success' | 'failure') => void;
 }
 
 /** Usable access tokens of both sides, refreshed when due. */
@@ -118,7 +120,9 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
     let response;
     try {
       response = await kind.refresh(refreshToken, installation);
+      options.onRefresh?.(side, 'success');
     } catch (error) {
+      options.onRefresh?.(side, 'failure');
       if (error instanceof AddonError && error.code === 'reauthorization_required') {
         // Kept, not deleted: the person sees why and re-authorizes; the record is reused.
         await requireReauthorization(db, recordId, side, owner);

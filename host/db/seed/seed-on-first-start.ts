@@ -21,10 +21,13 @@ export async function seedOnFirstStart(
   const organizations = await db.query("SELECT 1 FROM organizations WHERE slug = 'demo'");
   let password = await readDemoPassword(options.dataDir);
   if (organizations.rows.length === 0) {
-    password = options.demoPassword ?? generateDemoPassword();
+    const chosen = options.demoPassword ?? generateDemoPassword();
     log('addon-kit: seeding demo data (first start)…');
-    await seedDemo(db, { password, log });
-    await rememberDemoPassword(options.dataDir, password);
+    // Hosts started together on an empty database all get here; the seed's lock lets one of them create the data.
+    if ((await seedDemo(db, { password: chosen, log })).created) {
+      password = chosen;
+      await rememberDemoPassword(options.dataDir, password);
+    }
   } else if (options.demoPassword && options.demoPassword !== password) {
     log('addon-kit: --demo-password applies only when the demo data is first seeded; keeping the existing passwords');
   }

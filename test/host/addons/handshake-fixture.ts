@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { createOAuthApplication } from '#host/oauth/applications.ts';
+import type { HostConfigInput } from '#host/config.ts';
 import type { Database } from '#host/db/database.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor } from '../../support/host.ts';
@@ -26,8 +27,8 @@ export interface HandshakeFixture {
   close(): Promise<void>;
 }
 
-export async function startHandshakeFixture(): Promise<HandshakeFixture> {
-  const t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0 } });
+export async function startHandshakeFixture(config: HostConfigInput = {}): Promise<HandshakeFixture> {
+  const t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, ...config } });
   const org = await organizationId(t.db, 'demo');
   const app = await createOAuthApplication(t.db, testBox(), {
     organizationId: org,

@@ -54,6 +54,7 @@ const value = (expiresInMs = 3_600_000): CachedProxyCall => ({
   person: { id: '1' } as PersonRecord,
   installation: { id: '2' } as Installation,
   record: undefined,
+  accessRefused: false,
   sessionExpiresAt: new Date(Date.now() + expiresInMs),
 });
 
@@ -70,6 +71,9 @@ describe('migration 098: what is announced [announcements]', () => {
     ['a version added', 'DELETE FROM addon_versions WHERE false'],
     ['an installation changed', 'UPDATE addon_installations SET environment = environment WHERE false'],
     ['an authorization changed', 'UPDATE addon_authorizations SET state = state WHERE false'],
+    // Migration 099: who may use the add-on's application.
+    ['an access mode changed', 'UPDATE connected_application_settings SET access_mode = access_mode WHERE false'],
+    ['the people allowed changed', 'DELETE FROM connected_application_people_allowed WHERE false'],
   ])('announces %s, once per statement', async (_what, sql) => {
     expect(await announcementsOf(sql)).toBe(1);
   });

@@ -3,7 +3,7 @@ import type { Database } from '#host/db/database.ts';
 import { DEFAULT_PEOPLE, seedDemo } from '#host/db/seed/demo.ts';
 import { verifyPassword } from '#host/crypto/passwords.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
-import { createTestDatabase } from '../../support/database.ts';
+import { createEmptyPostgresDatabase, createTestDatabase } from '../../support/database.ts';
 
 let db: Database;
 
@@ -91,5 +91,41 @@ describe('seedDemo()', () => {
     });
     expect(await count('SELECT count(*)::int AS n FROM people')).toBe(before + 10);
     expect(await count('SELECT count(*)::int AS n FROM notes')).toBe(notes);
+  });
+});
+
+describe('seedDemo() [several processes at once]', () => {
+  it('creates the demo data once when seeds run concurrently on one empty database, and analyzes what it seeded', async () => {
+    const { openDatabase } = await import('#host/db/database.ts');
+    const { migrate } = await import('#host/db/migrate.ts');
+    const url = await createEmptyPostgresDatabase();
+    // Each seed on its own connection pool, as three hosts starting together have (PGlite: one process, one pool).
+    const fresh = url
+      ? await Promise.all([0, 1, 2].map(() => openDatabase({ databaseUrl: url })))
+      : [await openDatabase({ dataDir: 'memory://' })];
+    try {
+      await migrate(fresh[0]!);
+      const results = await Promise.all(fresh.map((d) => seedDemo(d, { password: 'concurrent-password' })));
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+      const one = fresh[0]!;
+      const counts = (
+        await one.query<{ organizations: number; people: number; lists: number; notes: number }>(
+          `SELECT (SELECT count(*)::int FROM organizations) AS organizations, (SELECT count(*)::int FROM people) AS people,
+                  (SELECT count(*)::int FROM lists) AS lists, (SELECT count(*)::int FROM notes) AS notes`,
+        )
+      ).rows[0];
+      expect(counts).toEqual({ organizations: 2, people: DEFAULT_PEOPLE + 3 + 20 + 1, lists: 8, notes: 310 });
+      // Statistics gathered: the planner knows the tables' sizes without waiting for autovacuum.
+      const { rows } = await one.query<{ relname: string; reltuples: number }>(
+        `SELECT relname, reltuples::int AS reltuples FROM pg_class
+         WHERE relname IN ('people', 'notes') AND relnamespace = current_schema()::regnamespace ORDER BY relname`,
+      );
+      expect(rows).toEqual([
+        { relname: 'notes', reltuples: 310 },
+        { relname: 'people', reltuples: DEFAULT_PEOPLE + 3 + 20 + 1 },
+      ]);
+    } finally {
+      await Promise.all(fresh.map((d) => d.close()));
+    }
   });
 });
