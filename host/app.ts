@@ -32,7 +32,7 @@ import {
   type HostMetrics,
 } from './metrics/index.ts';
 import { createHostLimits } from './limits/host-limits.ts';
-import { homeRouter } from './pages/home-page.tsx';
+import { homeRouter } from './home/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';

@@ -35,6 +35,7 @@ const OWNERS: { table: string; owner: string }[] = [
   { table: 'oauth_signing_keys', owner: 'host/oauth/signing-keys.ts' },
   { table: 'personal_access_tokens', owner: 'host/auth/personal-access-tokens.ts' },
   { table: 'rate_limits', owner: 'host/limits/limiter-store.ts' },
+  { table: 'list_automations', owner: 'host/people/list-resource.ts' },
 ];
 
 describe('table owners', () => {
