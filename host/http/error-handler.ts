@@ -37,8 +37,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 /** The HostError an error stands for: the client's mistake when it was one, a 500 otherwise. */
-export function toHostError(error: unknown): HostError {
-  if (error instanceof HostError) return error;
+export function toHostError(error: unknown): HostError<string> {
+  if (error instanceof HostError) return error as HostError<string>;
   if (error instanceof UnstorableTextError) return new NulCharacterError();
   const e = error as { type?: string; status?: unknown; statusCode?: unknown } | undefined;
   if (e?.type === 'entity.parse.failed') return new InvalidJsonError();
