@@ -123,7 +123,7 @@ export function listWriteRoutes(db: Database, options: ListWriteOptions): Router
           included: row ? await listIncludes(db, scope.organizationId, [row], query.include) : [],
         };
       },
-      { related: LIST_RELATED },
+      { related: LIST_RELATED, payload: listPayload },
     ),
   );
 

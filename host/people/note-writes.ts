@@ -106,7 +106,7 @@ export function noteWriteRoutes(db: Database): Router {
           included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include),
         };
       },
-      { related, status: 201, location: true },
+      { related, status: 201, location: true, payload: notePayload },
     ),
   );
 
@@ -149,7 +149,7 @@ export function noteWriteRoutes(db: Database): Router {
           included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include),
         };
       },
-      { related },
+      { related, payload: notePayload },
     ),
   );
 
