@@ -60,11 +60,11 @@ export function servedDocuments(apis: readonly ProductApi[], baseUrl: string): S
   ];
 }
 
-/** Where each document is, for the reference UI's navigation (`/api/v2` first). */
-export function documentUrls(apis: readonly ProductApi[]): { title: string; url: string }[] {
+/** Where each document is, for the reference UI's navigation (the product APIs first). */
+export function documentLinks(apis: readonly ProductApi[]): { id: string; title: string; url: string }[] {
   return [
-    { title: openApiDocument('', LATEST_API_VERSION).info.title, url: '/api/v2/open_api' },
-    ...apis.map((api) => ({ title: api.title, url: `/${api.product}/v2/open_api` })),
-    { title: 'OAuth 2.0 and OpenID Connect', url: '/oauth/v2/open_api' },
+    ...apis.map((api) => ({ id: api.product, title: api.title, url: `/${api.product}/v2/open_api` })),
+    { id: 'api', title: openApiDocument('', LATEST_API_VERSION).info.title, url: '/api/v2/open_api' },
+    { id: 'oauth', title: 'OAuth 2.0 and OpenID Connect', url: '/oauth/v2/open_api' },
   ];
 }
