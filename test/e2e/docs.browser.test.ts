@@ -54,22 +54,26 @@ for (const scheme of ['light', 'dark'] as const) {
       });
       afterAll(() => context.close());
 
-      it('renders every API with every operation, accessibly, without a CSP violation or horizontal scroll', async () => {
-        for (const api of APIS) {
-          const response = await page.goto(`${t.baseUrl}/docs?api=${api.id}`);
-          expect(response?.status()).toBe(200);
-          expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-          expect(response?.headers()['content-security-policy']).not.toMatch(/unsafe-(inline|eval)/);
-          await page.locator('#reference .opblock').first().waitFor();
-          expect(await page.locator('#reference .opblock').count()).toBe(await operationCount(api.url));
-          expect(await page.locator('.ak-docs-nav a[aria-current=page]').getAttribute('href')).toBe(
-            `/docs?api=${api.id}`,
-          );
-          await checkPage(page, `docs-${api.id}-${scheme}-${width}`);
-          expect(await horizontalOverflow(page), `${api.id} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-        }
-        expect(refused).toEqual([]);
-      });
+      it(
+        'renders every API with every operation, accessibly, without a CSP violation or horizontal scroll',
+        { timeout: 180_000 },
+        async () => {
+          for (const api of APIS) {
+            const response = await page.goto(`${t.baseUrl}/docs?api=${api.id}`);
+            expect(response?.status()).toBe(200);
+            expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+            expect(response?.headers()['content-security-policy']).not.toMatch(/unsafe-(inline|eval)/);
+            await page.locator('#reference .opblock').first().waitFor();
+            expect(await page.locator('#reference .opblock').count()).toBe(await operationCount(api.url));
+            expect(await page.locator('.ak-docs-nav a[aria-current=page]').getAttribute('href')).toBe(
+              `/docs?api=${api.id}`,
+            );
+            await checkPage(page, `docs-${api.id}-${scheme}-${width}`);
+            expect(await horizontalOverflow(page), `${api.id} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+          }
+          expect(refused).toEqual([]);
+        },
+      );
     });
   }
 }
