@@ -11,6 +11,9 @@ import { requireUserAgent } from './auth/user-agent.ts';
 import { metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
+import { currentApi, documentLinks, peopleApi, servedDocuments } from './openapi/apis.ts';
+import { docsRouter } from './docs/docs-router.ts';
+import { documentsRouter } from './openapi/documents-router.ts';
 import { currentRouter } from './current/me.ts';
 import { startListScheduler } from './people/list-scheduler.ts';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
@@ -144,8 +147,11 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     json,
     router,
   ];
-  app.use('/current/v2', ...api(undefined, currentRouter()));
-  app.use('/people/v2', ...api('people', peopleRouter({ db })));
+  // Adding a product API is one entry here: it is mounted, described and listed on /docs.
+  const productApis = [currentApi(currentRouter()), peopleApi(peopleRouter({ db }))];
+  app.use(documentsRouter(servedDocuments(productApis, config.baseUrl)));
+  app.use(docsRouter({ documents: documentLinks(productApis) }));
+  for (const product of productApis) app.use(product.prefix, ...api(product.scope?.name, product.router));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
 

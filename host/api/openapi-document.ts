@@ -4,7 +4,6 @@
  * drift from what is served.
  * @see https://spec.openapis.org/oas/v3.1.0
  */
-import { RATE_LIMIT_HEADERS } from '../limits/api-rate-limit.ts';
 import {
   collectionEnvelopeSchema,
   errorBodySchema,
@@ -21,6 +20,18 @@ import type { ResourceDefinition } from '../jsonapi/resource.ts';
 import { API_VERSION_HEADER, API_VERSIONS, PLATFORM_RELEASE, type ApiVersion } from './api-version.ts';
 import { developerApiEndpoints } from './developer-api-endpoints.ts';
 import type { Endpoint } from './endpoint.ts';
+import {
+  errorResponse,
+  internalServerErrorResponse,
+  notFoundResponse,
+  rateLimitHeaderComponents,
+  RATE_LIMIT_HEADER_REFS,
+  ref,
+  securitySchemes,
+  tooManyRequestsResponse,
+  unauthorizedResponse,
+  userAgentParameter,
+} from '../openapi/components.ts';
 
 /** Where the API is mounted; OpenAPI paths are absolute from the host root. */
 export const API_PREFIX = '/api/v2';
@@ -55,13 +66,6 @@ const ERROR_RESPONSES = {
   '500': 'InternalServerError',
 } as const;
 
-/** The rate-limit headers every API response carries (while the host's rate limit is on). */
-const RATE_LIMIT_HEADER_REFS = {
-  [RATE_LIMIT_HEADERS.limit]: { $ref: '#/components/headers/RateLimit' },
-  [RATE_LIMIT_HEADERS.period]: { $ref: '#/components/headers/RatePeriod' },
-  [RATE_LIMIT_HEADERS.count]: { $ref: '#/components/headers/RateCount' },
-};
-
 const DESCRIPTION = `Read-only access to an organization's developer-account records: connected applications (with the people who connected them), OAuth applications (with monthly active users) and the requester's personal access tokens.
 
 **Authentication**: an OAuth 2.0 access token with the \`api\` scope (Bearer), or a personal access token (HTTP Basic: client_id as user name, secret as password). Every request must carry a User-Agent header.
@@ -73,10 +77,6 @@ const DESCRIPTION = `Read-only access to an organization's developer-account rec
 **Envelopes**: every response body has \`data\`, \`included\` (always present; empty here, since nothing in this API can be included) and \`meta\`; collections also have \`links\`.
 
 **Pagination**: collections take \`per_page\` (1 to 100, default 25) and \`offset\` (default 0); \`links.next\` and \`links.prev\` keep every query parameter and can be followed verbatim.`;
-
-function ref(kind: string, name: string) {
-  return { $ref: `#/components/${kind}/${name}` };
-}
 
 function tagOf(endpoint: Endpoint): string {
   return endpoint.path === '' ? 'Organization' : (endpoint.path.split('/')[1] ?? '');
@@ -117,14 +117,6 @@ function operationOf(endpoint: Endpoint): OperationObject {
       },
       ...Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, name]) => [status, ref('responses', name)])),
     },
-  };
-}
-
-function errorResponse(description: string, example: Record<string, unknown>, headers: Record<string, unknown> = {}) {
-  return {
-    description,
-    headers: { ...headers, ...RATE_LIMIT_HEADER_REFS },
-    content: { 'application/json': { schema: ref('schemas', 'ErrorBody'), example: { errors: [example] } } },
   };
 }
 
@@ -182,13 +174,7 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
           description: `The API version the client was written against; the latest when absent. Unsupported values get 400 unsupported_version.`,
           schema: { type: 'string', enum: [...API_VERSIONS] },
         },
-        UserAgent: {
-          name: 'User-Agent',
-          in: 'header',
-          required: true,
-          description: 'Identifies the calling application; requests without one get 403.',
-          schema: { type: 'string', minLength: 1 },
-        },
+        UserAgent: userAgentParameter(),
       },
       headers: {
         ApiVersion: {
@@ -196,24 +182,7 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
           required: true,
           schema: { type: 'string', enum: [...API_VERSIONS] },
         },
-        RateLimit: {
-          description:
-            'Requests allowed per period to this user and application (or, without credentials, this client address).',
-          schema: { type: 'integer', minimum: 1 },
-        },
-        RatePeriod: {
-          description: 'Length of the rate-limit period, in seconds.',
-          schema: { type: 'integer', minimum: 1 },
-        },
-        RateCount: {
-          description: 'Requests counted in the current period, this one included.',
-          schema: { type: 'integer', minimum: 1 },
-        },
-        RetryAfter: {
-          description: 'Seconds to wait before the next request is accepted.',
-          required: true,
-          schema: { type: 'integer', minimum: 1 },
-        },
+        ...rateLimitHeaderComponents(),
       },
       responses: {
         BadRequest: errorResponse(
@@ -226,11 +195,7 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
             source: { parameter: 'per_page' },
           },
         ),
-        Unauthorized: errorResponse('No credentials, or credentials that are not valid.', {
-          status: '401',
-          title: 'Unauthorized',
-          detail: 'The authenticated user has no record in this application or the credentials are not valid',
-        }),
+        Unauthorized: unauthorizedResponse(),
         Forbidden: errorResponse(
           'Missing User-Agent, an OAuth token without the api scope, or a person who may not read this resource; meta.description says which.',
           {
@@ -243,47 +208,11 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
             },
           },
         ),
-        NotFound: errorResponse('Unknown id, or an id of another organization.', {
-          status: '404',
-          title: 'Not Found',
-          detail: 'The resource you requested could not be found',
-        }),
-        TooManyRequests: errorResponse(
-          'The rate limit (by default 100 requests per 20 seconds per user and application; per client address ' +
-            'without credentials) is exceeded, or credentials failed too often from this address. Wait Retry-After seconds.',
-          {
-            status: '429',
-            code: 'rate_limit_exceeded',
-            title: 'Too Many Requests',
-            detail: 'Rate limit exceeded: 101 of 100 requests per 20 seconds',
-          },
-          { 'Retry-After': ref('headers', 'RetryAfter') },
-        ),
-        InternalServerError: errorResponse('An unexpected failure; nothing internal is shown.', {
-          status: '500',
-          title: 'Internal Server Error',
-          detail: 'An internal error occurred. Please contact support if the problem persists.',
-        }),
+        NotFound: notFoundResponse(),
+        TooManyRequests: tooManyRequestsResponse(),
+        InternalServerError: internalServerErrorResponse(),
       },
-      securitySchemes: {
-        oauth2: {
-          type: 'oauth2',
-          description: 'OAuth 2.0 authorization code flow (PKCE S256 supported). Access tokens last 2 hours.',
-          flows: {
-            authorizationCode: {
-              authorizationUrl: `${baseUrl}/oauth/authorize`,
-              tokenUrl: `${baseUrl}/oauth/token`,
-              refreshUrl: `${baseUrl}/oauth/refresh`,
-              scopes: { api: 'Read the developer-account API' },
-            },
-          },
-        },
-        personal_access_token: {
-          type: 'http',
-          scheme: 'basic',
-          description: 'A personal access token: its client_id as user name and its secret as password.',
-        },
-      },
+      securitySchemes: securitySchemes(baseUrl, { api: 'Read the developer-account API' }),
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Public routes describing the developer-account API (no authentication): the OpenAPI document per
  * version at `/api/v2/open_api/{version}`, the latest at `/api/v2/open_api` and
- * `/api/v2/open_api/latest`, and the human-readable reference at `/docs/api`.
+ * `/api/v2/open_api/latest` (the reference UI at `/docs` renders it: host/docs/).
  */
 import { Router, type Response } from 'express';
 import {
@@ -12,8 +12,6 @@ import {
   type ApiVersion,
 } from './api-version.ts';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
-import { ReferencePage } from './reference-page.tsx';
-import { pageSecurityPolicy, platformNameOf, renderPage } from '../pages/render.tsx';
 
 /** The public description routes; documents are built once per version. */
 export function openApiRouter(deps: { baseUrl: string }): Router {
@@ -34,16 +32,6 @@ export function openApiRouter(deps: { baseUrl: string }): Router {
     const version = String(req.params.version);
     if (!isApiVersion(version)) throw new UnsupportedVersionError(version);
     send(res, version);
-  });
-  let page: string | undefined;
-  router.get('/docs/api', (_req, res) => {
-    page ??= renderPage(ReferencePage({ document: documentOf(LATEST_API_VERSION) }), platformNameOf(res));
-    // The page has no script and no form.
-    res
-      .type('html')
-      .set('Content-Security-Policy', pageSecurityPolicy(["'none'"]))
-      .set('X-Frame-Options', 'DENY');
-    res.send(page);
   });
   return router;
 }

@@ -29,7 +29,8 @@ export function DeveloperLayout(props: {
   const admin = isOrganizationAdministrator(props.person);
   return (
     <Layout
-      title={`${props.title} · Developer account`}
+      // The account page itself is not named twice.
+      title={props.title === 'Developer account' ? props.title : `${props.title} · Developer account`}
       viewer={viewerOf(props.person, props.csrfToken)}
       section="developer"
     >

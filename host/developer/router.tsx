@@ -48,7 +48,7 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox; throttle:
           ) : null}
         </div>
         <p class="ak-subdued">
-          The API reference is at <a href="/docs/api">/docs/api</a>.
+          The API reference is at <a href="/docs">/docs</a>.
         </p>
       </DeveloperLayout>,
     );

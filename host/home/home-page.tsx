@@ -35,7 +35,7 @@ function SignedOut(): VNode {
         </a>
       </p>
       <p class="ak-subdued">
-        Building an integration? The API reference is at <a href="/docs/api">/docs/api</a>.
+        Building an integration? The API reference is at <a href="/docs">/docs</a>.
       </p>
     </Layout>
   );
@@ -64,7 +64,7 @@ function SignedIn(props: { person: PersonRecord; csrfToken: string; addons: Addo
             {admin ? ', OAuth applications and connected applications' : ' and OAuth applications'}.
           </span>
         </a>
-        <a class="ak-tile" href="/docs/api">
+        <a class="ak-tile" href="/docs">
           <strong>API reference</strong>
           <span>The developer API, described by its OpenAPI document.</span>
         </a>

@@ -131,12 +131,16 @@ export function resourceSchema(def: ResourceDefinition): JsonSchema {
   return schema;
 }
 
+/** `meta.parent`: one of `parentTypes`, or any type when none is given. */
 function parentSchema(parentTypes: readonly string[]): JsonSchema {
   return {
     type: 'object',
     required: ['id', 'type'],
     additionalProperties: false,
-    properties: { id: { type: 'string' }, type: { enum: [...parentTypes] } },
+    properties: {
+      id: { type: 'string' },
+      type: parentTypes.length > 0 ? { enum: [...parentTypes] } : { type: 'string' },
+    },
   };
 }
 
@@ -304,4 +308,42 @@ export function whereParameters(def: ResourceDefinition): ParameterObject[] {
     description: `Only resources whose ${name} equals this value.`,
     schema: scalarSchema(w.type),
   }));
+}
+
+/** `include` as the query parser accepts it: a non-exploded list of unique values of `def.includes`. */
+export function includeParameter(def: ResourceDefinition): ParameterObject {
+  return {
+    name: 'include',
+    in: 'query',
+    description: `Related resources to add under \`included\` (comma-separated, each once).`,
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: [...(def.includes ?? [])] } },
+  };
+}
+
+/** `order`: order values of `def`, each once, `-` to reverse, comma-separated. */
+export function orderParameter(def: ResourceDefinition): ParameterObject {
+  const values = Object.keys(def.order ?? {});
+  return {
+    name: 'order',
+    in: 'query',
+    description: `Sort by ${values.join(', ')} (comma-separated, each once; prefix - to reverse).`,
+    schema: {
+      type: 'string',
+      pattern: `^-?(${values.join('|')})(,-?(${values.join('|')}))*$`,
+    },
+  };
+}
+
+/** `filter`: named filters of `def` (comma-separated, each once). */
+export function filterParameter(def: ResourceDefinition): ParameterObject {
+  return {
+    name: 'filter',
+    in: 'query',
+    description: 'Named filters, all of which must hold (comma-separated, each once).',
+    style: 'form',
+    explode: false,
+    schema: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: Object.keys(def.filters ?? {}) } },
+  };
 }

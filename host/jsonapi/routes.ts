@@ -6,7 +6,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import { NotFoundError } from '../errors.ts';
 import { collectionDocumentJson, singleDocument, type IncludedGroup, type Parent } from './document.ts';
 import { parseCollectionQuery, parseResourceQuery, type CollectionQuery, type ResourceQuery } from './query.ts';
+import type { PayloadShape } from './payload.ts';
 import type { ResourceDefinition, Row } from './resource.ts';
+import { describeRoute } from './route-description.ts';
 
 export interface CollectionLoad {
   rows: Row[];
@@ -28,6 +30,8 @@ export interface RouteOptions {
   related?: readonly ResourceDefinition[];
   /** Status of the response (201 for a create). */
   status?: number;
+  /** The write body the route reads (its OpenAPI request body is generated from it). */
+  payload?: PayloadShape;
 }
 
 /** The query string of a request as ordered pairs, exactly as sent. */
@@ -60,7 +64,7 @@ export function collectionRoute(
   load: (req: Request, query: CollectionQuery) => Promise<CollectionLoad>,
   options: RouteOptions = {},
 ): RequestHandler {
-  return async (req, res) => {
+  return describeRoute(routeDescription('collection', definition, options), async (req, res) => {
     const query = parseCollectionQuery(queryPairs(req), definition, options.related);
     const result = await load(req, query);
     setCacheControl(req, res);
@@ -71,7 +75,7 @@ export function collectionRoute(
       .send(
         collectionDocumentJson({ definition, ...result, query, baseUrl: baseUrlOf(req), requestUrl: req.originalUrl }),
       );
-  };
+  });
 }
 
 /** A single-resource route for `definition` (GET, or the response of a write). */
@@ -80,7 +84,7 @@ export function singleRoute(
   load: (req: Request, query: ResourceQuery) => Promise<SingleLoad>,
   options: RouteOptions & { location?: boolean } = {},
 ): RequestHandler {
-  return async (req, res) => {
+  return describeRoute(routeDescription('single', definition, options), async (req, res) => {
     const query = parseResourceQuery(queryPairs(req), definition, options.related);
     const result = await load(req, query);
     if (!result.row) throw new NotFoundError();
@@ -95,6 +99,16 @@ export function singleRoute(
     if (options.location && doc.data.links.self) res.location(doc.data.links.self);
     setCacheControl(req, res);
     res.status(options.status ?? 200).json(doc);
+  });
+}
+
+function routeDescription(kind: 'collection' | 'single', definition: ResourceDefinition, options: RouteOptions) {
+  return {
+    kind,
+    definition,
+    related: options.related ?? [],
+    status: options.status ?? 200,
+    ...(options.payload ? { payload: options.payload } : {}),
   };
 }
 

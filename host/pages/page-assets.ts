@@ -37,9 +37,10 @@ export const DEFAULT_PAGE_ASSET_SOURCES: PageAssetSources = {
 };
 
 /** Cached for a year and never revalidated: a changed file gets a new path. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-function hashed(name: string, extension: string, type: string, body: Buffer): PageAsset {
+/** An asset under a content-hashed path. */
+export function hashed(name: string, extension: string, type: string, body: Buffer): PageAsset {
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
   return { path: `/assets/${name}-${hash}.${extension}`, type, body };
 }
@@ -61,7 +62,8 @@ export function pageAssets(): PageAssets {
   return loaded;
 }
 
-function send(res: Response, asset: PageAsset, cacheControl: string): void {
+/** Sends an asset (never sniffed). */
+export function sendAsset(res: Response, asset: PageAsset, cacheControl: string): void {
   res.set({ 'Content-Type': asset.type, 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' });
   res.send(asset.body);
 }
@@ -72,8 +74,8 @@ function send(res: Response, asset: PageAsset, cacheControl: string): void {
  */
 export function pageAssetsRouter(assets: PageAssets = pageAssets()): Router {
   const router = Router();
-  router.get(assets.stylesheet.path, (_req, res) => send(res, assets.stylesheet, IMMUTABLE));
-  router.get(assets.favicon.path, (_req, res) => send(res, assets.favicon, IMMUTABLE));
-  router.get('/favicon.ico', (_req, res) => send(res, assets.favicon, 'public, max-age=86400'));
+  router.get(assets.stylesheet.path, (_req, res) => sendAsset(res, assets.stylesheet, IMMUTABLE));
+  router.get(assets.favicon.path, (_req, res) => sendAsset(res, assets.favicon, IMMUTABLE));
+  router.get('/favicon.ico', (_req, res) => sendAsset(res, assets.favicon, 'public, max-age=86400'));
   return router;
 }

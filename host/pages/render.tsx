@@ -155,6 +155,8 @@ export interface LayoutProps {
   nav?: boolean;
   /** `narrow`: one centred card (sign-in, consent, messages); `wide` (default): an application page. */
   width?: 'narrow' | 'wide';
+  /** Stylesheets after the host's and scripts at the end of the body (the reference UI's; own paths only). */
+  assets?: { stylesheets?: readonly string[]; scripts?: readonly string[] };
   children: ComponentChildren;
 }
 
@@ -170,6 +172,9 @@ export function Layout(props: LayoutProps): VNode {
         <meta name="color-scheme" content="light dark" />
         <title>{`${props.title} · ${platformName}`}</title>
         <link rel="stylesheet" href={assets.stylesheet.path} />
+        {(props.assets?.stylesheets ?? []).map((href) => (
+          <link rel="stylesheet" href={href} />
+        ))}
         <link rel="icon" type="image/svg+xml" href={assets.favicon.path} />
       </head>
       <body>
@@ -180,6 +185,9 @@ export function Layout(props: LayoutProps): VNode {
         <main id="main" class={narrow ? 'ak-main ak-main--narrow' : 'ak-main'}>
           {narrow ? <div class="ak-card ak-card--spacious">{props.children}</div> : props.children}
         </main>
+        {(props.assets?.scripts ?? []).map((src) => (
+          <script src={src} />
+        ))}
       </body>
     </html>
   );

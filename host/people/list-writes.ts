@@ -137,7 +137,7 @@ function updateList(db: Database): RequestHandler {
         await db.query('DELETE FROM list_stars WHERE list_id = $1 AND person_id = $2', [list.id, scope.personId]);
       return answerList(db, req, scope, String(list.id), query.include);
     },
-    { related: LIST_RELATED },
+    { related: LIST_RELATED, payload: listPayload },
   );
 }
 

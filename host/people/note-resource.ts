@@ -13,7 +13,7 @@ export const noteResource: ResourceDefinition = {
     created_by_id: { type: 'primary_key' },
     display_date: { type: 'date_time' },
     note: { type: 'string' },
-    note_category_id: { type: 'primary_key' },
+    note_category_id: { type: 'primary_key', nullable: true },
     organization_id: { type: 'primary_key' },
     person_id: { type: 'primary_key' },
     updated_at: { type: 'date_time' },

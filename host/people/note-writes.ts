@@ -117,7 +117,7 @@ function createNote(db: Database): RequestHandler {
       );
       return answerNote(db, req, scope, rows[0]!.id, query.include);
     },
-    { related, status: 201, location: true },
+    { related, status: 201, location: true, payload: notePayload },
   );
 }
 
@@ -147,7 +147,7 @@ function updateNote(db: Database): RequestHandler {
       await db.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
       return answerNote(db, req, scope, String(note.id), query.include);
     },
-    { related },
+    { related, payload: notePayload },
   );
 }
 

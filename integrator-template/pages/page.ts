@@ -12,7 +12,8 @@ export function renderPage(site: PageSite, title: string, body: ComponentChildre
         h('head', null, [
           h('meta', { charset: 'utf-8' }),
           h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
-          h('title', null, `${title} · ${site.name}`),
+          // A page named like the site (its home) is not named twice.
+          h('title', null, title === site.name ? title : `${title} · ${site.name}`),
           h('link', { rel: 'stylesheet', href: site.stylesheet.path }),
           h('link', { rel: 'icon', type: 'image/svg+xml', href: site.favicon.path }),
         ]),

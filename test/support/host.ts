@@ -7,6 +7,7 @@ import type { Database } from '#host/db/database.ts';
 import { demoRouter } from '#host/demo/demo-pages.tsx';
 import { createLogger } from '#host/logger.ts';
 import { TEST_BASE_URL, TEST_ENCRYPTION_KEY, TEST_SESSION_SECRET, TEST_USER_AGENT } from './constants.ts';
+import { recordingApp } from './api-responses.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestHost {
@@ -43,13 +44,18 @@ export async function createTestHost(
   const config = testConfig(options.config);
   const routers = options.demo ? [demoRouter({ db, config })] : [];
   const host = await createHost({ config, db, logger: createLogger('silent'), routers, ...options.deps });
+  // Every API response through api() is checked against the host's OpenAPI documents when the host closes.
+  const recorder = recordingApp(host.app);
   return {
     host,
     db,
-    api: () => supertest.agent(host.app).set('User-Agent', TEST_USER_AGENT),
+    api: () => supertest.agent(recorder.handler).set('User-Agent', TEST_USER_AGENT),
     async close() {
+      const failures = await recorder.check();
       await host.close();
       await db.close();
+      if (failures.length > 0)
+        throw new Error(`API responses outside their OpenAPI documents:\n${[...new Set(failures)].join('\n')}`);
     },
   };
 }

@@ -32,6 +32,8 @@ function rewriteRefs(value: unknown): unknown {
 export interface OpenApiValidator {
   document: Json;
   /** Throws, saying why, unless the response is documented and matches. */
+  /** Whether `method` on the path of `url` is an operation of the document. */
+  documents(method: string, url: string): boolean;
   check(input: {
     method: string;
     url: string;
@@ -69,8 +71,14 @@ export function createOpenApiValidator(document: Json): OpenApiValidator {
   }));
   templates.sort((a, b) => Number(b.literal) - Number(a.literal));
 
+  const operationOf = (method: string, url: string) => {
+    const path = new URL(url, 'http://x').pathname.replace(/(.)\/$/, '$1');
+    const match = templates.find((t) => t.pattern.test(path));
+    return match ? paths[match.template]?.[method.toLowerCase()] : undefined;
+  };
   return {
     document,
+    documents: (method, url) => operationOf(method, url) !== undefined,
     check({ method, url, status, body, headers }) {
       const path = new URL(url, 'http://x').pathname.replace(/(.)\/$/, '$1');
       const match = templates.find((t) => t.pattern.test(path));
@@ -81,12 +89,15 @@ export function createOpenApiValidator(document: Json): OpenApiValidator {
       const raw = responses[String(status)] ?? responses.default;
       if (!raw) throw new Error(`${method} ${match.template} does not document status ${status}`);
       const response = resolve(raw, 'responses');
-      const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
-      if (!media) throw new Error(`${method} ${match.template} ${status} documents no application/json body`);
-      if (!/^application\/json\b/.test(headers['content-type'] ?? ''))
+      const content = response.content as Record<string, Json> | undefined;
+      const media = content?.['application/json'];
+      if (content && !media)
+        throw new Error(`${method} ${match.template} ${status} documents no application/json body`);
+      if (media && !/^application\/json\b/.test(headers['content-type'] ?? ''))
         throw new Error(`${method} ${path} ${status}: content-type ${headers['content-type']}`);
-      const validate = compile(media.schema as Json);
-      if (!validate(body)) {
+      // A response documented without content (204, 304, a redirect) has no JSON body to check.
+      const validate = media ? compile(media.schema as Json) : undefined;
+      if (validate && !validate(body)) {
         throw new Error(
           `${method} ${path} ${status} does not match its documented schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}`,
         );

@@ -32,6 +32,8 @@ describe('GET /developer', () => {
     const page = await (await loggedIn('editor@demo.test')).request('/developer');
     expect(page.status).toBe(200);
     expect(page.body).toContain('Logged in as Eden Editor (editor@demo.test), Demo Church.');
+    // Named once, not "Developer account · Developer account · addon-kit".
+    expect(page.body).toContain('<title>Developer account · addon-kit</title>');
   });
 
   it('names the person and the organization in the header, offers Log out, and shows only the tabs they may use [header]', async () => {

@@ -10,7 +10,7 @@ import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { createTestHost, type TestHost } from '../../support/host.ts';
 import { createTestApplication, REDIRECT_URI, type TestApplication } from '../../support/oauth-flow.ts';
 
-const PATHS = ['/health', '/login', '/docs/api', '/people/v2/notes', '/oauth/token', '/no/such/page'];
+const PATHS = ['/health', '/login', '/docs', '/people/v2/notes', '/oauth/token', '/no/such/page'];
 
 describe('Strict-Transport-Security', () => {
   let https: TestHost;
@@ -78,11 +78,11 @@ describe('GET /oauth/authorize [pages the provider renders]', () => {
   });
 });
 
-describe('GET /docs/api', () => {
+describe('GET /docs', () => {
   it('sends Referrer-Policy', async () => {
     const t = await createTestHost();
     try {
-      const res = await supertest(t.host.app).get('/docs/api');
+      const res = await supertest(t.host.app).get('/docs');
       expect([res.status, res.headers['referrer-policy']]).toEqual([200, 'same-origin']);
     } finally {
       await t.close();

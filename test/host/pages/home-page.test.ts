@@ -34,7 +34,7 @@ describe('GET /', () => {
     const html = await res.text();
     expect(html).toContain('<title>Welcome · addon-kit</title>');
     expect(html).toContain('href="/login?return_to=%2F"');
-    expect(html).toContain('href="/docs/api"');
+    expect(html).toContain('href="/docs"');
     expect(html).not.toContain('Developer account');
   });
 
@@ -46,12 +46,7 @@ describe('GET /', () => {
     const addon = await registerAddon(t.db, { integratorUrl: 'http://127.0.0.1:9' });
     const page = await browser.request('/');
     expect(page.status).toBe(200);
-    for (const part of [
-      'href="/demo/lists"',
-      'href="/developer"',
-      'href="/docs/api"',
-      '<h2>Add-ons of Demo Church</h2>',
-    ])
+    for (const part of ['href="/demo/lists"', 'href="/developer"', 'href="/docs"', '<h2>Add-ons of Demo Church</h2>'])
       expect(page.body).toContain(part);
     expect(page.body).toMatch(new RegExp(`<td class="ak-num">${addon.oauthApplicationId}</td>`));
     expect(page.body).not.toContain('No add-on is installed');

@@ -1,0 +1,49 @@
+/**
+ * `/docs`: the API reference, rendered by Swagger UI (swagger-ui-dist, served by the host: nothing is fetched from
+ * elsewhere) from the OpenAPI document of the API chosen in the page's navigation. Its try-it console sends real
+ * requests to this host with the credentials pasted into Authorize (a personal access token as HTTP Basic, or an
+ * OAuth access token). The page is the host's frame (header with the signed-in person) around the UI.
+ */
+import type { VNode } from 'preact';
+import { Layout, type Viewer } from '../pages/render.tsx';
+
+/** One API of the navigation. */
+export interface DocumentLink {
+  /** The `api` query value, e.g. `people`. */
+  id: string;
+  title: string;
+  url: string;
+}
+
+export interface DocsPageProps {
+  documents: readonly DocumentLink[];
+  current: DocumentLink;
+  viewer?: Viewer | undefined;
+  assets: { stylesheets: readonly string[]; scripts: readonly string[] };
+}
+
+export function DocsPage(props: DocsPageProps): VNode {
+  return (
+    <Layout title={`API reference: ${props.current.title}`} viewer={props.viewer} assets={props.assets}>
+      <h1>API reference</h1>
+      <nav class="ak-docs-nav" aria-label="APIs">
+        <ul>
+          {props.documents.map((d) => (
+            <li>
+              <a href={`/docs?api=${d.id}`} aria-current={d.id === props.current.id ? 'page' : undefined}>
+                {d.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <p class="ak-subdued">
+        The OpenAPI document: <a href={props.current.url}>{props.current.url}</a>. To try a request, choose Authorize
+        and paste a personal access token (its client ID as user name, its secret as password) or an OAuth access token.
+      </p>
+      <div id="reference" data-document={props.current.url}>
+        <noscript>The reference needs JavaScript; the OpenAPI document above says the same.</noscript>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * `/docs` in Chromium: each API's reference rendered by Swagger UI under the page's Content-Security-Policy (no
+ * violation), every operation of its OpenAPI document shown, axe-core's zero serious or critical violations and no
+ * horizontal scroll at 1280 and 375 px in the light and the dark scheme, and the try-it console sending a real
+ * request with a pasted personal access token. The host listens on a free port.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { launchBrowser } from '../support/browser.ts';
+import { personId } from '../support/host.ts';
+import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
+import { checkPage, collectPolicyViolations } from '../support/page-checks.ts';
+
+let t: HttpTestHost;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await startHttpTestHost();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const APIS = [
+  { id: 'current', url: '/current/v2/open_api' },
+  { id: 'people', url: '/people/v2/open_api' },
+  { id: 'api', url: '/api/v2/open_api' },
+  { id: 'oauth', url: '/oauth/v2/open_api' },
+];
+
+/** Operations of the document at `url`. */
+async function operationCount(url: string): Promise<number> {
+  const doc = (await (await fetch(`${t.baseUrl}${url}`)).json()) as { paths: Record<string, object> };
+  return Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
+}
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const width of [1280, 375]) {
+    describe(`/docs in Chromium [${scheme}, ${width} px]`, () => {
+      let context: BrowserContext;
+      let page: Page;
+      let refused: string[];
+      beforeAll(async () => {
+        context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
+        refused = collectPolicyViolations(context);
+        page = await context.newPage();
+      });
+      afterAll(() => context.close());
+
+      it(
+        'renders every API with every operation, accessibly, without a CSP violation or horizontal scroll',
+        { timeout: 180_000 },
+        async () => {
+          for (const api of APIS) {
+            const response = await page.goto(`${t.baseUrl}/docs?api=${api.id}`);
+            expect(response?.status()).toBe(200);
+            expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+            expect(response?.headers()['content-security-policy']).not.toMatch(/unsafe-(inline|eval)/);
+            await page.locator('#reference .opblock').first().waitFor();
+            expect(await page.locator('#reference .opblock').count()).toBe(await operationCount(api.url));
+            expect(await page.locator('.ak-docs-nav a[aria-current=page]').getAttribute('href')).toBe(
+              `/docs?api=${api.id}`,
+            );
+            await checkPage(page, `docs-${api.id}-${scheme}-${width}`);
+            expect(await horizontalOverflow(page), `${api.id} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+          }
+          expect(refused).toEqual([]);
+        },
+      );
+    });
+  }
+}
+
+describe('/docs try-it console', () => {
+  it(
+    'sends GET /current/v2/me with a pasted personal access token and shows the answer',
+    { timeout: 60_000 },
+    async () => {
+      const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'docs console');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${t.baseUrl}/docs?api=current`);
+        await page
+          .getByRole('button', { name: /Authorize/ })
+          .first()
+          .click();
+        const dialog = page.locator('.dialog-ux');
+        const basic = dialog.locator('.auth-container', { hasText: 'personal_access_token' });
+        await basic.locator('input').nth(0).fill(token.client_id);
+        await basic.locator('input[type=password]').fill(token.secret);
+        await basic.locator('button.authorize').click();
+        await dialog.locator('button.btn-done').first().click();
+        await page.locator('.opblock-summary').first().click();
+        await page.getByRole('button', { name: 'Try it out' }).click();
+        // The API asks every client to name itself (a required header parameter of every operation).
+        await page.locator('tr[data-param-name="User-Agent"] input').fill('docs-console-test/1.0');
+        const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/current/v2/me');
+        await page.getByRole('button', { name: 'Execute' }).click();
+        const response = await answered;
+        expect(response.status()).toBe(200);
+        const body = (await response.json()) as { data: { type: string; attributes: { first_name: string } } };
+        expect(body.data.type).toBe('Person');
+        await expect
+          .poll(async () =>
+            (await page.locator('.responses-table .response .response-col_status').first().textContent())?.trim(),
+          )
+          .toBe('200');
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
