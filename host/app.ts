@@ -8,7 +8,7 @@ import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
-import { metricsExposed, type HostConfig } from './config.ts';
+import { allowsPrivateAddresses, metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentRouter } from './current/me.ts';
@@ -44,6 +44,7 @@ import { oauthRouter } from './oauth/router.ts';
 import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
 import { developerRouter } from './developer/router.tsx';
 import { createSecretBox } from './crypto/secret-box.ts';
+import { startWebhookWorker } from './webhooks/index.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -154,7 +155,24 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     intervalMs: config.embeddedMaintenanceIntervalSeconds * 1000,
   });
-  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys), throttle: limits.signIn }));
+  const box = createSecretBox(config.encryptionKeys);
+  const webhooks =
+    config.webhookPollIntervalMs > 0
+      ? startWebhookWorker({
+          db,
+          box,
+          logger,
+          timeoutMs: config.webhookTimeoutMs,
+          retryScale: config.webhookRetryScale,
+          concurrency: config.webhookConcurrency,
+          pollIntervalMs: config.webhookPollIntervalMs,
+          retentionDays: config.webhookRetentionDays,
+          allowNonPublic: allowsPrivateAddresses(config),
+          userAgent: `${config.platformName} Webhooks`,
+          onAttempt: (outcome) => metrics.webhookDelivery(outcome),
+        })
+      : undefined;
+  app.use('/developer', developerRouter({ db, box, throttle: limits.signIn }));
   const addons = createAddonRuntime({
     app,
     config,
@@ -190,6 +208,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     },
     close: async () => {
       await lists?.stop();
+      await webhooks?.stop();
       await maintenance.stop();
       housekeeping.stop();
       await addons.close();
