@@ -44,7 +44,7 @@ import { oauthRouter } from './oauth/router.ts';
 import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
 import { developerRouter } from './developer/router.tsx';
 import { createSecretBox } from './crypto/secret-box.ts';
-import { startWebhookWorker } from './webhooks/index.ts';
+import { startWebhookWorker, webhooksOpenApiRouter, webhooksRouter, type WebhookWorker } from './webhooks/index.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -127,6 +127,10 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use('/people/v2', ...api('people', peopleRouter({ db })));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
+  const box = createSecretBox(config.encryptionKeys);
+  const worker: { current?: WebhookWorker } = {};
+  app.use(webhooksOpenApiRouter({ baseUrl: config.baseUrl }));
+  app.use('/webhooks/v2', ...api('webhooks', webhooksRouter({ db, box, wake: () => worker.current?.wake() })));
 
   app.use(loginRouter({ db, throttle: limits.signIn }));
   const oauthDeps = {
@@ -155,7 +159,6 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     intervalMs: config.embeddedMaintenanceIntervalSeconds * 1000,
   });
-  const box = createSecretBox(config.encryptionKeys);
   const webhooks =
     config.webhookPollIntervalMs > 0
       ? startWebhookWorker({
@@ -172,6 +175,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
           onAttempt: (outcome) => metrics.webhookDelivery(outcome),
         })
       : undefined;
+  worker.current = webhooks;
   app.use('/developer', developerRouter({ db, box, throttle: limits.signIn }));
   const addons = createAddonRuntime({
     app,

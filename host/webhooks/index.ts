@@ -17,3 +17,5 @@ export {
 export { generateSecret } from './subscription-secret.ts';
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './delivery-worker.ts';
 export { retryDelayMs, MAX_RETRIES, FIRST_RETRY_MS } from './retry-schedule.ts';
+export { webhooksRouter, type WebhooksApiDeps } from './api/webhooks-router.ts';
+export { webhooksOpenApiRouter } from './api/webhooks-openapi-router.ts';
