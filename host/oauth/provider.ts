@@ -2,7 +2,7 @@
  * The host's OAuth 2.0 / OpenID Connect provider: oidc-provider configured to the spec (routes under
  * `/oauth/*`, the spec's scopes and claims, 2 h access tokens, 1 h ID tokens, refresh tokens
  * honoured 90 days and rotated, PKCE S256 required for public clients), storing everything in the
- * host database. The spec-shaped responses are in `response-shapes.ts`; the pages in `interactions.tsx`.
+ * host database. The spec-shaped responses are in `response-shapes.ts`; the pages in `interaction/`.
  */
 import { createHmac } from 'node:crypto';
 import { getIronSession, type SessionOptions } from 'iron-session';
