@@ -148,6 +148,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
           db,
           logger,
           intervalMs: config.listRefreshIntervalSeconds * 1000,
+          baseUrl: config.baseUrl,
           onPass: (refreshed) => {
             for (const list of refreshed) metrics.listRun('scheduled', list.ok ? 'success' : 'failure');
           },
