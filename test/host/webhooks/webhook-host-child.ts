@@ -30,6 +30,7 @@ const config = resolveHostConfig(
     addonAllowPrivateAddresses: true,
     webhookPollIntervalMs: 100,
     webhookTimeoutMs: 5000,
+    webhookConcurrency: Number(process.env.WEBHOOK_CHILD_CONCURRENCY ?? 16),
   },
   {},
 );
