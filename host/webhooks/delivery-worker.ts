@@ -144,12 +144,16 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     await sweep();
     let waitMs = options.pollIntervalMs;
     const free = options.concurrency - inFlight.size;
-    if (free > 0) {
+    // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again, so one
+    // claim statement serves several attempts instead of one each.
+    if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
       const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
       for (const event of claimed) start(event);
       if (claimed.length === free) return 0;
-      const next = await msUntilNextDue(db);
-      if (next !== undefined) waitMs = Math.min(waitMs, Math.max(5, next));
+      if (claimed.length === 0) {
+        const next = await msUntilNextDue(db);
+        if (next !== undefined) waitMs = Math.min(waitMs, Math.max(5, next));
+      }
     }
     return waitMs;
   }
