@@ -5,6 +5,7 @@ import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
 import { createLogger } from '#host/logger.ts';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
+import { deleteFinishedEvents } from '#host/webhooks/event-store.ts';
 import { recordEvent } from '#host/webhooks/record-event.ts';
 import { createSubscription, rotateSubscriptionSecret } from '#host/webhooks/subscription-store.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
@@ -339,6 +340,35 @@ describe('startWebhookWorker()', () => {
     expect(ids).toHaveLength(200);
     expect(await rows('SELECT count(*)::int AS n, max(attempt) AS max FROM webhook_deliveries')).toEqual([
       { n: 200, max: 1 },
+    ]);
+  });
+
+  it('deletes finished events past the retention with their deliveries, never pending ones [retention]', async () => {
+    const r = await receiver();
+    await subscribe(r.url);
+    for (let i = 0; i < 3; i++) await record({ i });
+    const w = worker();
+    await r.waitFor(3);
+    await w.stop();
+    await expect
+      .poll(async () => rows("SELECT count(*)::int AS n FROM webhook_events WHERE status = 'delivered'"))
+      .toEqual([{ n: 3 }]);
+    await record({ i: 3 });
+    const [oldest] = await rows<{ id: string }>(
+      "SELECT id::text FROM webhook_events WHERE status = 'delivered' ORDER BY id LIMIT 1",
+    );
+    await db.query(
+      "UPDATE webhook_events SET updated_at = now() - interval '31 days' WHERE id = $1 OR status = 'pending'",
+      [oldest!.id],
+    );
+    expect(await deleteFinishedEvents(db, 30)).toBe(1);
+    expect(await rows('SELECT status FROM webhook_events ORDER BY id')).toEqual([
+      { status: 'delivered' },
+      { status: 'delivered' },
+      { status: 'pending' },
+    ]);
+    expect(await rows('SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1', [oldest!.id])).toEqual([
+      { n: 0 },
     ]);
   });
 });
