@@ -26,6 +26,7 @@ const BENCHMARKS: Record<FigureId, { load: () => Promise<Benchmark>; goal: strin
   P5: { load: async () => (await import('./p5-sdk-size.ts')).runP5, goal: '≤ 25 kB / ≤ 20 kB' },
   P6: { load: async () => (await import('./p6-handshake.ts')).runP6, goal: '≤ 1.5 s' },
   P7: { load: async () => (await import('./p7-startup.ts')).runP7, goal: '≤ 15 s / ≤ 3 s' },
+  P8: { load: async () => (await import('./p8-webhooks.ts')).runP8, goal: '≥ 0.5 / ≥ 0.9' },
   P9: { load: async () => (await import('./p9-balanced.ts')).runP9, goal: '≥ 0.85' },
   P10: { load: async () => (await import('./p10-observability.ts')).runP10, goal: '≥ 0.95' },
 };

@@ -8,7 +8,7 @@ import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
-import { metricsExposed, type HostConfig } from './config.ts';
+import { allowsPrivateAddresses, metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { openApiRouter } from './api/openapi-router.ts';
 import { currentApi, documentLinks, peopleApi, servedDocuments } from './openapi/apis.ts';
@@ -47,6 +47,7 @@ import { oauthRouter } from './oauth/router.ts';
 import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
 import { developerRouter } from './developer/router.tsx';
 import { createSecretBox } from './crypto/secret-box.ts';
+import { startWebhookWorker, webhooksOpenApiRouter, webhooksRouter, type WebhookWorker } from './webhooks/index.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -154,6 +155,10 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   for (const product of productApis) app.use(product.prefix, ...api(product.scope?.name, product.router));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
+  const box = createSecretBox(config.encryptionKeys);
+  const worker: { current?: WebhookWorker } = {};
+  app.use(webhooksOpenApiRouter({ baseUrl: config.baseUrl }));
+  app.use('/webhooks/v2', ...api('webhooks', webhooksRouter({ db, box, wake: () => worker.current?.wake() })));
 
   app.use(loginRouter({ db, throttle: limits.signIn }));
   const oauthDeps = {
@@ -171,6 +176,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
           db,
           logger,
           intervalMs: config.listRefreshIntervalSeconds * 1000,
+          baseUrl: config.baseUrl,
           onPass: (refreshed) => {
             for (const list of refreshed) metrics.listRun('scheduled', list.ok ? 'success' : 'failure');
           },
@@ -182,7 +188,24 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     logger,
     intervalMs: config.embeddedMaintenanceIntervalSeconds * 1000,
   });
-  app.use('/developer', developerRouter({ db, box: createSecretBox(config.encryptionKeys), throttle: limits.signIn }));
+  const webhooks =
+    config.webhookPollIntervalMs > 0
+      ? startWebhookWorker({
+          db,
+          box,
+          logger,
+          timeoutMs: config.webhookTimeoutMs,
+          retryScale: config.webhookRetryScale,
+          concurrency: config.webhookConcurrency,
+          pollIntervalMs: config.webhookPollIntervalMs,
+          retentionDays: config.webhookRetentionDays,
+          allowNonPublic: allowsPrivateAddresses(config),
+          userAgent: `${config.platformName} Webhooks`,
+          onAttempt: (outcome) => metrics.webhookDelivery(outcome),
+        })
+      : undefined;
+  worker.current = webhooks;
+  app.use('/developer', developerRouter({ db, box, throttle: limits.signIn }));
   const addons = createAddonRuntime({
     app,
     config,
@@ -218,6 +241,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
     },
     close: async () => {
       await lists?.stop();
+      await webhooks?.stop();
       await maintenance.stop();
       housekeeping.stop();
       await addons.close();

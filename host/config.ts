@@ -62,6 +62,19 @@ export const hostConfigSchema = z.object({
    * autovacuum; db/embedded-maintenance.ts); 0 disables them. PostgreSQL servers run their own autovacuum.
    */
   embeddedMaintenanceIntervalSeconds: z.number().int().min(0),
+  /**
+   * Milliseconds between the webhook delivery worker's claims when nothing wakes it (host/webhooks); a commit that
+   * records events wakes it at once. 0 runs no worker in this process (another process delivers).
+   */
+  webhookPollIntervalMs: z.number().int().min(0),
+  /** Milliseconds one webhook delivery attempt may take, from connecting to the end of the response body. */
+  webhookTimeoutMs: z.number().int().positive(),
+  /** Multiplies every wait of the webhook retry schedule (30 s doubling); below 1 compresses it, for tests. */
+  webhookRetryScale: z.number().positive(),
+  /** Webhook delivery attempts in flight at once in this process. */
+  webhookConcurrency: z.number().int().positive(),
+  /** Days a finished webhook event (delivered, failed, skipped, ignored) and its deliveries are kept. */
+  webhookRetentionDays: z.number().positive(),
   /** Seconds a token request to an integrator may take. */
   addonTokenTimeoutSeconds: z.number().int().positive(),
   /** Milliseconds a proxied add-on call may wait for the upstream's response head. */
@@ -154,6 +167,11 @@ export const hostConfigDefaults = {
   listRefreshIntervalSeconds: 60,
   embeddedMaintenanceIntervalSeconds: 60,
   addonTokenTimeoutSeconds: 10,
+  webhookPollIntervalMs: 1000,
+  webhookTimeoutMs: 10_000,
+  webhookRetryScale: 1,
+  webhookConcurrency: 16,
+  webhookRetentionDays: 30,
   addonFetchTimeoutMs: 15_000,
   addonMaxResponseBytes: 10_485_760,
   addonReplayBytes: 65_536,
@@ -182,6 +200,11 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_ADDON_SWEEP_INTERVAL_SECONDS: { key: 'addonSweepIntervalSeconds', parse: Number },
   ADDON_KIT_LIST_REFRESH_INTERVAL_SECONDS: { key: 'listRefreshIntervalSeconds', parse: Number },
   ADDON_KIT_EMBEDDED_MAINTENANCE_INTERVAL_SECONDS: { key: 'embeddedMaintenanceIntervalSeconds', parse: Number },
+  ADDON_KIT_WEBHOOK_POLL_INTERVAL_MS: { key: 'webhookPollIntervalMs', parse: Number },
+  ADDON_KIT_WEBHOOK_TIMEOUT_MS: { key: 'webhookTimeoutMs', parse: Number },
+  ADDON_KIT_WEBHOOK_RETRY_SCALE: { key: 'webhookRetryScale', parse: Number },
+  ADDON_KIT_WEBHOOK_CONCURRENCY: { key: 'webhookConcurrency', parse: Number },
+  ADDON_KIT_WEBHOOK_RETENTION_DAYS: { key: 'webhookRetentionDays', parse: Number },
   ADDON_KIT_ADDON_ALLOW_PRIVATE_ADDRESSES: {
     key: 'addonAllowPrivateAddresses',
     parse: (v) => (v === 'true' ? true : v === 'false' ? false : v),

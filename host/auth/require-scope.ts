@@ -15,6 +15,7 @@ export const SCOPES = [
   'publishing',
   'registrations',
   'services',
+  'webhooks',
   'openid',
 ] as const;
 export type Scope = (typeof SCOPES)[number];

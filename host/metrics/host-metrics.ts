@@ -29,7 +29,7 @@ export interface HostMetrics {
   limitRefused(limit: RefusingLimit): void;
   /** One List run. */
   listRun(trigger: 'scheduled' | 'request', outcome: 'success' | 'failure'): void;
-  /** One webhook delivery attempt (for the webhook deliveries, once they exist). */
+  /** One webhook delivery attempt (host/webhooks), by whether it delivered. */
   webhookDelivery(outcome: 'delivered' | 'failed'): void;
   /** The exposition text and its content type. */
   render(): Promise<{ contentType: string; body: string }>;

@@ -29,6 +29,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope | HostScope, string> = {
   publishing: 'Use Publishing on your behalf',
   registrations: 'Use Registrations on your behalf',
   services: 'Use Services on your behalf',
+  webhooks: 'Subscribe to changes of the People records you may see, delivered to a URL you choose',
   openid: 'Know who you are: your name, e-mail address and organization',
 };
 

@@ -16,6 +16,8 @@ export interface ListSchedulerOptions {
   intervalMs: number;
   /** The clock passes run at. */
   now?: () => Date;
+  /** The host's base URL (the payload of a run's webhook event). */
+  baseUrl?: string;
   /** Called after each pass with the lists it ran (tests, metrics). */
   onPass?: (refreshed: RefreshedList[]) => void;
 }
@@ -28,7 +30,7 @@ export function startListScheduler(options: ListSchedulerOptions): ListScheduler
   const now = options.now ?? (() => new Date());
   return startPasses(options.intervalMs, async () => {
     try {
-      const refreshed = await refreshDueLists(options.db, now(), undefined, options.logger);
+      const refreshed = await refreshDueLists(options.db, now(), undefined, options.logger, options.baseUrl);
       if (refreshed.length) options.logger.info({ lists: refreshed.length }, 'scheduled list runs done');
       options.onPass?.(refreshed);
     } catch (error) {

@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
 import { parseResourcePayload, type PayloadValue } from '../jsonapi/payload.ts';
 import type { Row } from '../jsonapi/resource.ts';
-import { pathId, singleRoute } from '../jsonapi/routes.ts';
+import { baseUrlOf, pathId, singleRoute } from '../jsonapi/routes.ts';
 import { BULKMAIL_SYNC_STATUS_SELECT, bulkmailSyncStatusResource } from './bulkmail-sync-status-resource.ts';
 import { syncListToBulkmail, type BulkmailProviderFactory } from './bulkmail-sync.ts';
 import { LIST_RELATED, listIncludes } from './list-includes.ts';
@@ -17,6 +17,7 @@ import { loadList } from './list-rows.ts';
 import { listPayload, listResource } from './list-resource.ts';
 import { requireOrganizationRecord } from './org-records.ts';
 import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
+import { recordListEvent } from './people-events.ts';
 import { runList } from './run-list.ts';
 
 /** Clock and bulk-mail adapters of the List write routes. */
@@ -126,15 +127,21 @@ function updateList(db: Database): RequestHandler {
           'category',
         );
       const { sets, params } = await listChanges(db, scope, list, values);
-      if (sets.length)
-        await db.query(`UPDATE lists SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
-      if (values.starred === true)
-        await db.query('INSERT INTO list_stars (list_id, person_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-          list.id,
-          scope.personId,
-        ]);
-      if (values.starred === false)
-        await db.query('DELETE FROM list_stars WHERE list_id = $1 AND person_id = $2', [list.id, scope.personId]);
+      // The change and its webhook event commit together; a star alone is the requester's, not the list's.
+      await db.transaction(async (tx) => {
+        if (sets.length) {
+          await tx.query(`UPDATE lists SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+          const ctx = { tx, organizationId: scope.organizationId, baseUrl: baseUrlOf(req) };
+          await recordListEvent(ctx, 'updated', String(list.id));
+        }
+        if (values.starred === true)
+          await tx.query('INSERT INTO list_stars (list_id, person_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+            list.id,
+            scope.personId,
+          ]);
+        if (values.starred === false)
+          await tx.query('DELETE FROM list_stars WHERE list_id = $1 AND person_id = $2', [list.id, scope.personId]);
+      });
       return answerList(db, req, scope, String(list.id), query.include);
     },
     { related: LIST_RELATED, payload: listPayload },
@@ -152,6 +159,12 @@ function runListNow(db: Database, options: ListWriteOptions): RequestHandler {
         organizationId: scope.organizationId,
         listId: String(list.id),
         now: options.now(),
+        onChanged: (tx) =>
+          recordListEvent(
+            { tx, organizationId: scope.organizationId, baseUrl: baseUrlOf(req) },
+            'run',
+            String(list.id),
+          ),
       });
       if (!outcome.ok)
         throw new ValidationError('List', [

@@ -10,12 +10,14 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { Database } from '../db/database.ts';
 import { ForbiddenAttributeError, NotFoundError, ValidationError } from '../errors.ts';
 import { parseResourcePayload, type PayloadValue } from '../jsonapi/payload.ts';
-import { pathId, singleRoute } from '../jsonapi/routes.ts';
+import type { Row } from '../jsonapi/resource.ts';
+import { baseUrlOf, pathId, singleRoute } from '../jsonapi/routes.ts';
 import { noteCategoryResource } from './note-category-resource.ts';
 import { noteIncludes } from './note-includes.ts';
 import { loadNote } from './note-reads.ts';
-import { notePayload, noteResource } from './note-resource.ts';
+import { NOTE_SELECT, notePayload, noteResource } from './note-resource.ts';
 import { requireOrganizationRecord } from './org-records.ts';
+import { recordNoteEvent } from './people-events.ts';
 import { personResource } from './person-resource.ts';
 import { loadPersonRow } from './person-sql.ts';
 import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
@@ -100,22 +102,28 @@ function createNote(db: Database): RequestHandler {
       requireAuthorChangeAllowed(scope, values, scope.personId, onlySelf);
       requireNoteText(values.note);
       await checkReferences(db, scope.organizationId, values);
-      const { rows } = await db.query<{ id: string }>(
-        `INSERT INTO notes (organization_id, person_id, created_by_id, note_category_id, note, created_at, updated_at, display_date)
+      // The note and its webhook events commit together or not at all.
+      const id = await db.transaction(async (tx) => {
+        const { rows } = await tx.query<{ id: string }>(
+          `INSERT INTO notes (organization_id, person_id, created_by_id, note_category_id, note, created_at, updated_at, display_date)
          VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), COALESCE($7::timestamptz, $6::timestamptz, now()), COALESCE($8::timestamptz, $6::timestamptz, now()))
          RETURNING id::text`,
-        [
-          scope.organizationId,
-          person.id,
-          values.created_by_id ?? scope.personId,
-          values.note_category_id ?? null,
-          values.note,
-          values.created_at ?? null,
-          values.updated_at ?? null,
-          values.display_date ?? null,
-        ],
-      );
-      return answerNote(db, req, scope, rows[0]!.id, query.include);
+          [
+            scope.organizationId,
+            person.id,
+            values.created_by_id ?? scope.personId,
+            values.note_category_id ?? null,
+            values.note,
+            values.created_at ?? null,
+            values.updated_at ?? null,
+            values.display_date ?? null,
+          ],
+        );
+        const note = (await loadNote(tx, scope.organizationId, rows[0]!.id))!;
+        await recordNoteEvent({ tx, organizationId: scope.organizationId, baseUrl: baseUrlOf(req) }, 'created', note);
+        return rows[0]!.id;
+      });
+      return answerNote(db, req, scope, id, query.include);
     },
     { related, status: 201, location: true, payload: notePayload },
   );
@@ -144,7 +152,15 @@ function updateNote(db: Database): RequestHandler {
       });
       params.push(values.updated_at ?? null);
       sets.push(`updated_at = COALESCE($${params.length}::timestamptz, now())`);
-      await db.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+      await db.transaction(async (tx) => {
+        await tx.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+        const updated = (await loadNote(tx, scope.organizationId, String(note.id)))!;
+        await recordNoteEvent(
+          { tx, organizationId: scope.organizationId, baseUrl: baseUrlOf(req) },
+          'updated',
+          updated,
+        );
+      });
       return answerNote(db, req, scope, String(note.id), query.include);
     },
     { related, payload: notePayload },
@@ -155,11 +171,17 @@ function updateNote(db: Database): RequestHandler {
 function deleteNote(db: Database): RequestHandler {
   return async (req, res) => {
     const scope = scopeOf(req);
-    const { rowCount } = await db.query('DELETE FROM notes WHERE organization_id = $1 AND id = $2', [
-      scope.organizationId,
-      pathId(req, 'id'),
-    ]);
-    if (rowCount === 0) throw new NotFoundError();
+    const id = pathId(req, 'id');
+    await db.transaction(async (tx) => {
+      // The event carries the note as the delete removed it.
+      const { rows } = await tx.query<Row>(
+        `DELETE FROM notes n WHERE n.organization_id = $1 AND n.id = $2 RETURNING ${NOTE_SELECT}`,
+        [scope.organizationId, id],
+      );
+      const note = rows[0];
+      if (!note) throw new NotFoundError();
+      await recordNoteEvent({ tx, organizationId: scope.organizationId, baseUrl: baseUrlOf(req) }, 'destroyed', note);
+    });
     res.status(204).end();
   };
 }

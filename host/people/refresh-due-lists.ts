@@ -7,6 +7,7 @@
  */
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
+import { recordListEvent } from './people-events.ts';
 import { runList } from './run-list.ts';
 
 /** How long a list's results stay fresh, by auto_refresh_frequency. */
@@ -34,7 +35,14 @@ const DUE = `auto_refresh AND NOT invalid
  * Runs up to `limit` due lists (never-run first, then the stalest) that no other pass holds; lists marked
  * invalid are skipped until edited or run by hand. A list whose run throws is logged and left for a later pass.
  */
-export async function refreshDueLists(db: Database, now: Date, limit = 50, logger?: Logger): Promise<RefreshedList[]> {
+export async function refreshDueLists(
+  db: Database,
+  now: Date,
+  limit = 50,
+  logger?: Logger,
+  /** The host's base URL: a run that changes a list's results records its `list.run` webhook event. */
+  baseUrl?: string,
+): Promise<RefreshedList[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id::text FROM lists WHERE ${DUE} AND (run_lease_until IS NULL OR run_lease_until <= $1)
      ORDER BY refreshed_at ASC NULLS FIRST, id ASC
@@ -46,7 +54,14 @@ export async function refreshDueLists(db: Database, now: Date, limit = 50, logge
     const organizationId = await claimList(db, candidate.id, now);
     if (!organizationId) continue;
     try {
-      const outcome = await runList(db, { organizationId, listId: candidate.id, now });
+      const outcome = await runList(db, {
+        organizationId,
+        listId: candidate.id,
+        now,
+        ...(baseUrl === undefined
+          ? {}
+          : { onChanged: (tx) => recordListEvent({ tx, organizationId, baseUrl }, 'run', candidate.id) }),
+      });
       refreshed.push({ listId: candidate.id, ok: outcome.ok });
     } catch (error) {
       logger?.warn({ listId: candidate.id, err: error }, 'scheduled list run failed');

@@ -44,6 +44,11 @@ export interface RunListInput {
   now: Date;
   /** People per chunk on the embedded database; default CHUNK_PEOPLE. */
   chunkPeople?: number;
+  /**
+   * Called when the run changed the results (people added or removed), in the transaction of the run's last step
+   * (the list's new totals and status): what it writes (a webhook event) commits with the run's completion or not.
+   */
+  onChanged?: (q: Queryable) => Promise<void>;
 }
 
 /** Counts of a successful run, or the rule error of a failed one. */
@@ -269,12 +274,20 @@ async function recompute(
   if (chunked) await setImmediate();
   // The results are now exactly the matched people: whether any is inactive is known without a join. The
   // digest is of the results as they are at this step (a person deleted meanwhile took their result along).
-  await q.query(
-    `UPDATE lists SET total_people = r.total, results_digest = r.digest,
-       has_inactive_results = $3, refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
-     FROM (SELECT count(*)::int AS total, ${digestOf('r.person_id', '$4::bigint')} AS digest FROM list_results r WHERE r.list_id = $1) r
-     WHERE id = $1`,
-    [listId, now, totals.inactive > 0, newSeed()],
-  );
+  const complete = async (step: Queryable) => {
+    await step.query(
+      `UPDATE lists SET total_people = r.total, results_digest = r.digest,
+         has_inactive_results = $3, refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
+       FROM (SELECT count(*)::int AS total, ${digestOf('r.person_id', '$4::bigint')} AS digest FROM list_results r WHERE r.list_id = $1) r
+       WHERE id = $1`,
+      [listId, now, totals.inactive > 0, newSeed()],
+    );
+    if (input.onChanged && totals.added + totals.removed > 0) await input.onChanged(step);
+  };
+  // PostgreSQL runs in one transaction already; the embedded database's chunks commit one by one, so its last step
+  // and what onChanged writes get a transaction of their own.
+  const needsTransaction = input.onChanged && totals.added + totals.removed > 0 && 'transaction' in q;
+  if (needsTransaction) await (q as Database).transaction(complete);
+  else await complete(q);
   return { ok: true, matched: totals.matched, added: totals.added, removed: totals.removed, kept: false };
 }

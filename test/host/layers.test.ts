@@ -24,6 +24,7 @@ const ABOVE_AUTH = [
   'http',
   'limits',
   'jsonapi',
+  'webhooks',
   'app.ts',
   'main.ts',
   'index.ts',

@@ -30,6 +30,8 @@ export function testConfig(overrides: HostConfigInput = {}) {
       rateLimit: 'off',
       // The List scheduler runs only in the tests that turn it on.
       listRefreshIntervalSeconds: 0,
+      // The webhook delivery worker runs only in the tests that turn it on.
+      webhookPollIntervalMs: 0,
       ...overrides,
     },
     {},

@@ -32,6 +32,7 @@ describe('GET /.well-known/openid-configuration', () => {
         'publishing',
         'registrations',
         'services',
+        'webhooks',
         'openid',
         'addons',
       ],

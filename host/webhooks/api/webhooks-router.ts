@@ -1,0 +1,281 @@
+/**
+ * The webhooks API under `/webhooks/v2`, on the JSON:API engine of the other APIs (envelopes, paging, errors,
+ * `where`, `order`), behind authentication with scope `webhooks` or a personal access token. A person sees their
+ * own subscriptions only; another person's or organization's ids are 404. Handlers in the order the API lists them:
+ */
+import { Router, type Request } from 'express';
+import { authOf } from '../../auth/authenticate.ts';
+import { hasRole } from '../../auth/permissions.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
+import { queryCollection } from '../../jsonapi/collection-sql.ts';
+import { parseResourcePayload } from '../../jsonapi/payload.ts';
+import type { CollectionQuery } from '../../jsonapi/query.ts';
+import type { Row } from '../../jsonapi/resource.ts';
+import { collectionRoute, pathId, singleRoute } from '../../jsonapi/routes.ts';
+import { SqlParams } from '../../jsonapi/sql.ts';
+import {
+  createSubscription,
+  deleteSubscription,
+  openSubscriptionSecret,
+  rotateSubscriptionSecret,
+  setSubscriptionActive,
+  type SubscriptionOwner,
+} from '../subscription-store.ts';
+import { ignoreEvent, redeliverEvent } from '../event-actions.ts';
+import { AVAILABLE_EVENT_ROWS, availableEventResource } from './available-event-resource.ts';
+import { DELIVERY_SELECT, deliveryResource } from './delivery-resource.ts';
+import { EVENT_SELECT, eventResource } from './event-resource.ts';
+import {
+  SUBSCRIPTION_SELECT,
+  subscriptionCreatePayload,
+  subscriptionUpdatePayload,
+  webhookSubscriptionResource,
+} from './webhook-subscription-resource.ts';
+
+/** What the webhooks API needs from the host. */
+export interface WebhooksApiDeps {
+  db: Database;
+  box: SecretBox;
+  /** Wakes this process's delivery worker after a redeliver. */
+  wake?: () => void;
+}
+
+function ownerOf(req: Request): SubscriptionOwner {
+  const { person } = authOf(req);
+  return { organizationId: person.organization_id, personId: person.id };
+}
+
+function organizationParent(req: Request) {
+  return { id: authOf(req).person.organization_id, type: 'Organization' };
+}
+
+/** The subscription of the requester with its secret opened, or 404. */
+async function loadSubscription(db: Queryable, box: SecretBox, owner: SubscriptionOwner, id: string): Promise<Row> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${SUBSCRIPTION_SELECT} FROM webhook_subscriptions s WHERE s.organization_id = $1 AND s.person_id = $2 AND s.id = $3`,
+    [owner.organizationId, owner.personId, id],
+  );
+  if (!rows[0]) throw new NotFoundError();
+  return openSecret(box, rows[0]);
+}
+
+function openSecret(box: SecretBox, row: Row): Row {
+  return { ...row, authenticity_secret: openSubscriptionSecret(box, String(row.authenticity_secret)) };
+}
+
+/** The event of one of the requester's subscriptions, or 404. */
+async function loadEvent(db: Queryable, owner: SubscriptionOwner, subscriptionId: string, id: string): Promise<Row> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${EVENT_SELECT} FROM webhook_events e JOIN webhook_subscriptions s ON s.id = e.subscription_id
+     WHERE s.organization_id = $1 AND s.person_id = $2 AND s.id = $3 AND e.id = $4`,
+    [owner.organizationId, owner.personId, subscriptionId, id],
+  );
+  if (!rows[0]) throw new NotFoundError();
+  return rows[0];
+}
+
+/** The application an OAuth token was issued to (null for a personal access token). */
+async function applicationIdOf(db: Queryable, req: Request): Promise<string | null> {
+  const { clientId } = authOf(req);
+  if (!clientId) return null;
+  const { rows } = await db.query<{ id: string }>('SELECT id::text FROM oauth_applications WHERE client_id = $1', [
+    clientId,
+  ]);
+  return rows[0]?.id ?? null;
+}
+
+/** 422 unless `url` is an absolute http(s) URL without credentials. */
+function requireDeliveryUrl(url: unknown): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(String(url));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password) {
+    throw new ValidationError('WebhookSubscription', [
+      { parameter: 'url', detail: 'url must be an absolute http or https URL without credentials' },
+    ]);
+  }
+  return parsed.href;
+}
+
+/** The `/webhooks/v2` router. */
+export function webhooksRouter(deps: WebhooksApiDeps): Router {
+  const { db, box } = deps;
+  const router = Router();
+
+  router.get(
+    '/available_events',
+    collectionRoute(availableEventResource, async (req, query: CollectionQuery) => ({
+      rows: AVAILABLE_EVENT_ROWS.slice(query.offset, query.offset + query.perPage),
+      total: AVAILABLE_EVENT_ROWS.length,
+      parent: organizationParent(req),
+    })),
+  );
+
+  router.get(
+    '/webhook_subscriptions',
+    collectionRoute(webhookSubscriptionResource, async (req, query) => {
+      const owner = ownerOf(req);
+      const params = new SqlParams([owner.organizationId, owner.personId]);
+      const { rows, total } = await queryCollection(db, webhookSubscriptionResource, query, {
+        select: SUBSCRIPTION_SELECT,
+        from: 'webhook_subscriptions s',
+        conditions: ['s.organization_id = $1', 's.person_id = $2'],
+        params,
+        tieBreaker: 's.id ASC',
+        personId: owner.personId,
+      });
+      return { rows: rows.map((r) => openSecret(box, r)), total, parent: organizationParent(req) };
+    }),
+  );
+
+  router.post(
+    '/webhook_subscriptions',
+    singleRoute(
+      webhookSubscriptionResource,
+      async (req) => {
+        const { person } = authOf(req);
+        // Deliveries carry People data: only someone who may read it subscribes to it.
+        if (!hasRole(person, 'people', 'viewer'))
+          throw new ForbiddenError('Subscribing to People events needs the people viewer role or higher');
+        const values = parseResourcePayload(req.body, subscriptionCreatePayload);
+        if (typeof values.name !== 'string')
+          throw new ValidationError('WebhookSubscription', [{ parameter: 'name', detail: "name can't be blank" }]);
+        const url = requireDeliveryUrl(values.url);
+        const { row } = await createSubscription(db, box, {
+          ...ownerOf(req),
+          applicationId: await applicationIdOf(db, req),
+          name: values.name,
+          url,
+          active: values.active !== false,
+        });
+        return { row: await loadSubscription(db, box, ownerOf(req), row.id), parent: organizationParent(req) };
+      },
+      { status: 201, location: true },
+    ),
+  );
+
+  router.get(
+    '/webhook_subscriptions/:id',
+    singleRoute(webhookSubscriptionResource, async (req) => ({
+      row: await loadSubscription(db, box, ownerOf(req), pathId(req, 'id')),
+      parent: organizationParent(req),
+    })),
+  );
+
+  router.patch(
+    '/webhook_subscriptions/:id',
+    singleRoute(webhookSubscriptionResource, async (req) => {
+      const owner = ownerOf(req);
+      const id = pathId(req, 'id');
+      await loadSubscription(db, box, owner, id);
+      const values = parseResourcePayload(req.body, subscriptionUpdatePayload);
+      if (typeof values.active === 'boolean') await setSubscriptionActive(db, owner, id, values.active);
+      return { row: await loadSubscription(db, box, owner, id), parent: organizationParent(req) };
+    }),
+  );
+
+  router.delete('/webhook_subscriptions/:id', async (req, res) => {
+    if (!(await deleteSubscription(db, ownerOf(req), pathId(req, 'id')))) throw new NotFoundError();
+    res.status(204).end();
+  });
+
+  router.post(
+    '/webhook_subscriptions/:id/rotate_secret',
+    singleRoute(webhookSubscriptionResource, async (req) => {
+      const owner = ownerOf(req);
+      const id = pathId(req, 'id');
+      if ((await rotateSubscriptionSecret(db, box, owner, id)) === undefined) throw new NotFoundError();
+      return { row: await loadSubscription(db, box, owner, id), parent: organizationParent(req) };
+    }),
+  );
+
+  router.get(
+    '/webhook_subscriptions/:id/events',
+    collectionRoute(eventResource, async (req, query) => {
+      const owner = ownerOf(req);
+      const subscription = await loadSubscription(db, box, owner, pathId(req, 'id'));
+      const params = new SqlParams([subscription.id]);
+      const { rows, total } = await queryCollection(db, eventResource, query, {
+        select: EVENT_SELECT,
+        from: 'webhook_events e JOIN webhook_subscriptions s ON s.id = e.subscription_id',
+        conditions: ['e.subscription_id = $1'],
+        params,
+        tieBreaker: 'e.id ASC',
+        personId: owner.personId,
+      });
+      return { rows, total, parent: { id: String(subscription.id), type: 'WebhookSubscription' } };
+    }),
+  );
+
+  router.get(
+    '/webhook_subscriptions/:id/events/:event_id',
+    singleRoute(eventResource, async (req) => ({
+      row: await loadEvent(db, ownerOf(req), pathId(req, 'id'), pathId(req, 'event_id')),
+      parent: { id: pathId(req, 'id'), type: 'WebhookSubscription' },
+    })),
+  );
+
+  router.post(
+    '/webhook_subscriptions/:id/events/:event_id/ignore',
+    singleRoute(eventResource, async (req) => {
+      const owner = ownerOf(req);
+      const event = await loadEvent(db, owner, pathId(req, 'id'), pathId(req, 'event_id'));
+      await ignoreEvent(db, String(event.id));
+      return {
+        row: await loadEvent(db, owner, pathId(req, 'id'), String(event.id)),
+        parent: { id: pathId(req, 'id'), type: 'WebhookSubscription' },
+      };
+    }),
+  );
+
+  router.post(
+    '/webhook_subscriptions/:id/events/:event_id/redeliver',
+    singleRoute(eventResource, async (req) => {
+      const owner = ownerOf(req);
+      const subscription = await loadSubscription(db, box, owner, pathId(req, 'id'));
+      const event = await loadEvent(db, owner, String(subscription.id), pathId(req, 'event_id'));
+      await redeliverEvent(db, { event: String(event.id), subscriptionActive: subscription.active === true });
+      deps.wake?.();
+      return {
+        row: await loadEvent(db, owner, String(subscription.id), String(event.id)),
+        parent: { id: String(subscription.id), type: 'WebhookSubscription' },
+      };
+    }),
+  );
+
+  router.get(
+    '/webhook_subscriptions/:id/events/:event_id/deliveries',
+    collectionRoute(deliveryResource, async (req, query) => {
+      const owner = ownerOf(req);
+      const event = await loadEvent(db, owner, pathId(req, 'id'), pathId(req, 'event_id'));
+      const { rows, total } = await queryCollection(db, deliveryResource, query, {
+        select: DELIVERY_SELECT,
+        from: 'webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id',
+        conditions: ['d.event_id = $1'],
+        params: new SqlParams([event.id]),
+        tieBreaker: 'd.id ASC',
+        personId: owner.personId,
+      });
+      return { rows, total, parent: { id: String(event.id), type: 'Event' } };
+    }),
+  );
+
+  router.get(
+    '/webhook_subscriptions/:id/events/:event_id/deliveries/:delivery_id',
+    singleRoute(deliveryResource, async (req) => {
+      const event = await loadEvent(db, ownerOf(req), pathId(req, 'id'), pathId(req, 'event_id'));
+      const { rows } = await db.query<Row>(
+        `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+         WHERE d.event_id = $1 AND d.id = $2`,
+        [event.id, pathId(req, 'delivery_id')],
+      );
+      return { row: rows[0], parent: { id: String(event.id), type: 'Event' } };
+    }),
+  );
+  return router;
+}

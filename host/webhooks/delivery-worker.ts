@@ -1,0 +1,196 @@
+/**
+ * The delivery worker of one host process. It claims due events from the outbox (event-store.ts) up to
+ * `concurrency` attempts in flight, sends each (attempt-delivery.ts) and records its outcome in one statement. It
+ * wakes on a NOTIFY sent at the commit of a change (record-event.ts), when an attempt ends, when the next retry
+ * falls due, and at least every `pollIntervalMs` (a NOTIFY missed while a PostgreSQL connection was lost, events of
+ * another process). Several processes share the outbox: SKIP LOCKED and the lease keep one attempt in flight per
+ * event. `stop()` ends the claims and waits for the attempts in flight.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Database, Subscription } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import type { UpstreamPool } from '../outbound/index.ts';
+import { attemptDelivery } from './attempt-delivery.ts';
+import { attemptOutcome } from './attempt-outcome.ts';
+import { deliveryBody } from './delivery-body.ts';
+import {
+  claimDueEvents,
+  deleteFinishedEvents,
+  finishAttempt,
+  msUntilNextDue,
+  type ClaimedEvent,
+} from './event-store.ts';
+import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
+import { signDelivery } from './sign-delivery.ts';
+import { openSubscriptionSecret } from './subscription-store.ts';
+
+/** How the worker runs. */
+export interface WebhookWorkerOptions {
+  db: Database;
+  /** Opens the subscriptions' sealed secrets. */
+  box: SecretBox;
+  logger: Logger;
+  /** Milliseconds one attempt may take, connection to the end of the response body. */
+  timeoutMs: number;
+  /** Multiplies every retry wait (1 in production; tests compress the schedule). */
+  retryScale: number;
+  /** Attempts in flight at most in this process. */
+  concurrency: number;
+  /** Milliseconds between claims when nothing wakes the worker. */
+  pollIntervalMs: number;
+  /** Days a finished event (and its deliveries) is kept. */
+  retentionDays: number;
+  /** May deliveries reach private and loopback addresses (an operator setting: development hosts only)? */
+  allowNonPublic: boolean;
+  /** The User-Agent of deliveries. */
+  userAgent: string;
+  /** The keep-alive connections to use (the process's pool by default). */
+  pool?: UpstreamPool;
+  /** Called after each attempt (metrics). */
+  onAttempt?: (outcome: 'delivered' | 'failed') => void;
+}
+
+/** A running worker. */
+export interface WebhookWorker {
+  /** Claims again now (a test, or an action that made an event due). */
+  wake(): void;
+  /** Stops claiming and resolves once the attempts in flight have ended. */
+  stop(): Promise<void>;
+}
+
+/** A lease outlives the attempt's own time limit, so a live attempt is never claimed by another worker. */
+function leaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 1000;
+}
+
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/** Starts the worker; the caller must `stop()` it on shutdown. */
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const { db, logger } = options;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let wakeUp: (() => void) | undefined;
+  let woken = false;
+  let listening: Subscription | undefined;
+  let lastSweep = 0;
+
+  const wake = () => {
+    woken = true;
+    wakeUp?.();
+  };
+
+  async function deliver(event: ClaimedEvent): Promise<void> {
+    if (!event.active || !event.visible) {
+      // The subscription was deactivated, or its person may no longer see People data: nothing is sent.
+      await finishAttempt(db, event, { status: 'skipped', deactivate: false }, undefined);
+      return;
+    }
+    const secrets = [openSubscriptionSecret(options.box, event.authenticity_secret)];
+    if (event.previous_secret) secrets.push(openSubscriptionSecret(options.box, event.previous_secret));
+    const body = deliveryBody({
+      uuid: event.uuid,
+      name: event.name,
+      attempt: event.attempt,
+      payload: event.payload,
+      organizationId: event.organization_id,
+    });
+    const headers: [string, string][] = [
+      ['Content-Type', 'application/json'],
+      ['User-Agent', options.userAgent],
+      ...signDelivery({ id: event.uuid, timestamp: Math.floor(Date.now() / 1000), body, secrets }),
+    ];
+    const record = await attemptDelivery({
+      url: event.url,
+      headers,
+      body,
+      timeoutMs: options.timeoutMs,
+      allowNonPublic: options.allowNonPublic,
+      ...(options.pool ? { pool: options.pool } : {}),
+    });
+    const outcome = attemptOutcome(record.responseStatus, event.attempt, options.retryScale);
+    await finishAttempt(db, event, outcome, record);
+    options.onAttempt?.(outcome.status === 'delivered' ? 'delivered' : 'failed');
+    if (outcome.status !== 'delivered') {
+      logger.debug(
+        { event: event.uuid, attempt: event.attempt, status: record.responseStatus, error: record.error },
+        'webhook delivery attempt failed',
+      );
+    }
+  }
+
+  function start(event: ClaimedEvent): void {
+    const running: Promise<void> = deliver(event)
+      .catch((error: unknown) => {
+        // The lease runs out and another claim tries again: at least once.
+        logger.warn({ err: error, event: event.uuid }, 'webhook delivery attempt could not be recorded');
+      })
+      .finally(() => {
+        inFlight.delete(running);
+        wake();
+      });
+    inFlight.add(running);
+  }
+
+  async function sweep(): Promise<void> {
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = Date.now();
+    const deleted = await deleteFinishedEvents(db, options.retentionDays);
+    if (deleted) logger.info({ deleted }, 'finished webhook events past their retention deleted');
+  }
+
+  async function pass(): Promise<number> {
+    await sweep();
+    let waitMs = options.pollIntervalMs;
+    const free = options.concurrency - inFlight.size;
+    // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again, so one
+    // claim statement serves several attempts instead of one each.
+    if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
+      const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
+      for (const event of claimed) start(event);
+      if (claimed.length === free) return 0;
+      if (claimed.length === 0) {
+        const next = await msUntilNextDue(db);
+        if (next !== undefined) waitMs = Math.min(waitMs, Math.max(5, next));
+      }
+    }
+    return waitMs;
+  }
+
+  const loop = (async () => {
+    if (db.listen) {
+      listening = await db.listen(WEBHOOK_EVENTS_CHANNEL, wake, wake).catch((error: unknown) => {
+        logger.warn({ err: error }, 'webhook worker could not listen; it polls');
+        return undefined;
+      });
+    }
+    while (!stopped) {
+      woken = false;
+      let waitMs: number;
+      try {
+        waitMs = await pass();
+      } catch (error) {
+        if (stopped) break;
+        logger.warn({ err: error }, 'webhook worker pass failed');
+        waitMs = options.pollIntervalMs;
+      }
+      if (stopped || woken || waitMs === 0) continue;
+      const controller = new AbortController();
+      wakeUp = () => controller.abort();
+      await delay(waitMs, undefined, { signal: controller.signal, ref: false }).catch(() => {});
+      wakeUp = undefined;
+    }
+  })();
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      wakeUp?.();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+      await listening?.close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Webhooks: the outbox of events recorded in the transactions of People writes, the delivery worker, signatures,
+ * and the `/webhooks/v2` API. See README.md.
+ */
+export { AVAILABLE_EVENTS, isEventName, type EventName } from './event-names.ts';
+export { recordEvent, WEBHOOK_EVENTS_CHANNEL, type RecordedEvent } from './record-event.ts';
+export { renderPayload } from './render-payload.ts';
+export {
+  AUTHENTICITY_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  authenticitySignature,
+  signDelivery,
+  standardSignature,
+} from './sign-delivery.ts';
+export { generateSecret } from './subscription-secret.ts';
+export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './delivery-worker.ts';
+export { retryDelayMs, MAX_RETRIES, FIRST_RETRY_MS } from './retry-schedule.ts';
+export { webhooksRouter, type WebhooksApiDeps } from './api/webhooks-router.ts';
+export { webhooksOpenApiRouter } from './api/webhooks-openapi-router.ts';

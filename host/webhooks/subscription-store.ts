@@ -1,0 +1,130 @@
+/**
+ * The SQL of webhook_subscriptions: create, find (always within the organization, and the owner's own), change
+ * `active`, delete and rotate the secret. Secrets are sealed with the host's secret box; a rotation keeps the
+ * previous secret signing for a grace window (sign-delivery.ts).
+ */
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { Queryable } from '../db/database.ts';
+import { generateSecret } from './subscription-secret.ts';
+
+/** Binds a sealed secret to what it is (a sealed value moved to another column does not open). */
+const SECRET_AAD = 'webhook_subscription.authenticity_secret';
+
+/** Hours the previous secret keeps signing after a rotation. */
+export const ROTATION_GRACE_HOURS = 24;
+
+/** A subscription row as the API and the pages read it (the secret still sealed). */
+export interface SubscriptionRow {
+  id: string;
+  organization_id: string;
+  person_id: string;
+  application_id: string | null;
+  name: string;
+  url: string;
+  active: boolean;
+  authenticity_secret: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id::text, organization_id::text, person_id::text, application_id::text, name, url, active,
+  authenticity_secret, created_at, updated_at`;
+
+/** Opens a sealed secret. */
+export function openSubscriptionSecret(box: SecretBox, sealed: string): string {
+  return box.open(sealed, SECRET_AAD);
+}
+
+/** Who owns what is asked for: subscriptions are a person's own (an application sees those it made for them). */
+export interface SubscriptionOwner {
+  organizationId: string;
+  personId: string;
+}
+
+/** What a new subscription is. */
+export interface NewSubscription extends SubscriptionOwner {
+  applicationId: string | null;
+  name: string;
+  url: string;
+  active: boolean;
+}
+
+/** Creates a subscription with a new secret; returns it with the secret in clear (shown once on the pages). */
+export async function createSubscription(
+  db: Queryable,
+  box: SecretBox,
+  input: NewSubscription,
+): Promise<{ row: SubscriptionRow; secret: string }> {
+  const secret = generateSecret();
+  const { rows } = await db.query<SubscriptionRow>(
+    `INSERT INTO webhook_subscriptions (organization_id, person_id, application_id, name, url, active, authenticity_secret)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [
+      input.organizationId,
+      input.personId,
+      input.applicationId,
+      input.name,
+      input.url,
+      input.active,
+      box.seal(secret, SECRET_AAD),
+    ],
+  );
+  return { row: rows[0]!, secret };
+}
+
+/** One subscription of the owner, or undefined (another person's or organization's id is not found). */
+export async function findSubscription(
+  db: Queryable,
+  owner: SubscriptionOwner,
+  id: string,
+): Promise<SubscriptionRow | undefined> {
+  const { rows } = await db.query<SubscriptionRow>(
+    `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE organization_id = $1 AND person_id = $2 AND id = $3`,
+    [owner.organizationId, owner.personId, id],
+  );
+  return rows[0];
+}
+
+/** Sets `active`; reactivating gives the subscription's events no retries back (they stay as they ended). */
+export async function setSubscriptionActive(
+  db: Queryable,
+  owner: SubscriptionOwner,
+  id: string,
+  active: boolean,
+): Promise<void> {
+  await db.query(
+    `UPDATE webhook_subscriptions SET active = $4, updated_at = now()
+     WHERE organization_id = $1 AND person_id = $2 AND id = $3`,
+    [owner.organizationId, owner.personId, id, active],
+  );
+}
+
+/** Deletes the subscription with its events and deliveries; false when the owner has no such subscription. */
+export async function deleteSubscription(db: Queryable, owner: SubscriptionOwner, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'DELETE FROM webhook_subscriptions WHERE organization_id = $1 AND person_id = $2 AND id = $3',
+    [owner.organizationId, owner.personId, id],
+  );
+  return rowCount > 0;
+}
+
+/**
+ * A new secret; the one it replaces keeps signing for ROTATION_GRACE_HOURS (a receiver switches without missing a
+ * delivery). Returns the new secret in clear, or undefined when the owner has no such subscription.
+ */
+export async function rotateSubscriptionSecret(
+  db: Queryable,
+  box: SecretBox,
+  owner: SubscriptionOwner,
+  id: string,
+): Promise<string | undefined> {
+  const secret = generateSecret();
+  const { rowCount } = await db.query(
+    `UPDATE webhook_subscriptions
+     SET previous_secret = authenticity_secret, previous_secret_until = now() + $5 * interval '1 hour',
+         authenticity_secret = $4, updated_at = now()
+     WHERE organization_id = $1 AND person_id = $2 AND id = $3`,
+    [owner.organizationId, owner.personId, id, box.seal(secret, SECRET_AAD), ROTATION_GRACE_HOURS],
+  );
+  return rowCount > 0 ? secret : undefined;
+}

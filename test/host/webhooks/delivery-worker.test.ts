@@ -1,0 +1,374 @@
+import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import type { Database } from '#host/db/database.ts';
+import { createLogger } from '#host/logger.ts';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
+import { deleteFinishedEvents } from '#host/webhooks/event-store.ts';
+import { recordEvent } from '#host/webhooks/record-event.ts';
+import { createSubscription, rotateSubscriptionSecret } from '#host/webhooks/subscription-store.ts';
+import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
+import { createTestDatabase } from '../../support/database.ts';
+import { personId } from '../../support/host.ts';
+import { startReceiver, type Answer, type WebhookReceiver } from './webhook-receiver.ts';
+
+const box = createSecretBox([TEST_ENCRYPTION_KEY]);
+const NAME = 'people.v2.events.note.created';
+let db: Database;
+let organizationId: string;
+let adminId: string;
+const running: { stop(): Promise<void> }[] = [];
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  organizationId = (await db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'")).rows[0]!
+    .id;
+  adminId = await personId(db, 'admin@demo.test');
+});
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.stop();
+  for (const r of receivers.splice(0)) await r.close();
+  await db.query('DELETE FROM webhook_subscriptions');
+});
+afterAll(() => db.close());
+
+async function receiver(answer?: (n: number) => Answer, delayMs?: number): Promise<WebhookReceiver> {
+  const r = await startReceiver(answer, delayMs);
+  receivers.push(r);
+  return r;
+}
+
+async function subscribe(url: string, name: string = NAME) {
+  return createSubscription(db, box, {
+    organizationId,
+    personId: adminId,
+    applicationId: null,
+    name,
+    url,
+    active: true,
+  });
+}
+
+function worker(options: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
+  const w = startWebhookWorker({
+    db,
+    box,
+    logger: createLogger('silent'),
+    timeoutMs: 2000,
+    retryScale: 0.01,
+    concurrency: 8,
+    pollIntervalMs: 50,
+    retentionDays: 30,
+    allowNonPublic: true,
+    userAgent: 'addon-kit Webhooks',
+    ...options,
+  });
+  running.push(w);
+  return w;
+}
+
+async function record(payload: unknown, name: typeof NAME = NAME): Promise<number> {
+  return db.transaction((tx) => recordEvent(tx, { organizationId, name, payload }));
+}
+
+async function rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return (await db.query<T>(sql, params)).rows;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('recordEvent()', () => {
+  it('records one event per active subscription of the organization to the name [commit]', async () => {
+    const a = await subscribe('http://127.0.0.1:9/a');
+    const b = await subscribe('http://127.0.0.1:9/b');
+    await subscribe('http://127.0.0.1:9/other-name', 'people.v2.events.note.updated');
+    const off = await subscribe('http://127.0.0.1:9/off');
+    await db.query('UPDATE webhook_subscriptions SET active = false WHERE id = $1', [off.row.id]);
+    const otherOrg = (await rows<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'other'"))[0]!.id;
+    const otherAdmin = await personId(db, 'admin@other.test');
+    await createSubscription(db, box, {
+      organizationId: otherOrg,
+      personId: otherAdmin,
+      applicationId: null,
+      name: NAME,
+      url: 'http://127.0.0.1:9/other-org',
+      active: true,
+    });
+    expect(await record({ data: { id: '1' } })).toBe(2);
+    const events = await rows<{ subscription_id: string; name: string; payload: string; status: string }>(
+      'SELECT subscription_id::text, name, payload, status FROM webhook_events ORDER BY subscription_id',
+    );
+    expect(events).toEqual([
+      { subscription_id: a.row.id, name: NAME, payload: '{"data":{"id":"1"}}', status: 'pending' },
+      { subscription_id: b.row.id, name: NAME, payload: '{"data":{"id":"1"}}', status: 'pending' },
+    ]);
+  });
+
+  it('records nothing when the transaction rolls back [rollback]', async () => {
+    await subscribe('http://127.0.0.1:9/a');
+    await expect(
+      db.transaction(async (tx) => {
+        await recordEvent(tx, { organizationId, name: NAME, payload: { data: { id: '2' } } });
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await rows('SELECT id FROM webhook_events')).toEqual([]);
+  });
+});
+
+describe('startWebhookWorker()', () => {
+  it('POSTs the signed EventDelivery body and records the delivery [200]', async () => {
+    const r = await receiver();
+    const { row, secret } = await subscribe(r.url);
+    worker();
+    await record({ data: { type: 'Note', id: '7' } });
+    await r.waitFor(1);
+    const [got] = r.received;
+    const [event] = await rows<{ id: string; uuid: string; status: string; attempts: number }>(
+      'SELECT id::text, uuid::text, status, attempts FROM webhook_events',
+    );
+    expect(JSON.parse(got!.body)).toEqual({
+      data: [
+        {
+          id: event!.uuid,
+          type: 'EventDelivery',
+          attributes: { name: NAME, attempt: 1, payload: '{"data":{"type":"Note","id":"7"}}' },
+          relationships: { organization: { data: { type: 'Organization', id: organizationId } } },
+        },
+      ],
+    });
+    expect(got!.headers['content-type']).toBe('application/json');
+    expect(got!.headers['user-agent']).toBe('addon-kit Webhooks');
+    expect(got!.headers['x-pco-webhooks-authenticity']).toBe(
+      createHmac('sha256', secret).update(got!.body).digest('hex'),
+    );
+    expect(got!.headers['webhook-id']).toBe(event!.uuid);
+    expect(Math.abs(Number(got!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(10);
+    // The Standard Webhooks reference library verifies the signature (and the timestamp's freshness).
+    expect(new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>)).toEqual(
+      JSON.parse(got!.body),
+    );
+    await expect
+      .poll(async () => (await rows<{ status: string }>('SELECT status FROM webhook_events'))[0])
+      .toEqual({
+        status: 'delivered',
+      });
+    const deliveries = await rows<Record<string, unknown>>(
+      `SELECT attempt, request_url, request_body, response_status, response_body, response_truncated, error,
+         request_headers->0 AS first_header
+       FROM webhook_deliveries WHERE event_id = $1`,
+      [event!.id],
+    );
+    expect(deliveries).toEqual([
+      {
+        attempt: 1,
+        request_url: r.url,
+        request_body: got!.body,
+        response_status: 200,
+        response_body: 'ok',
+        response_truncated: false,
+        error: null,
+        first_header: ['Content-Type', 'application/json'],
+      },
+    ]);
+    expect(row.active).toBe(true);
+  });
+
+  it('delivers on the third attempt at the scheduled times [500, 500, 200]', async () => {
+    const r = await receiver((n) => (n < 2 ? 500 : 200));
+    await subscribe(r.url);
+    worker({ retryScale: 0.01 });
+    await record({ n: 1 });
+    await r.waitFor(3);
+    const [first, second, third] = r.received;
+    expect([first!.delivery.attempt, second!.delivery.attempt, third!.delivery.attempt]).toEqual([1, 2, 3]);
+    expect(new Set(r.received.map((x) => x.delivery.id)).size).toBe(1);
+    // 30 s and then 1 min, scaled by 0.01: 300 ms and 600 ms after each failure.
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(300);
+    expect(second!.at - first!.at).toBeLessThan(300 + 1000);
+    expect(third!.at - second!.at).toBeGreaterThanOrEqual(600);
+    expect(third!.at - second!.at).toBeLessThan(600 + 1000);
+    await expect
+      .poll(async () => rows('SELECT status, attempts FROM webhook_events'))
+      .toEqual([{ status: 'delivered', attempts: 3 }]);
+    expect(await rows('SELECT attempt, response_status FROM webhook_deliveries ORDER BY attempt')).toEqual([
+      { attempt: 1, response_status: 500 },
+      { attempt: 2, response_status: 500 },
+      { attempt: 3, response_status: 200 },
+    ]);
+  });
+
+  it('deactivates the subscription at once and sends nothing more [410]', async () => {
+    const r = await receiver(() => 410);
+    const { row } = await subscribe(r.url);
+    worker();
+    await record({ n: 1 });
+    await r.waitFor(1);
+    await expect
+      .poll(async () => rows('SELECT active FROM webhook_subscriptions WHERE id = $1', [row.id]))
+      .toEqual([{ active: false }]);
+    expect(await rows('SELECT status, attempts FROM webhook_events')).toEqual([{ status: 'failed', attempts: 1 }]);
+    expect(await record({ n: 2 })).toBe(0);
+    await sleep(500);
+    expect(r.received).toHaveLength(1);
+  });
+
+  it('fails the event and deactivates the subscription after 16 retries [last failure]', async () => {
+    const r = await receiver(() => 503);
+    const { row } = await subscribe(r.url);
+    worker({ retryScale: 0.000_001 });
+    await record({ n: 1 });
+    await r.waitFor(17);
+    await expect
+      .poll(async () => rows('SELECT active FROM webhook_subscriptions WHERE id = $1', [row.id]))
+      .toEqual([{ active: false }]);
+    expect(await rows('SELECT status, attempts FROM webhook_events')).toEqual([{ status: 'failed', attempts: 17 }]);
+    expect(r.received.map((x) => x.delivery.attempt)).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
+    await sleep(300);
+    expect(r.received).toHaveLength(17);
+  });
+
+  it('times out a hanging receiver and retries it while other subscriptions keep flowing [hang]', async () => {
+    const hanging = await receiver((n) => (n === 0 ? 'hang' : 200));
+    const healthy = await receiver();
+    await subscribe(hanging.url);
+    await subscribe(healthy.url, 'people.v2.events.note.updated');
+    worker({ timeoutMs: 3000, retryScale: 0.01 });
+    await record({ n: 1 });
+    await hanging.waitFor(1);
+    for (let i = 0; i < 5; i++) await record({ i }, 'people.v2.events.note.updated' as typeof NAME);
+    await healthy.waitFor(5);
+    // All five arrived while the first attempt still hung (before its time limit ran out).
+    const hungAt = hanging.received[0]!.at;
+    for (const got of healthy.received) expect(got.at - hungAt).toBeLessThan(3000);
+    await hanging.waitFor(2);
+    expect(hanging.received[1]!.at - hungAt).toBeGreaterThanOrEqual(3000 + 300);
+    await expect
+      .poll(async () =>
+        rows(
+          `SELECT d.attempt, d.response_status, d.error FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+           WHERE e.name = $1 ORDER BY d.attempt`,
+          [NAME],
+        ),
+      )
+      .toEqual([
+        { attempt: 1, response_status: null, error: 'timeout' },
+        { attempt: 2, response_status: 200, error: null },
+      ]);
+  });
+
+  it('keeps the first 4 KiB of a response body [truncated]', async () => {
+    const r = await receiver(() => ({ status: 200, body: 'x'.repeat(10_000) }));
+    await subscribe(r.url);
+    worker();
+    await record({ n: 1 });
+    await r.waitFor(1);
+    await expect
+      .poll(async () => rows('SELECT length(response_body) AS length, response_truncated FROM webhook_deliveries'))
+      .toEqual([{ length: 4096, response_truncated: true }]);
+  });
+
+  it('refuses a loopback receiver unless private addresses are allowed [SSRF]', async () => {
+    const r = await receiver();
+    await subscribe(r.url);
+    worker({ allowNonPublic: false });
+    await record({ n: 1 });
+    await expect
+      .poll(async () => rows('SELECT attempt, response_status, error FROM webhook_deliveries'))
+      .toEqual([{ attempt: 1, response_status: null, error: 'refused_address' }]);
+    expect(await rows('SELECT status FROM webhook_events')).toEqual([{ status: 'pending' }]);
+    expect(r.received).toEqual([]);
+  });
+
+  it('signs with both secrets during a rotation grace window [rotation]', async () => {
+    const r = await receiver();
+    const { row, secret: old } = await subscribe(r.url);
+    const current = (await rotateSubscriptionSecret(db, box, { organizationId, personId: adminId }, row.id))!;
+    expect(current).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    worker();
+    await record({ n: 1 });
+    await r.waitFor(1);
+    const [got] = r.received;
+    expect(String(got!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const s of [current, old])
+      expect(new Webhook(s).verify(got!.body, got!.headers as Record<string, string>)).toEqual(JSON.parse(got!.body));
+    expect(got!.headers['x-pco-webhooks-authenticity']).toBe(
+      createHmac('sha256', current).update(got!.body).digest('hex'),
+    );
+    // After the grace window only the current secret signs.
+    await db.query("UPDATE webhook_subscriptions SET previous_secret_until = now() - interval '1 second'");
+    await record({ n: 2 });
+    await r.waitFor(2);
+    const later = r.received[1]!;
+    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(() => new Webhook(old).verify(later.body, later.headers as Record<string, string>)).toThrow();
+    expect(new Webhook(current).verify(later.body, later.headers as Record<string, string>)).toBeTruthy();
+  });
+
+  it('skips an event whose subscriber may no longer see People data [visibility]', async () => {
+    const r = await receiver();
+    await subscribe(r.url);
+    await record({ n: 1 });
+    await db.query("DELETE FROM person_product_roles WHERE person_id = $1 AND product = 'people'", [adminId]);
+    try {
+      worker();
+      await expect.poll(async () => rows('SELECT status FROM webhook_events')).toEqual([{ status: 'skipped' }]);
+      expect(r.received).toEqual([]);
+      expect(await rows('SELECT id FROM webhook_deliveries')).toEqual([]);
+    } finally {
+      await db.query("INSERT INTO person_product_roles (person_id, product, role) VALUES ($1, 'people', 'manager')", [
+        adminId,
+      ]);
+    }
+  });
+
+  it('keeps one attempt in flight per event with two workers claiming [two workers]', async () => {
+    const r = await receiver(undefined, 5);
+    await subscribe(r.url);
+    await subscribe(r.url);
+    for (let i = 0; i < 100; i++) await record({ i });
+    worker({ concurrency: 4 });
+    worker({ concurrency: 4 });
+    await r.waitFor(200, 60_000);
+    await expect
+      .poll(async () => rows("SELECT count(*)::int AS n FROM webhook_events WHERE status = 'delivered'"))
+      .toEqual([{ n: 200 }]);
+    const ids = r.received.map((x) => x.delivery.id);
+    expect(new Set(ids).size).toBe(200);
+    expect(ids).toHaveLength(200);
+    expect(await rows('SELECT count(*)::int AS n, max(attempt) AS max FROM webhook_deliveries')).toEqual([
+      { n: 200, max: 1 },
+    ]);
+  });
+
+  it('deletes finished events past the retention with their deliveries, never pending ones [retention]', async () => {
+    const r = await receiver();
+    await subscribe(r.url);
+    for (let i = 0; i < 3; i++) await record({ i });
+    const w = worker();
+    await r.waitFor(3);
+    await w.stop();
+    await expect
+      .poll(async () => rows("SELECT count(*)::int AS n FROM webhook_events WHERE status = 'delivered'"))
+      .toEqual([{ n: 3 }]);
+    await record({ i: 3 });
+    const [oldest] = await rows<{ id: string }>(
+      "SELECT id::text FROM webhook_events WHERE status = 'delivered' ORDER BY id LIMIT 1",
+    );
+    await db.query(
+      "UPDATE webhook_events SET updated_at = now() - interval '31 days' WHERE id = $1 OR status = 'pending'",
+      [oldest!.id],
+    );
+    expect(await deleteFinishedEvents(db, 30)).toBe(1);
+    expect(await rows('SELECT status FROM webhook_events ORDER BY id')).toEqual([
+      { status: 'delivered' },
+      { status: 'delivered' },
+      { status: 'pending' },
+    ]);
+    expect(await rows('SELECT count(*)::int AS n FROM webhook_deliveries WHERE event_id = $1', [oldest!.id])).toEqual([
+      { n: 0 },
+    ]);
+  });
+});
