@@ -5,7 +5,10 @@
  * bench database (the host's statement; the integrator's own queries are the same in both). On a shared
  * machine throughput swings with the neighbours; CPU per call barely does, so this says where a change went.
  *
- *   npx tsx --conditions=source bench/p1-cpu.ts [--database postgres] [--rounds 3] [--seconds 5]
+ *   npx tsx --conditions=source bench/p1-cpu.ts [--database postgres] [--rounds 3] [--seconds 5] [--baseline DIR]
+ *
+ * `--baseline DIR`: also a host started from another checkout (e.g. `git archive <commit> | tar -x -C DIR`, with
+ * DIR/node_modules linked to this one's), loaded in the same interleaved rounds — before and after in one run.
  */
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     database: { type: 'string' },
     rounds: { type: 'string' },
     seconds: { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const database = values.database === 'postgres' ? 'postgres' : 'pglite';
@@ -51,12 +55,19 @@ const started: ServerProcess<unknown>[] = [];
 const dbName = 'databaseUrl' in db.location ? new URL(db.location.databaseUrl).pathname.slice(1) : undefined;
 const admin = database === 'postgres' ? await openDatabase({ databaseUrl, maxConnections: 1 }) : undefined;
 
-/** CPU seconds of the bench database's server processes. */
-async function serverCpu(): Promise<number> {
-  if (!admin) return 0;
+/** CPU seconds of each server process of the bench database. */
+async function serverCpu(): Promise<Map<number, number>> {
+  const cpu = new Map<number, number>();
+  if (!admin) return cpu;
   const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
+  for (const { pid } of rows) cpu.set(pid, await cpuSeconds(pid));
+  return cpu;
+}
+
+/** CPU seconds the server processes spent between two readings (a process gone meanwhile is not counted). */
+function serverDelta(before: Map<number, number>, after: Map<number, number>): number {
   let sum = 0;
-  for (const { pid } of rows) sum += await cpuSeconds(pid);
+  for (const [pid, seconds] of after) sum += seconds - (before.get(pid) ?? 0);
   return sum;
 }
 
@@ -67,30 +78,32 @@ try {
   );
   started.push(integrator);
   const { url: integratorUrl, accessToken, refreshToken } = integrator.info;
-  const host = await startServer<HostServerInfo>(
-    'host.ts',
-    [
-      ...db.args,
-      '--scenario=proxy',
-      `--integrator-url=${integratorUrl}`,
-      `--integrator-token=${accessToken}`,
-      `--integrator-refresh-token=${refreshToken}`,
-    ],
-    { env: benchSecrets() },
-  );
+  const secrets = benchSecrets();
+  const hostArgs = async () => [
+    ...(db.kind === 'postgres' ? db.args : (await db.copy()).args),
+    '--scenario=proxy',
+    `--integrator-url=${integratorUrl}`,
+    `--integrator-token=${accessToken}`,
+    `--integrator-refresh-token=${refreshToken}`,
+  ];
+  const host = await startServer<HostServerInfo>('host.ts', await hostArgs(), { env: secrets });
   started.push(host);
+  const baseline = values.baseline
+    ? await startServer<HostServerInfo>('host.ts', await hostArgs(), { env: secrets, root: values.baseline })
+    : undefined;
+  if (baseline) started.push(baseline);
   const bare = await startServer<{ url: string }>('bare-proxy.ts', [
     `--upstream=${integratorUrl}/api/messages`,
     `--token=${accessToken}`,
   ]);
   started.push(bare);
-  const proxy = host.info.proxy!;
-  const targets: { name: string; pid: number; spec: Omit<LoadSpec, 'seconds' | 'connections'> }[] = [
-    {
-      name: 'proxy',
-      pid: host.child.pid!,
+  const proxyTarget = (name: string, server: ServerProcess<HostServerInfo>) => {
+    const proxy = server.info.proxy!;
+    return {
+      name,
+      pid: server.child.pid!,
       spec: {
-        url: `${host.info.url}/addons/installations/${proxy.installationId}/fetch/integrator`,
+        url: `${server.info.url}/addons/installations/${proxy.installationId}/fetch/integrator`,
         method: 'POST',
         headers: {
           cookie: proxy.cookie,
@@ -105,7 +118,11 @@ try {
           ),
         },
       },
-    },
+    };
+  };
+  const targets: { name: string; pid: number; spec: Omit<LoadSpec, 'seconds' | 'connections'> }[] = [
+    proxyTarget('proxy', host),
+    ...(baseline ? [proxyTarget('baseline proxy', baseline)] : []),
     { name: 'bare relay', pid: bare.child.pid!, spec: { url: `${bare.info.url}/relay`, method: 'POST', headers: {} } },
   ];
   const perCall = new Map<string, { own: number[]; server: number[]; integrator: number[]; rps: number[] }>();
@@ -129,7 +146,7 @@ try {
       ];
       const m = perCall.get(t.name)!;
       m.own.push(((own1 - own0) / result.ok) * 1e6);
-      m.server.push(((server1 - server0) / result.ok) * 1e6);
+      m.server.push((serverDelta(server0, server1) / result.ok) * 1e6);
       m.integrator.push(((int1 - int0) / result.ok) * 1e6);
       m.rps.push(result.rps);
       progress(
@@ -139,12 +156,26 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  for (const [name, m] of perCall)
+  const spread = (xs: number[], digits: number) =>
+    `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+  const relay = perCall.get('bare relay')!;
+  for (const [name, m] of perCall) {
     process.stdout.write(
-      `${name}: process ${median(m.own).toFixed(0)} µs/call (${Math.min(...m.own).toFixed(0)}–${Math.max(...m.own).toFixed(0)}), ` +
-        `database ${median(m.server).toFixed(0)} µs/call, integrator ${median(m.integrator).toFixed(0)} µs/call, ` +
-        `${median(m.rps).toFixed(0)} req/s\n`,
+      `${name}: ${spread(m.rps, 0)} req/s; process ${spread(m.own, 0)} µs/call, ` +
+        `database ${median(m.server).toFixed(0)} µs/call, integrator ${median(m.integrator).toFixed(0)} µs/call\n`,
     );
+    if (m === relay) continue;
+    const perRound = (of: (x: typeof m, i: number) => number) => m.rps.map((_, i) => of(m, i));
+    process.stdout.write(
+      `  ${name} ÷ bare relay: throughput ${spread(
+        perRound((x, i) => x.rps[i]! / relay.rps[i]!),
+        2,
+      )}; process CPU per call ${spread(
+        perRound((x, i) => x.own[i]! / relay.own[i]!),
+        2,
+      )}\n`,
+    );
+  }
 } finally {
   for (const server of started.reverse()) await server.stop();
   await admin?.close();

@@ -22,7 +22,12 @@ import type { Database, Subscription } from '../../db/database.ts';
 import type { PersonRecord } from '../../auth/person.ts';
 import type { Installation } from '../registry/index.ts';
 import type { VaultRecord } from '../authorizations/index.ts';
-import { PURGE_INTERVAL_MS, watchProxyCallChanges, type ProxyCallChanges } from './proxy-call-changes.ts';
+import {
+  PURGE_INTERVAL_MS,
+  purgeProxyCallChanges,
+  watchProxyCallChanges,
+  type ProxyCallChanges,
+} from './proxy-call-changes.ts';
 
 /** The channel migration 098's triggers announce changes on. */
 export const PROXY_CALL_CHANNEL = 'proxy_call_changed';
@@ -74,8 +79,8 @@ const off: Subscription = { active: false, close: async () => {} };
 const SETTLED = Promise.resolve(true);
 
 /**
- * Starts listening on the embedded database, or watching the change log on PostgreSQL (deleting its old rows
- * every PURGE_INTERVAL_MS); a database without LISTEN (another package's opener) keeps nothing.
+ * Starts listening on the embedded database, or watching the change log on PostgreSQL; either way deletes the log's
+ * old rows every PURGE_INTERVAL_MS. A database without LISTEN (another package's opener) keeps nothing.
  */
 export async function createProxyCallCache(db: Database): Promise<ProxyCallCache> {
   const entries = new Map<string, { value: CachedProxyCall; storedAt: number }>();
@@ -93,11 +98,12 @@ export async function createProxyCallCache(db: Database): Promise<ProxyCallCache
     await db.exec(`SET ${PROXY_CALL_SETTING} = 'on'`);
     subscription = await db.listen(PROXY_CALL_CHANNEL, forget, forget);
   } else if (db.kind === 'postgres') {
-    const watched = await watchProxyCallChanges(db, { onChange: forget, staleAfterMs: MAX_AGE_MS });
-    changes = watched;
+    changes = await watchProxyCallChanges(db, { onChange: forget, staleAfterMs: MAX_AGE_MS });
     subscription = { active: true, close: async () => {} };
+  }
+  if (subscription.active) {
     // A failed purge is tried again next time; rows left meanwhile cost only their space.
-    purging = setInterval(() => void watched.purge().catch(() => {}), PURGE_INTERVAL_MS);
+    purging = setInterval(() => void purgeProxyCallChanges(db).catch(() => {}), PURGE_INTERVAL_MS);
     purging.unref();
   }
   return {

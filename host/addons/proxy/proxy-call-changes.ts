@@ -10,8 +10,8 @@
  * whose snapshot includes it.
  *
  * `settled()` resolves once a look that began after it was called has ended — so every change committed before
- * a call arrived has been seen (and the cache emptied) before the call may use a kept answer. Calls arriving
- * together share one look: one statement per round trip, however many calls wait on it, instead of one per call.
+ * a call arrived has been seen (and the cache emptied) before the call may use a kept answer. Up to MAX_LOOKS
+ * run at once; calls arriving beyond that share the next one.
  *
  * The hosts delete rows older than RETENTION; the deleting transaction writes its own row, so a process whose
  * previous look predates the deletion still sees a change. A process whose previous look is older than
@@ -21,6 +21,9 @@ import type { Queryable } from '../../db/database.ts';
 
 /** How long rows are kept: far longer than any gap between two looks of a process with calls. */
 export const RETENTION = '10 minutes';
+
+/** Looks running at once at most (each holds a pooled connection for one short statement). */
+export const MAX_LOOKS = 4;
 
 /** How often a host deletes old rows. */
 export const PURGE_INTERVAL_MS = 5 * 60_000;
@@ -43,8 +46,14 @@ export interface ProxyCallChanges {
    * false when the look failed (then nothing kept may be used).
    */
   settled(): Promise<boolean>;
-  /** Deletes rows older than RETENTION. */
-  purge(): Promise<void>;
+}
+
+/**
+ * Deletes rows older than RETENTION (on the embedded database too, where rows come only from connections other
+ * than the host's, e.g. the CLI's while the host is stopped).
+ */
+export async function purgeProxyCallChanges(db: Queryable): Promise<void> {
+  await db.query(PURGE_SQL);
 }
 
 /** Starts looking from now: `onChange` is called whenever a look finds a commit since the previous one. */
@@ -70,30 +79,28 @@ export async function watchProxyCallChanges(
     }
   }
 
-  // One look at a time, so each starts from the snapshot the previous one ended with. A call arriving while a
-  // look runs (it may have begun before the call) waits for the next one, which starts as soon as that ends and
-  // answers everyone who waited meanwhile.
-  let running = false;
+  // A call waits for a look begun after it arrived: its own, started at once while fewer than MAX_LOOKS run (so it
+  // waits one round trip), or else the next one, started as soon as a running look ends and shared by everyone who
+  // waited meanwhile. Looks running side by side may end in any order: each reports what committed since the
+  // snapshot it started from, and whichever ends sets the next start — intervals overlap but never leave a gap.
+  let running = 0;
   let waiting: ((fresh: boolean) => void)[] = [];
   const begin = () => {
-    running = true;
+    running += 1;
     const answered = waiting;
     waiting = [];
     void look().then((fresh) => {
+      running -= 1;
       for (const answer of answered) answer(fresh);
       if (waiting.length > 0) begin();
-      else running = false;
     });
   };
   return {
     settled() {
       return new Promise((resolve) => {
         waiting.push(resolve);
-        if (!running) begin();
+        if (running < MAX_LOOKS) begin();
       });
-    },
-    async purge() {
-      await db.query(PURGE_SQL);
     },
   };
 }

@@ -7,7 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_CALL_SETTING } from '#host/addons/proxy/proxy-call-cache.ts';
-import { watchProxyCallChanges, type ProxyCallChanges } from '#host/addons/proxy/proxy-call-changes.ts';
+import {
+  MAX_LOOKS,
+  purgeProxyCallChanges,
+  watchProxyCallChanges,
+  type ProxyCallChanges,
+} from '#host/addons/proxy/proxy-call-changes.ts';
 import type { Database, Queryable, QueryResult } from '#host/db/database.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
@@ -136,20 +141,15 @@ describe('watchProxyCallChanges [looks]', () => {
     expect(heard).toBe(start + 1);
   });
 
-  it('answers calls arriving together with shared looks: two statements for twenty calls [shared]', async () => {
+  it('gives a call its own look while fewer than MAX_LOOKS run, and shares the next among the rest [shared]', async () => {
     const q = counted(db);
     const shared = await watchProxyCallChanges(q, { onChange: () => {}, staleAfterMs: 3_600_000 });
     q.statements.length = 0;
     const answers = await Promise.all(Array.from({ length: 20 }, () => shared.settled()));
     expect(answers).toEqual(Array.from({ length: 20 }, () => true));
-    // The first call's look, then one look for the nineteen that arrived while it ran.
-    expect(q.statements).toHaveLength(2);
-    // A call arriving while a look runs waits for the next one, begun after it arrived.
-    q.statements.length = 0;
-    const first = shared.settled();
-    const second = shared.settled();
-    await Promise.all([first, second]);
-    expect(q.statements).toHaveLength(2);
+    // MAX_LOOKS calls start one each; the sixteen others wait for one more, begun once the first ends.
+    expect(q.statements).toHaveLength(MAX_LOOKS + 1);
+    expect(q.statements.every((sql) => /\bFROM proxy_call_changes\b/.test(sql))).toBe(true);
   });
 
   it('counts a look after more than staleAfterMs without one as a change [stale]', async () => {
@@ -193,7 +193,7 @@ describe('watchProxyCallChanges [looks]', () => {
     expect(old).toBeGreaterThan(0);
     await changes.settled();
     const start = heard;
-    const rows = await loggedBy(() => changes.purge());
+    const rows = await loggedBy(() => purgeProxyCallChanges(db));
     const left = await db.query<{ xid: string; fresh: boolean }>(
       "SELECT xid::text, at > now() - interval '1 minute' AS fresh FROM proxy_call_changes",
     );
@@ -201,6 +201,6 @@ describe('watchProxyCallChanges [looks]', () => {
     expect(await changes.settled()).toBe(true);
     expect(heard).toBe(start + 1);
     // Nothing old left: the next purge deletes nothing and writes nothing.
-    expect(await loggedBy(() => changes.purge())).toEqual([]);
+    expect(await loggedBy(() => purgeProxyCallChanges(db))).toEqual([]);
   });
 });
