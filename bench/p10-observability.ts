@@ -1,12 +1,15 @@
 /**
  * P10: the P3 page (`GET /people/v2/notes?per_page=100`, a personal access token) on a host with metrics and trace
  * export on (a metrics token set, so every request is measured; `OTEL_EXPORTER_OTLP_ENDPOINT` at a local OTLP/HTTP
- * receiver that accepts and drops the spans) ÷ the same host with both off, interleaved rounds. Goal ≥ 0.95.
+ * receiver that accepts and drops the spans) ÷ the same host with both off, interleaved rounds. Goal ≥ 0.95. Also
+ * printed: the same ratio in answers per CPU-second of each host process, which other load on the machine moves far
+ * less than throughput (both hosts are CPU-bound under this load).
  * The receiver runs in the harness process; a copy of the database serves the second host on PGlite.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { databaseName, type Benchmark } from './runner/context.ts';
+import { processCpuSeconds } from './runner/cpu.ts';
 import { createBenchDatabase, type BenchDatabase } from './runner/databases.ts';
 import { formatRate, loadRounds, type LoadResult } from './runner/load.ts';
 import { startServer, type ServerProcess } from './runner/processes.ts';
@@ -17,6 +20,9 @@ import type { HostServerInfo } from './servers/host.ts';
 const PATH = '/people/v2/notes?per_page=100';
 const USER_AGENT = 'addon-kit-bench/1.0';
 const METRICS_TOKEN = 'bench-metrics-token-bench-metrics-token';
+
+/** 2xx answers per CPU second of the serving host: its cost per request, whatever else the machine runs. */
+const perCpuSecond = (r: LoadResult): number => r.ok / Math.max(r.cpuSeconds ?? 0, 0.01);
 
 const withLatency =
   (results: readonly LoadResult[]) =>
@@ -54,7 +60,11 @@ export const runP10: Benchmark = async ({ options, secrets }) => {
         authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
         'user-agent': USER_AGENT,
       };
-      return { name, spec: () => ({ url: `${server.info.url}${PATH}`, method: 'GET', headers }) };
+      return {
+        name,
+        spec: () => ({ url: `${server.info.url}${PATH}`, method: 'GET', headers }),
+        cpu: () => processCpuSeconds(server.child.pid!),
+      };
     };
     const [withObservability, without] = await loadRounds(
       `P10 (${databaseName(options)})`,
@@ -71,6 +81,13 @@ export const runP10: Benchmark = async ({ options, secrets }) => {
         b: without!.map((r) => r.rps),
         format: withLatency(withObservability!),
         formatB: withLatency(without!),
+        goal: { on: 'ratio', op: '>=', value: 0.95, text: '≥ 0.95' },
+      }),
+      compareRow({
+        figure: `P10 the same, in answers per host CPU-second (${databaseName(options)})`,
+        a: withObservability!.map(perCpuSecond),
+        b: without!.map(perCpuSecond),
+        format: (rate) => `${rate.toFixed(0)} answers/CPU-s`,
         goal: { on: 'ratio', op: '>=', value: 0.95, text: '≥ 0.95' },
       }),
     ];

@@ -39,6 +39,11 @@ export const hostConfigSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   /** Secret sealing the session cookies (iron-session); at least 32 characters. */
   sessionSecret: z.string().min(32, 'must be at least 32 characters'),
+  /**
+   * Earlier session secrets, still accepted when reading cookies but never used to seal one: rotating the secret
+   * signs nobody out (docs/operating.md, "Rotating the session secret"). Each at least 32 characters.
+   */
+  previousSessionSecrets: z.array(z.string().min(32, 'must be at least 32 characters')),
   /** AES-256-GCM keys for secrets that must be recovered; the first one encrypts, all decrypt. */
   encryptionKeys: z.array(encryptionKey).min(1),
   /** Largest accepted request body, in bytes. */
@@ -155,6 +160,7 @@ export const hostConfigDefaults = {
   addonMaxBundleBytes: 5_242_880,
   rateLimit: '100/20',
   trustProxy: false,
+  previousSessionSecrets: [],
 } as const satisfies HostConfigInput;
 
 /** Environment variables read, and the key each sets. */
@@ -169,6 +175,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_DATABASE_PREPARE: { key: 'databasePrepare' },
   ADDON_KIT_LOG_LEVEL: { key: 'logLevel' },
   ADDON_KIT_SESSION_SECRET: { key: 'sessionSecret' },
+  ADDON_KIT_PREVIOUS_SESSION_SECRETS: { key: 'previousSessionSecrets', parse: parseSecretList },
   ADDON_KIT_ENCRYPTION_KEYS: { key: 'encryptionKeys', parse: parseKeyList },
   ADDON_KIT_MAX_BODY_BYTES: { key: 'maxBodyBytes', parse: Number },
   ADDON_KIT_ADDON_REFRESH_LEAD_SECONDS: { key: 'addonRefreshLeadSeconds', parse: Number },
@@ -194,6 +201,14 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
 function parseTrustProxy(value: string): unknown {
   if (value === 'true' || value === 'false') return value === 'true';
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** `secret1,secret2` → [secret1, secret2] (spaces around the commas ignored, empty entries dropped). */
+function parseSecretList(value: string): string[] {
+  return value
+    .split(',')
+    .map((secret) => secret.trim())
+    .filter((secret) => secret !== '');
 }
 
 /** `id:base64key,id2:base64key2` → [{id, key}, …]. */

@@ -28,6 +28,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   seconds: number;
+  /** CPU seconds the serving process used during the round (when its target names the process). */
+  cpuSeconds?: number;
 }
 
 const LOAD_PROCESS = fileURLToPath(new URL('./load-process.ts', import.meta.url));
@@ -79,6 +81,8 @@ export interface LoadTarget {
   name: string;
   /** The spec of a round, built fresh per round (P2 hands every round new refresh tokens). */
   spec: () => Omit<LoadSpec, 'seconds' | 'connections'> | Promise<Omit<LoadSpec, 'seconds' | 'connections'>>;
+  /** The serving process's CPU seconds so far (`processCpuSeconds`): each round then records what it used. */
+  cpu?: () => number;
 }
 
 /**
@@ -90,8 +94,12 @@ export async function loadRounds(
   targets: readonly LoadTarget[],
   options: { rounds: number; seconds: number; warmupSeconds: number; connections: number },
 ): Promise<LoadResult[][]> {
-  const round = async (target: LoadTarget, seconds: number) =>
-    runLoad({ ...(await target.spec()), seconds, connections: options.connections });
+  const round = async (target: LoadTarget, seconds: number) => {
+    const spec = await target.spec();
+    const before = target.cpu?.();
+    const result = await runLoad({ ...spec, seconds, connections: options.connections });
+    return before === undefined ? result : { ...result, cpuSeconds: target.cpu!() - before };
+  };
   for (const target of targets) await round(target, options.warmupSeconds);
   const results = await interleave(
     label,

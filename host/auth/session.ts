@@ -17,6 +17,7 @@ import {
   type SessionPersonExtra,
 } from './host-sessions.ts';
 import type { PersonRecord } from './person.ts';
+import { cookieSeal, openSealedCookie } from './sealed-cookie.ts';
 import { createUnsealedSessions, type UnsealedSessions } from './unsealed-sessions.ts';
 
 /** Name of the host session cookie. */
@@ -58,6 +59,8 @@ interface HostSessionSettings {
   options: SessionOptions;
   db: Queryable;
   baseOrigin: string;
+  /** Earlier session secrets cookies may still be sealed with. */
+  previousSecrets: readonly string[];
   /** Cookies unsealed lately (the unseal derives keys: too slow for every proxied call). */
   unsealed: UnsealedSessions<HostSessionData>;
 }
@@ -78,6 +81,7 @@ export function hostSessionOptions(config: Pick<HostConfig, 'sessionSecret' | 'b
 export function configureHostSession(app: Express, deps: { config: HostConfig; db: Queryable }): void {
   const settings: HostSessionSettings = {
     options: hostSessionOptions(deps.config),
+    previousSecrets: deps.config.previousSessionSecrets,
     db: deps.db,
     baseOrigin: new URL(deps.config.baseUrl).origin,
     unsealed: createUnsealedSessions<HostSessionData>(),
@@ -92,19 +96,9 @@ export function hostSessionSettings(req: Request): HostSessionSettings {
   return settings;
 }
 
-/**
- * The session cookie's value, when the request carries exactly one plainly written (anything else is left to
- * iron-session's own parsing, uncached, so the cache never keys on a cookie other than the one unsealed).
- */
+/** The session cookie's value (see `cookieSeal`): the key of the unsealed cache. */
 function sealOf(req: Request): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  const values = header
-    .split(';')
-    .map((pair) => pair.trim())
-    .filter((pair) => pair.startsWith(`${HOST_SESSION_COOKIE}=`))
-    .map((pair) => pair.slice(HOST_SESSION_COOKIE.length + 1));
-  return values.length === 1 && /^[\w*~.-]+$/.test(values[0]!) ? values[0] : undefined;
+  return cookieSeal(req.headers, HOST_SESSION_COOKIE);
 }
 
 /** A request without cookies: iron-session then starts from an empty session, which the cached data fills. */
@@ -121,7 +115,7 @@ export async function getHostSession(req: Request, res: Response): Promise<HostS
     // save() and destroy() stay iron-session's own, bound to this response.
     session = Object.assign(await getIronSession<HostSessionData>(NO_COOKIE, res, settings.options), known);
   } else {
-    session = await getIronSession<HostSessionData>(req, res, settings.options);
+    session = await openSealedCookie<HostSessionData>(req, res, settings.options, settings.previousSecrets);
     if (seal !== undefined && Object.keys(session).length > 0) settings.unsealed.set(seal, { ...session });
   }
   req.hostSession = session;

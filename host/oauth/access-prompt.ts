@@ -2,7 +2,7 @@
  * ConnectedApplication.access_mode at the authorization step: an interaction prompt placed after login
  * and before consent, so it is checked on every authorization and every resume (also when an earlier
  * consent lets the provider skip the consent page), with the person's permissions of that request. A
- * refused person gets the `connect_access` interaction page (interactions.tsx), which sends
+ * refused person gets the `connect_access` interaction page (interaction/show.tsx), which sends
  * `access_denied` back to the client; with `prompt=none` the provider answers `access_denied` at once.
  * @see RFC 6749 §4.1.2.1
  */

@@ -2,12 +2,13 @@
  * The host's OAuth 2.0 / OpenID Connect provider: oidc-provider configured to the spec (routes under
  * `/oauth/*`, the spec's scopes and claims, 2 h access tokens, 1 h ID tokens, refresh tokens
  * honoured 90 days and rotated, PKCE S256 required for public clients), storing everything in the
- * host database. The spec-shaped responses are in `response-shapes.ts`; the pages in `interactions.tsx`.
+ * host database. The spec-shaped responses are in `response-shapes.ts`; the pages in `interaction/`.
  */
 import { createHmac } from 'node:crypto';
-import { getIronSession, type SessionOptions } from 'iron-session';
+import type { SessionOptions } from 'iron-session';
 import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { loadSessionPerson } from '../auth/host-sessions.ts';
+import { openSealedCookie } from '../auth/sealed-cookie.ts';
 import { hostSessionOptions, type HostSessionData } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
@@ -81,7 +82,7 @@ export const HOST_SESSION_REASON = 'host_session';
  * login is the one login of the site, so logging out of the host, or in as someone else, is seen
  * by the next authorization. Between login and consent: the organization's access_mode (access-prompt.ts).
  */
-function buildPolicy(sessionOptions: SessionOptions, db: Database) {
+function buildPolicy(sessionOptions: SessionOptions, previousSecrets: readonly string[], db: Database) {
   const policy = interactionPolicy.base();
   policy.add(new interactionPolicy.Prompt({ name: 'select_account', requestable: true }), 0);
   policy.get('login')!.checks.push(
@@ -91,7 +92,7 @@ function buildPolicy(sessionOptions: SessionOptions, db: Database) {
       async (ctx) => {
         const accountId = ctx.oidc.session?.accountId;
         if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
-        const host = await getIronSession<HostSessionData>(ctx.req, ctx.res, sessionOptions);
+        const host = await openSealedCookie<HostSessionData>(ctx.req, ctx.res, sessionOptions, previousSecrets);
         // A revoked or expired host session is no login, even when its cookie still names the person.
         const live =
           host.personId === accountId &&
@@ -112,14 +113,17 @@ function buildPolicy(sessionOptions: SessionOptions, db: Database) {
 export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configuration['jwks']): Configuration {
   const { config, db } = deps;
   const box = createSecretBox(config.encryptionKeys);
-  const cookieKey = createHmac('sha256', config.sessionSecret).update('oidc-provider cookies').digest('base64url');
+  // oidc-provider signs its cookies with the first key and accepts any: the current secret's, then earlier ones'.
+  const cookieKeys = [config.sessionSecret, ...config.previousSessionSecrets].map((secret) =>
+    createHmac('sha256', secret).update('oidc-provider cookies').digest('base64url'),
+  );
   return {
     adapter: (name: string) =>
       name === 'Client' ? new ClientAdapter(db, box, deps.clientCache) : new DatabaseAdapter(db, name),
     findAccount: accountFinder(db),
     jwks,
     cookies: {
-      keys: [cookieKey],
+      keys: cookieKeys,
       names: {
         session: 'addon_kit_op_session',
         interaction: 'addon_kit_interaction',
@@ -171,7 +175,7 @@ export function providerConfiguration(deps: OAuthProviderDeps, jwks: Configurati
     routes: OAUTH_ROUTES,
     interactions: {
       url: (_ctx, interaction) => interactionPath(interaction.uid),
-      policy: buildPolicy(hostSessionOptions(config), db),
+      policy: buildPolicy(hostSessionOptions(config), config.previousSessionSecrets, db),
     },
     // Browsers may call the token endpoints only from the origins of the client's own redirect URIs.
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => safeOrigin(uri) === origin) ?? false,

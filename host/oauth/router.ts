@@ -9,7 +9,7 @@ import type { Queryable } from '../db/database.ts';
 import type { ClientAuthThrottle } from '../limits/client-auth-throttle.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { throttleClientAuth } from './throttle-client-auth.ts';
-import { interactionRouter } from './interactions.tsx';
+import { interactionRouter } from './interaction/index.ts';
 import { pinRequestOrigin } from './pin-request-origin.ts';
 import { OAUTH_ROUTES } from './provider.ts';
 import { acceptJsonBody, refreshAlias } from './token-request-body.ts';

@@ -1,18 +1,19 @@
 /**
  * List writes, allowed to people editors (and above) who can manage the list — people managers, its
  * creator, or a person it is shared with for editing: `PATCH /people/v2/lists/{id}`,
- * `POST /lists/{list_id}/run` and `POST /lists/{list_id}/bulkmail_sync`.
+ * `POST /lists/{list_id}/run` and `POST /lists/{list_id}/bulkmail_sync` — one named handler per route, listed in
+ * order by `listWriteRoutes`.
  */
-import { Router } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { Database } from '../db/database.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.ts';
-import { parseResourcePayload } from '../jsonapi/payload.ts';
+import { parseResourcePayload, type PayloadValue } from '../jsonapi/payload.ts';
 import type { Row } from '../jsonapi/resource.ts';
 import { pathId, singleRoute } from '../jsonapi/routes.ts';
 import { BULKMAIL_SYNC_STATUS_SELECT, bulkmailSyncStatusResource } from './bulkmail-sync-status-resource.ts';
 import { syncListToBulkmail, type BulkmailProviderFactory } from './bulkmail-sync.ts';
 import { LIST_RELATED, listIncludes } from './list-includes.ts';
-import { loadList } from './list-reads.ts';
+import { loadList } from './list-rows.ts';
 import { listPayload, listResource } from './list-resource.ts';
 import { requireOrganizationRecord } from './org-records.ts';
 import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
@@ -63,114 +64,120 @@ const COLUMNS = [
   'list_category_id',
 ] as const;
 
-/** `PATCH /lists/{id}`, `POST /lists/{list_id}/run`, `POST /lists/{list_id}/bulkmail_sync`. */
+/** `PATCH /lists/{id}`, `POST /lists/{list_id}/run`, `POST /lists/{list_id}/bulkmail_sync`, in the order they are matched. */
 export function listWriteRoutes(db: Database, options: ListWriteOptions): Router {
   const router = Router();
+  router.patch('/lists/:id', updateList(db));
+  router.post('/lists/:list_id/run', runListNow(db, options));
+  router.post('/lists/:list_id/bulkmail_sync', syncListNow(db, options));
+  return router;
+}
 
-  router.patch(
-    '/lists/:id',
-    singleRoute(
-      listResource,
-      async (req, query) => {
-        const scope = scopeOf(req);
-        const list = await requireManageableList(db, scope, pathId(req, 'id'));
-        const values = parseResourcePayload(req.body, listPayload);
-        if (typeof values.campus_id === 'string')
-          await requireOrganizationRecord(db, 'campuses', scope.organizationId, values.campus_id, 'campus');
-        if (typeof values.list_category_id === 'string')
-          await requireOrganizationRecord(
-            db,
-            'list_categories',
-            scope.organizationId,
-            values.list_category_id,
-            'category',
-          );
+/** The list as answered after a write, with what the query includes. */
+async function answerList(db: Database, req: Request, scope: RequestScope, id: string, include: string[]) {
+  const row = await loadList(db, scope, id);
+  return {
+    row,
+    parent: organizationParent(req),
+    included: row ? await listIncludes(db, scope.organizationId, [row], include) : [],
+  };
+}
 
-        const sets: string[] = [];
-        const params: unknown[] = [scope.organizationId, list.id];
-        const set = (column: string, value: unknown) => {
-          params.push(value);
-          sets.push(`${column} = $${params.length}`);
-        };
-        for (const column of COLUMNS) if (column in values) set(column, values[column]);
-        if ('name' in values) {
-          const cleared = values.name === null || String(values.name).trim() === '';
-          set(
-            'name',
-            cleared ? await generatedName(db, String(list.id), String(values.subset ?? list.subset)) : values.name,
-          );
-          set('auto_generated_name', cleared);
-        }
-        // Changed criteria make the current results out of date until the next run.
-        if (list.status === 'complete' && CRITERIA.some((c) => c in values && values[c] !== list[c]))
-          sets.push("status = 'stale'");
-        if (sets.length) {
-          set('updated_by_id', scope.personId);
-          sets.push('updated_at = now()');
-          await db.query(`UPDATE lists SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
-        }
-        if (values.starred === true)
-          await db.query('INSERT INTO list_stars (list_id, person_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-            list.id,
-            scope.personId,
-          ]);
-        if (values.starred === false)
-          await db.query('DELETE FROM list_stars WHERE list_id = $1 AND person_id = $2', [list.id, scope.personId]);
-        const row = await loadList(db, scope, String(list.id));
-        return {
-          row,
-          parent: organizationParent(req),
-          included: row ? await listIncludes(db, scope.organizationId, [row], query.include) : [],
-        };
-      },
-      { related: LIST_RELATED },
-    ),
+/** The SET clauses (and their parameters after $1 organization, $2 list) of a list update. */
+async function listChanges(db: Database, scope: RequestScope, list: Row, values: Record<string, PayloadValue>) {
+  const sets: string[] = [];
+  const params: unknown[] = [scope.organizationId, list.id];
+  const set = (column: string, value: unknown) => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  };
+  for (const column of COLUMNS) if (column in values) set(column, values[column]);
+  if ('name' in values) {
+    const cleared = values.name === null || String(values.name).trim() === '';
+    set('name', cleared ? await generatedName(db, String(list.id), String(values.subset ?? list.subset)) : values.name);
+    set('auto_generated_name', cleared);
+  }
+  // Changed criteria make the current results out of date until the next run.
+  if (list.status === 'complete' && CRITERIA.some((c) => c in values && values[c] !== list[c]))
+    sets.push("status = 'stale'");
+  if (sets.length) {
+    set('updated_by_id', scope.personId);
+    sets.push('updated_at = now()');
+  }
+  return { sets, params };
+}
+
+/** `PATCH /lists/{id}`: its attributes, its campus and category (the organization's), the requester's star. */
+function updateList(db: Database): RequestHandler {
+  return singleRoute(
+    listResource,
+    async (req, query) => {
+      const scope = scopeOf(req);
+      const list = await requireManageableList(db, scope, pathId(req, 'id'));
+      const values = parseResourcePayload(req.body, listPayload);
+      if (typeof values.campus_id === 'string')
+        await requireOrganizationRecord(db, 'campuses', scope.organizationId, values.campus_id, 'campus');
+      if (typeof values.list_category_id === 'string')
+        await requireOrganizationRecord(
+          db,
+          'list_categories',
+          scope.organizationId,
+          values.list_category_id,
+          'category',
+        );
+      const { sets, params } = await listChanges(db, scope, list, values);
+      if (sets.length)
+        await db.query(`UPDATE lists SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+      if (values.starred === true)
+        await db.query('INSERT INTO list_stars (list_id, person_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+          list.id,
+          scope.personId,
+        ]);
+      if (values.starred === false)
+        await db.query('DELETE FROM list_stars WHERE list_id = $1 AND person_id = $2', [list.id, scope.personId]);
+      return answerList(db, req, scope, String(list.id), query.include);
+    },
+    { related: LIST_RELATED },
   );
+}
 
-  router.post(
-    '/lists/:list_id/run',
-    singleRoute(
-      listResource,
-      async (req, query) => {
-        const scope = scopeOf(req);
-        const list = await requireManageableList(db, scope, pathId(req, 'list_id'));
-        const outcome = await runList(db, {
-          organizationId: scope.organizationId,
-          listId: String(list.id),
-          now: options.now(),
-        });
-        if (!outcome.ok)
-          throw new ValidationError('List', [
-            { parameter: `rules[${outcome.error.position}].${outcome.error.field}`, detail: outcome.error.message },
-          ]);
-        const row = await loadList(db, scope, String(list.id));
-        return {
-          row,
-          parent: organizationParent(req),
-          included: row ? await listIncludes(db, scope.organizationId, [row], query.include) : [],
-        };
-      },
-      { related: LIST_RELATED },
-    ),
-  );
-
-  router.post(
-    '/lists/:list_id/bulkmail_sync',
-    singleRoute(bulkmailSyncStatusResource, async (req) => {
+/** `POST /lists/{list_id}/run`: runs the rules now (422 naming the rule that cannot run). */
+function runListNow(db: Database, options: ListWriteOptions): RequestHandler {
+  return singleRoute(
+    listResource,
+    async (req, query) => {
       const scope = scopeOf(req);
       const list = await requireManageableList(db, scope, pathId(req, 'list_id'));
-      await syncListToBulkmail(db, {
+      const outcome = await runList(db, {
         organizationId: scope.organizationId,
         listId: String(list.id),
         now: options.now(),
-        ...(options.providers ? { providers: options.providers } : {}),
       });
-      const { rows } = await db.query<Row>(
-        `SELECT ${BULKMAIL_SYNC_STATUS_SELECT} FROM bulkmail_sync_statuses b WHERE b.list_id = $1`,
-        [list.id],
-      );
-      return { row: rows[0], parent: { id: String(list.id), type: 'List' } };
-    }),
+      if (!outcome.ok)
+        throw new ValidationError('List', [
+          { parameter: `rules[${outcome.error.position}].${outcome.error.field}`, detail: outcome.error.message },
+        ]);
+      return answerList(db, req, scope, String(list.id), query.include);
+    },
+    { related: LIST_RELATED },
   );
-  return router;
+}
+
+/** `POST /lists/{list_id}/bulkmail_sync`: syncs the list to its bulk-mail provider now, answers the sync status. */
+function syncListNow(db: Database, options: ListWriteOptions): RequestHandler {
+  return singleRoute(bulkmailSyncStatusResource, async (req) => {
+    const scope = scopeOf(req);
+    const list = await requireManageableList(db, scope, pathId(req, 'list_id'));
+    await syncListToBulkmail(db, {
+      organizationId: scope.organizationId,
+      listId: String(list.id),
+      now: options.now(),
+      ...(options.providers ? { providers: options.providers } : {}),
+    });
+    const { rows } = await db.query<Row>(
+      `SELECT ${BULKMAIL_SYNC_STATUS_SELECT} FROM bulkmail_sync_statuses b WHERE b.list_id = $1`,
+      [list.id],
+    );
+    return { row: rows[0], parent: { id: String(list.id), type: 'List' } };
+  });
 }

@@ -3,9 +3,10 @@
  * (200), `DELETE /people/v2/notes/{id}` (204). The spec makes `created_by` and `person` assignable on
  * create and update: on create `person` may only repeat the path's person; `created_by` defaults to the
  * requester and only people managers may name someone else (or, on update, change it); `person` on update
- * moves the note. display_date defaults to created_at.
+ * moves the note. display_date defaults to created_at. One named handler per route, listed in order by
+ * `noteWriteRoutes`.
  */
-import { Router } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import type { Database } from '../db/database.ts';
 import { ForbiddenAttributeError, NotFoundError, ValidationError } from '../errors.ts';
 import { parseResourcePayload, type PayloadValue } from '../jsonapi/payload.ts';
@@ -66,94 +67,93 @@ async function checkReferences(
     await requireOrganizationRecord(db, 'people', organizationId, values.person_id, 'person');
 }
 
-/** The Note write routes (create, update, delete). */
+/** The Note write routes (create, update, delete), in the order they are matched. */
 export function noteWriteRoutes(db: Database): Router {
   const router = Router();
+  router.post('/people/:person_id/notes', createNote(db));
+  router.patch('/notes/:id', updateNote(db));
+  router.delete('/notes/:id', deleteNote(db));
+  return router;
+}
 
-  router.post(
-    '/people/:person_id/notes',
-    singleRoute(
-      noteResource,
-      async (req, query) => {
-        const scope = scopeOf(req);
-        const person = await loadPersonRow(db, scope.organizationId, pathId(req, 'person_id'));
-        if (!person) throw new NotFoundError();
-        const values = parseResourcePayload(req.body, notePayload);
-        requirePathPerson(values, String(person.id));
-        const onlySelf = 'created_by can name only the requester unless the requester is a people manager';
-        requireAuthorChangeAllowed(scope, values, scope.personId, onlySelf);
-        requireNoteText(values.note);
-        await checkReferences(db, scope.organizationId, values);
-        const { rows } = await db.query<{ id: string }>(
-          `INSERT INTO notes (organization_id, person_id, created_by_id, note_category_id, note, created_at, updated_at, display_date)
-           VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), COALESCE($7::timestamptz, $6::timestamptz, now()), COALESCE($8::timestamptz, $6::timestamptz, now()))
-           RETURNING id::text`,
-          [
-            scope.organizationId,
-            person.id,
-            values.created_by_id ?? scope.personId,
-            values.note_category_id ?? null,
-            values.note,
-            values.created_at ?? null,
-            values.updated_at ?? null,
-            values.display_date ?? null,
-          ],
-        );
-        const row = await loadNote(db, scope.organizationId, rows[0]!.id);
-        return {
-          row,
-          parent: organizationParent(req),
-          included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include),
-        };
-      },
-      { related, status: 201, location: true },
-    ),
+/** The note as answered after a write, with what the query includes. */
+async function answerNote(db: Database, req: Request, scope: RequestScope, id: string, include: string[]) {
+  const row = await loadNote(db, scope.organizationId, id);
+  return {
+    row,
+    parent: organizationParent(req),
+    included: await noteIncludes(db, scope.organizationId, row ? [row] : [], include),
+  };
+}
+
+/** `POST /people/{person_id}/notes`: 201 with the note and its Location. */
+function createNote(db: Database): RequestHandler {
+  return singleRoute(
+    noteResource,
+    async (req, query) => {
+      const scope = scopeOf(req);
+      const person = await loadPersonRow(db, scope.organizationId, pathId(req, 'person_id'));
+      if (!person) throw new NotFoundError();
+      const values = parseResourcePayload(req.body, notePayload);
+      requirePathPerson(values, String(person.id));
+      const onlySelf = 'created_by can name only the requester unless the requester is a people manager';
+      requireAuthorChangeAllowed(scope, values, scope.personId, onlySelf);
+      requireNoteText(values.note);
+      await checkReferences(db, scope.organizationId, values);
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO notes (organization_id, person_id, created_by_id, note_category_id, note, created_at, updated_at, display_date)
+         VALUES ($1, $2, $3, $4, $5, COALESCE($6::timestamptz, now()), COALESCE($7::timestamptz, $6::timestamptz, now()), COALESCE($8::timestamptz, $6::timestamptz, now()))
+         RETURNING id::text`,
+        [
+          scope.organizationId,
+          person.id,
+          values.created_by_id ?? scope.personId,
+          values.note_category_id ?? null,
+          values.note,
+          values.created_at ?? null,
+          values.updated_at ?? null,
+          values.display_date ?? null,
+        ],
+      );
+      return answerNote(db, req, scope, rows[0]!.id, query.include);
+    },
+    { related, status: 201, location: true },
   );
+}
 
-  router.patch(
-    '/notes/:id',
-    singleRoute(
-      noteResource,
-      async (req, query) => {
-        const scope = scopeOf(req);
-        const note = await loadNote(db, scope.organizationId, pathId(req, 'id'));
-        if (!note) throw new NotFoundError();
-        const values = parseResourcePayload(req.body, notePayload);
-        const createdById = note.created_by_id as number | null;
-        const author = createdById == null ? null : String(createdById);
-        requireAuthorChangeAllowed(scope, values, author, 'created_by can be changed only by a people manager');
-        if ('note' in values) requireNoteText(values.note);
-        await checkReferences(db, scope.organizationId, values);
-        const columns = [
-          'note',
-          'created_at',
-          'display_date',
-          'note_category_id',
-          'created_by_id',
-          'person_id',
-        ] as const;
-        const params: unknown[] = [scope.organizationId, note.id];
-        const sets = columns
-          .filter((c) => c in values)
-          .map((c) => {
-            params.push(values[c]);
-            return `${c} = $${params.length}`;
-          });
-        params.push(values.updated_at ?? null);
-        sets.push(`updated_at = COALESCE($${params.length}::timestamptz, now())`);
-        await db.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
-        const row = await loadNote(db, scope.organizationId, String(note.id));
-        return {
-          row,
-          parent: organizationParent(req),
-          included: await noteIncludes(db, scope.organizationId, row ? [row] : [], query.include),
-        };
-      },
-      { related },
-    ),
+const UPDATABLE = ['note', 'created_at', 'display_date', 'note_category_id', 'created_by_id', 'person_id'] as const;
+
+/** `PATCH /notes/{id}`: the attributes given; `updated_at` now unless given. */
+function updateNote(db: Database): RequestHandler {
+  return singleRoute(
+    noteResource,
+    async (req, query) => {
+      const scope = scopeOf(req);
+      const note = await loadNote(db, scope.organizationId, pathId(req, 'id'));
+      if (!note) throw new NotFoundError();
+      const values = parseResourcePayload(req.body, notePayload);
+      const createdById = note.created_by_id as number | null;
+      const author = createdById == null ? null : String(createdById);
+      requireAuthorChangeAllowed(scope, values, author, 'created_by can be changed only by a people manager');
+      if ('note' in values) requireNoteText(values.note);
+      await checkReferences(db, scope.organizationId, values);
+      const params: unknown[] = [scope.organizationId, note.id];
+      const sets = UPDATABLE.filter((c) => c in values).map((c) => {
+        params.push(values[c]);
+        return `${c} = $${params.length}`;
+      });
+      params.push(values.updated_at ?? null);
+      sets.push(`updated_at = COALESCE($${params.length}::timestamptz, now())`);
+      await db.query(`UPDATE notes SET ${sets.join(', ')} WHERE organization_id = $1 AND id = $2`, params);
+      return answerNote(db, req, scope, String(note.id), query.include);
+    },
+    { related },
   );
+}
 
-  router.delete('/notes/:id', async (req, res) => {
+/** `DELETE /notes/{id}`: 204, or 404 when it is not the organization's. */
+function deleteNote(db: Database): RequestHandler {
+  return async (req, res) => {
     const scope = scopeOf(req);
     const { rowCount } = await db.query('DELETE FROM notes WHERE organization_id = $1 AND id = $2', [
       scope.organizationId,
@@ -161,6 +161,5 @@ export function noteWriteRoutes(db: Database): Router {
     ]);
     if (rowCount === 0) throw new NotFoundError();
     res.status(204).end();
-  });
-  return router;
+  };
 }

@@ -1,6 +1,7 @@
 /** The handshake cookie: the browser's half of the handshake state (the database holds its digest). */
 import type { Request, Response } from 'express';
-import { getIronSession, type IronSession } from 'iron-session';
+import type { IronSession } from 'iron-session';
+import { openSealedCookie } from '../../auth/sealed-cookie.ts';
 import type { HostConfig } from '../../config.ts';
 import { HANDSHAKE_TTL_MS } from './deps.ts';
 
@@ -24,15 +25,20 @@ export type HandshakeCookie = IronSession<HandshakeCookieData>;
 
 /** Opens the request's handshake cookie. */
 export function openHandshakeCookie(
-  config: Pick<HostConfig, 'sessionSecret' | 'baseUrl'>,
+  config: Pick<HostConfig, 'sessionSecret' | 'previousSessionSecrets' | 'baseUrl'>,
   req: Request,
   res: Response,
 ): Promise<HandshakeCookie> {
-  return getIronSession<HandshakeCookieData>(req, res, {
-    cookieName: HANDSHAKE_COOKIE,
-    password: config.sessionSecret,
-    ttl: HANDSHAKE_TTL_MS / 1000,
-    // Lax: steps 3 and 5 are top-level GET navigations coming back from the integrator's site.
-    cookieOptions: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https:'), path: '/addons' },
-  });
+  return openSealedCookie<HandshakeCookieData>(
+    req,
+    res,
+    {
+      cookieName: HANDSHAKE_COOKIE,
+      password: config.sessionSecret,
+      ttl: HANDSHAKE_TTL_MS / 1000,
+      // Lax: steps 3 and 5 are top-level GET navigations coming back from the integrator's site.
+      cookieOptions: { httpOnly: true, sameSite: 'lax', secure: config.baseUrl.startsWith('https:'), path: '/addons' },
+    },
+    config.previousSessionSecrets,
+  );
 }
