@@ -32,7 +32,7 @@ import {
   type HostMetrics,
 } from './metrics/index.ts';
 import { createHostLimits } from './limits/host-limits.ts';
-import { homeRouter } from './pages/home-page.tsx';
+import { homeRouter } from './home/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';
@@ -80,6 +80,28 @@ export interface Host {
   close(): Promise<void>;
 }
 
+/**
+ * Builds the host platform over an open, migrated database: its Express app (the OAuth provider, the JSON APIs,
+ * the pages, the add-on runtime) and its background work (the List scheduler, OAuth housekeeping, the token
+ * sweeper). It does not listen, seed or start the demo: `startHost` (main.ts) does what `addon-kit start` does.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createHost, migrate, openDatabase, resolveHostConfig } from '@addon-kit/host';
+ *
+ * const config = resolveHostConfig({ port: 4000, baseUrl: 'http://127.0.0.1:4000', dataDir: '.data' });
+ * const db = await openDatabase({ dataDir: `${config.dataDir}/host` });
+ * await migrate(db);
+ * const host = await createHost({ config, db });
+ * const server = createServer(host.app).listen(config.port);
+ * // on shutdown:
+ * host.drain();
+ * server.close();
+ * await host.close();
+ * await db.close();
+ * ```
+ */
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel);

@@ -35,9 +35,13 @@ export interface ErrorObject {
 
 const UNPROCESSED = 'Your request could not be processed';
 
-export class HostError extends Error {
+/**
+ * The root of the host's errors. `Code` is the vocabulary of its `code`: the spec's error table for the JSON
+ * APIs, the protocol's ProxyErrorCode for the add-on runtime's AddonError (host/addons/addon-error.ts).
+ */
+export class HostError<Code extends string = HostErrorCode> extends Error {
   readonly status: number;
-  readonly code: HostErrorCode | undefined;
+  readonly code: Code | undefined;
   readonly title: string;
   readonly detail: string;
   readonly parameter: string | undefined;
@@ -47,7 +51,7 @@ export class HostError extends Error {
 
   constructor(init: {
     status: number;
-    code?: HostErrorCode | undefined;
+    code?: Code | undefined;
     title: string;
     detail: string;
     parameter?: string | undefined;
@@ -71,19 +75,6 @@ export class HostError extends Error {
     if (this.parameter !== undefined) entry.source = { parameter: this.parameter };
     if (this.meta) entry.meta = this.meta;
     return [entry, ...this.more];
-  }
-}
-
-/** 400 missing_parameter; `meta.param` names it. */
-export class MissingParameterError extends HostError {
-  constructor(param: string) {
-    super({
-      status: 400,
-      code: 'missing_parameter',
-      title: "A required parameter wasn't supplied",
-      detail: `The parameter ${param} is required`,
-      meta: { param },
-    });
   }
 }
 
@@ -153,20 +144,6 @@ export class InvalidResourcePayloadError extends HostError {
   }
 }
 
-/** 400 invalid_data: the save failed. */
-export class InvalidDataError extends HostError {
-  constructor() {
-    super({ status: 400, code: 'invalid_data', title: 'Bad Request', detail: UNPROCESSED });
-  }
-}
-
-/** 400 delete_restriction: something still depends on the record. */
-export class DeleteRestrictionError extends HostError {
-  constructor() {
-    super({ status: 400, code: 'delete_restriction', title: 'Bad Request', detail: UNPROCESSED });
-  }
-}
-
 /** 401: no credentials, wrong credentials, or an expired/revoked token. */
 export class UnauthorizedError extends HostError {
   /**
@@ -207,17 +184,6 @@ export class ForbiddenError extends HostError {
 export class NotFoundError extends HostError {
   constructor() {
     super({ status: 404, title: 'Not Found', detail: 'The resource you requested could not be found' });
-  }
-}
-
-/** 409 Duplicate Record. */
-export class DuplicateRecordError extends HostError {
-  constructor() {
-    super({
-      status: 409,
-      title: 'Duplicate Record',
-      detail: 'The record you are trying to create/update already exists',
-    });
   }
 }
 

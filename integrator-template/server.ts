@@ -49,7 +49,23 @@ export interface Integrator {
   close(): Promise<void>;
 }
 
-/** Builds the integrator app over an open database (migrating it and seeding users). */
+/**
+ * Builds the integrator app over an open database (migrating it and seeding users): its OAuth 2.0 server, the
+ * handshake's completion endpoint and the sample API. It does not listen; `startIntegrator` does.
+ *
+ * @example
+ * ```ts
+ * // createIntegrator, openIntegratorDatabase, resolveIntegratorConfig: from `@addon-kit/integrator-template`.
+ * const config = resolveIntegratorConfig({ baseUrl: 'https://integrator.example', hostBaseUrl: 'https://host.example' });
+ * const db = await openIntegratorDatabase({ dataDir: '.data/integrator' });
+ * const integrator = await createIntegrator({
+ *   config,
+ *   db,
+ *   onHostTokens: async (tokens) => saveHostTokens(tokens), // keep only what you need
+ * });
+ * integrator.app.listen(config.port);
+ * ```
+ */
 export async function createIntegrator(options: CreateIntegratorOptions): Promise<Integrator> {
   const { config, db } = options;
   const now = options.now ?? systemClock;
@@ -155,6 +171,16 @@ export interface RunningIntegrator extends Integrator {
  * Resolves the configuration (every problem reported at once), opens and migrates the database
  * (PGlite in `<dataDir>/integrator`, or schema `databaseSchema` of `databaseUrl`) and listens.
  * `addon-kit start` calls this beside the host.
+ *
+ * @example
+ * ```ts
+ * // startIntegrator: the package's entry point (`@addon-kit/integrator-template`).
+ * // INTEGRATOR_* environment variables fill in what is not given here.
+ * const integrator = await startIntegrator({ port: 4100, hostBaseUrl: 'http://127.0.0.1:4000' });
+ * console.log(`integrator at ${integrator.url}; redirect_url ${integrator.urls.redirect}`);
+ * // on shutdown:
+ * await integrator.close();
+ * ```
  */
 export async function startIntegrator(options: StartIntegratorOptions = {}): Promise<RunningIntegrator> {
   const { env, now, logger, onHostTokens, ...input } = options;

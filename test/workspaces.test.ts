@@ -3,6 +3,7 @@
  * and benchmarks use the packages by name or the root's test-only `#host/…` alias), no package exports its
  * internals, each workspace type-checks on its own, and the template integrator imports nothing of the host.
  */
+import { isBuiltin } from 'node:module';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +90,60 @@ describe('workspace boundaries', () => {
     }
     expect(offending).toEqual([]);
   });
+
+  it.each(WORKSPACES)(
+    '%s declares every package its sources import (packed alone, nothing comes from the root)',
+    async (workspace) => {
+      const pkg = JSON.parse(await readFile(join(ROOT, workspace, 'package.json'), 'utf8')) as {
+        name: string;
+        dependencies?: Record<string, string>;
+        devDependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+      };
+      const declared = new Set([
+        pkg.name,
+        ...Object.keys(pkg.dependencies ?? {}),
+        ...Object.keys(pkg.devDependencies ?? {}),
+        ...Object.keys(pkg.peerDependencies ?? {}),
+      ]);
+      const undeclared: string[] = [];
+      for (const file of await sources(workspace)) {
+        // A scaffold's template is a package of its own, with its own package.json.
+        if (relative(join(ROOT, workspace), file).startsWith(join('cli', 'create', 'addon-template') + sep)) continue;
+        for (const spec of specifiers(await readFile(file, 'utf8'))) {
+          // Relative and absolute paths (a page's browser script names a URL), built-ins, the test-only alias.
+          if (/^[./#]/.test(spec) || spec.startsWith('node:') || isBuiltin(spec)) continue;
+          const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+          // A package imported for its types only is declared by its @types package.
+          if (!declared.has(name) && !declared.has(`@types/${name}`))
+            undeclared.push(`${relative(ROOT, file)} → ${spec}`);
+        }
+      }
+      expect(undeclared).toEqual([]);
+    },
+  );
+
+  it.each(WORKSPACES)(
+    '%s builds what it needs when packed from a fresh clone: the workspaces it depends on, then itself',
+    async (workspace) => {
+      const pkg = JSON.parse(await readFile(join(ROOT, workspace, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+        dependencies?: Record<string, string>;
+      };
+      const folderOf: Record<string, string> = {
+        '@addon-kit/sdk': 'addon-sdk',
+        '@addon-kit/integrator-template': 'integrator-template',
+        '@addon-kit/host': 'host',
+      };
+      const needed = Object.keys(pkg.dependencies ?? {})
+        .filter((name) => name in folderOf)
+        .map((name) => `npm --prefix ../${folderOf[name]} run build`);
+      const steps = pkg.scripts.prepack!.split(' && ');
+      // Each workspace it depends on is built first (their dist/ holds the types its own build compiles against).
+      expect(steps.slice(0, -1).sort()).toEqual(needed.sort());
+      expect(steps.at(-1)).toBe('npm run build');
+    },
+  );
 
   it('finds the imports it checks [self-check]', () => {
     const text =

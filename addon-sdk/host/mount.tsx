@@ -67,7 +67,29 @@ export interface MountedAddon {
   unmount(): void;
 }
 
-/** Mounts an add-on into `element`. */
+/**
+ * Mounts an add-on into `element` on a host page: a sandboxed frame on the sandbox origin runs the add-on's
+ * worker, its UI is rendered into `element`, and its fetches go through the host's proxy with the session's
+ * CSRF token. Until the person has authorized the add-on, the element shows the Authorize button.
+ *
+ * @example
+ * ```ts
+ * import { mountAddon } from '@addon-kit/sdk/host';
+ *
+ * const addon = mountAddon(document.querySelector<HTMLElement>('#send-message')!, {
+ *   installationId: '7',
+ *   extension: 'people.list.send_message',
+ *   props: { listId: '42' },
+ *   csrfToken: document.querySelector<HTMLMetaElement>('meta[name=csrf-token]')!.content,
+ *   sandboxUrl: 'http://127.0.0.1:4001/frame.html',
+ *   addonUrl: 'http://127.0.0.1:4001/addons/sha256-….js',
+ *   onEvent: (event) => console.debug(event),
+ * });
+ * await addon.ready; // rejects with a BootError when it cannot start
+ * // later, when the page no longer shows it:
+ * addon.unmount();
+ * ```
+ */
 export function mountAddon(element: HTMLElement, options: MountOptions): MountedAddon {
   const hostBase = options.hostBase ?? location.origin;
   const csrfToken = typeof options.csrfToken === 'string' ? () => options.csrfToken as string : options.csrfToken;

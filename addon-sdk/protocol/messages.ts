@@ -7,8 +7,15 @@
 /** Bumped on any incompatible change; the boot handshake refuses a mismatch. */
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * The two sides of an add-on: the service (the host's API, reached with the host's own OAuth grant) and the
+ * integrator (its API, reached with the integrator's grant). Declared once; the host's proxy, token vault,
+ * handshake legs and metrics name their side with it.
+ */
+export type AddonSide = 'service' | 'integrator';
+
 /** Which upstream a fetch goes to: the host API (authenticatedFetch) or the integrator API. */
-export type FetchTarget = 'service' | 'integrator';
+export type FetchTarget = AddonSide;
 
 /** Header list that keeps repeated names as separate pairs. */
 export type HeaderPairs = Array<[name: string, value: string]>;

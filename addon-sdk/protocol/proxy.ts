@@ -5,9 +5,9 @@
  */
 import type { FetchTarget, HeaderPairs } from './messages.ts';
 
-/** Request header: the session's CSRF token on every proxied call. */
+/** Request header: the session's CSRF token on every proxied call (and every other fetch/XHR POST the host checks). */
 export const CSRF_HEADER = 'X-CSRF-Token';
-/** Form field: the session's CSRF token in the Authorize popup's start (a form POST into the popup). */
+/** Form field: the session's CSRF token in the Authorize popup's start (a form POST into the popup) and every host form. */
 export const CSRF_FORM_FIELD = '_csrf';
 /** Request header: the call the add-on wants made, `encodeEnvelope(FetchEnvelope)`. */
 export const FETCH_HEADER = 'X-Addon-Fetch';

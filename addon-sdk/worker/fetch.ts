@@ -23,12 +23,42 @@ interface Pending {
 const pending = new Map<number, Pending>();
 let nextId = 1;
 
-/** Calls the host API as the signed-in person (relative URLs resolve against the host API base). */
+/**
+ * Calls the host API as the signed-in person (relative URLs resolve against the host API base). The call goes
+ * over the bridge to the host's fetch proxy, which checks it against the add-on's allow-list and attaches the
+ * host token; the add-on never sees a token. A refusal by the proxy rejects with an `SdkFetchError` (its `side`,
+ * `code` and `retryable`); an answer of the API, whatever its status, resolves as a `Response`.
+ *
+ * @example
+ * ```ts
+ * import { authenticatedFetch } from '@addon-kit/sdk';
+ *
+ * const response = await authenticatedFetch('/people/v2/lists/42/people?per_page=100');
+ * if (!response.ok) throw new Error(`people of the list: ${response.status}`);
+ * const { data } = (await response.json()) as { data: { id: string; attributes: { first_name: string } }[] };
+ * ```
+ */
 export function authenticatedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   return bridgedFetch('service', input, init);
 }
 
-/** Calls the integrator's API with the stored integrator token (relative URLs: the integrator API base). */
+/**
+ * Calls the integrator's API with the stored integrator token (relative URLs: the integrator API base). Only
+ * the methods and paths of the add-on config's `integrator_api` allow-list go through; the host refreshes the
+ * token ahead of expiry and retries once after a 401. Failures reject as `authenticatedFetch`'s do.
+ *
+ * @example
+ * ```ts
+ * import { authenticatedIntegratorFetch } from '@addon-kit/sdk';
+ *
+ * const response = await authenticatedIntegratorFetch('/api/messages', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json' },
+ *   body: JSON.stringify({ body: 'Practice moves to 7 pm', recipients: ['1', '2'] }),
+ * });
+ * const message = (await response.json()) as { id: string };
+ * ```
+ */
 export function authenticatedIntegratorFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   return bridgedFetch('integrator', input, init);
 }

@@ -4,18 +4,26 @@
  * `{"error": {side, code, message, retryable}}` with a non-200 status and never an UPSTREAM_HEADER, so the
  * SDK can tell a proxy failure from an upstream HTTP error.
  */
+import { STATUS_CODES } from 'node:http';
 import type { ProxyErrorBody, ProxyErrorCode, ProxyErrorSide } from '@addon-kit/sdk/protocol';
+import { HostError } from '../errors.ts';
 
-/** A proxy failure: status, side, stable code and whether retrying can help. */
-export class AddonError extends Error {
+/**
+ * A proxy failure: status, side, stable code and whether retrying can help. A HostError like every other
+ * failure of the host (its message is the detail); the add-on runtime's error handler renders it as the
+ * protocol's envelope instead of the JSON APIs' `{errors: [...]}`.
+ */
+export class AddonError extends HostError<ProxyErrorCode> {
+  declare readonly code: ProxyErrorCode;
+
   constructor(
-    readonly status: number,
+    status: number,
     readonly side: ProxyErrorSide,
-    readonly code: ProxyErrorCode,
+    code: ProxyErrorCode,
     message: string,
     readonly retryable: boolean,
   ) {
-    super(message);
+    super({ status, code, title: STATUS_CODES[status] ?? 'Error', detail: message });
   }
 
   /** The response body. */

@@ -7,6 +7,7 @@ import { NotFoundError } from '../errors.ts';
 import { SqlParams, orderClause, pageClause, queryConditions } from '../jsonapi/sql.ts';
 import { accessModeSql } from '../oauth/application-access.ts';
 import { APPLICATIONS_VIEW } from '../oauth/applications.ts';
+import { CONNECTED_PEOPLE_FROM, connectedInOrganization } from '../oauth/mau.ts';
 import { connectedApplicationPersonResource } from './connected-application-person-resource.ts';
 import { connectedApplicationResource } from './connected-application-resource.ts';
 import type { Endpoint, EndpointContext } from './endpoint.ts';
@@ -16,12 +17,10 @@ const APPLICATION_ID = { name: 'connected_application_id', description: 'Id of t
 // Connected: at least one person of the organization authorized it.
 const APPLICATIONS_FROM = `
   FROM ${APPLICATIONS_VIEW} a
-  WHERE EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1)`;
+  WHERE ${connectedInOrganization('a.id', '$1')}`;
 const APPLICATION_COLUMNS = `a.id::text, a.name, a.description, a.url, ${accessModeSql('a.id', '$1')} AS access_mode`;
 
-const PEOPLE_FROM = `
-  FROM oauth_connections c JOIN people p ON p.id = c.person_id
-  WHERE c.application_id = $1 AND c.organization_id = $2 AND p.organization_id = $2`;
+const PEOPLE_FROM = CONNECTED_PEOPLE_FROM;
 const PEOPLE_COLUMNS = `p.id::text, c.application_id::text, p.avatar_url, c.connected_at, p.first_name, p.last_name, c.scopes, p.site_administrator`;
 
 async function loadConnectedApplication(db: Queryable, organizationId: string, applicationId: string) {

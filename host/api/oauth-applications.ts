@@ -7,6 +7,7 @@ import type { Endpoint, EndpointContext } from './endpoint.ts';
 import { mauWindow } from './mau-window.ts';
 import { oauthApplicationMauResource } from './oauth-application-mau-resource.ts';
 import { oauthApplicationResource } from './oauth-application-resource.ts';
+import { MONTHLY_ACTIVE_USERS_FROM } from '../oauth/mau.ts';
 
 const APPLICATION_ID = {
   name: 'oauth_application_id',
@@ -30,7 +31,7 @@ async function requireApplication(ctx: EndpointContext): Promise<string> {
 }
 
 // One row per month in the window: distinct people issued a token that month.
-const MAU_FROM = `FROM oauth_monthly_active_users m WHERE m.application_id = $1 AND (m.year * 12 + m.month - 1) BETWEEN $2 AND $3`;
+const MAU_FROM = MONTHLY_ACTIVE_USERS_FROM;
 const MAU_SELECT = `SELECT m.application_id::text, m.year, m.month, count(DISTINCT m.person_id)::int AS count ${MAU_FROM}`;
 const MAU_GROUP = 'GROUP BY m.application_id, m.year, m.month';
 

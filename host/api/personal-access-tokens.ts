@@ -1,9 +1,8 @@
 /** The requesting person's own personal access tokens (nobody reads another person's). */
+import { findPersonalAccessToken, pageOfPersonalAccessTokens } from '../auth/personal-access-tokens.ts';
 import { SqlParams, orderClause, pageClause } from '../jsonapi/sql.ts';
 import type { Endpoint } from './endpoint.ts';
 import { personalAccessTokenResource } from './personal-access-token-resource.ts';
-
-const FROM = 'FROM personal_access_tokens t WHERE t.person_id = $1 AND t.organization_id = $2';
 
 /** The two personal access token endpoints (everyone, own tokens only). */
 export const personalAccessTokenEndpoints: readonly Endpoint[] = [
@@ -19,12 +18,10 @@ export const personalAccessTokenEndpoints: readonly Endpoint[] = [
     access: 'any_person',
     async load(ctx, query) {
       const params = new SqlParams([ctx.person.id, ctx.person.organization_id]);
-      const total = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n ${FROM}`, params.values);
-      const { rows } = await ctx.db.query(
-        `SELECT t.id::text, t.name ${FROM} ${orderClause(personalAccessTokenResource, query, 't.id ASC')} ${pageClause(query, params)}`,
-        params.values,
-      );
-      return { rows, total: total.rows[0]?.n ?? 0, parent: { id: ctx.person.organization_id, type: 'Organization' } };
+      const order = orderClause(personalAccessTokenResource, query, 't.id ASC');
+      const page = pageClause(query, params);
+      const { rows, total } = await pageOfPersonalAccessTokens(ctx.db, params.values, { order, page });
+      return { rows, total, parent: { id: ctx.person.organization_id, type: 'Organization' } };
     },
   },
   {
@@ -38,12 +35,9 @@ export const personalAccessTokenEndpoints: readonly Endpoint[] = [
     pathParameters: [{ name: 'personal_access_token_id', description: 'Id of the token (not its client_id).' }],
     access: 'any_person',
     async load(ctx) {
-      const { rows } = await ctx.db.query(`SELECT t.id::text, t.name ${FROM} AND t.id = $3`, [
-        ctx.person.id,
-        ctx.person.organization_id,
-        ctx.id('personal_access_token_id'),
-      ]);
-      return { row: rows[0], parent: { id: ctx.person.organization_id, type: 'Organization' } };
+      const { id, organization_id: organizationId } = ctx.person;
+      const row = await findPersonalAccessToken(ctx.db, id, organizationId, ctx.id('personal_access_token_id'));
+      return { row, parent: { id: organizationId, type: 'Organization' } };
     },
   },
 ];

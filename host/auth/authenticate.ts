@@ -39,9 +39,6 @@ declare global {
   }
 }
 
-/** No Bearer support until an OAuth provider is wired in. */
-export const noBearerTokens: BearerVerifier = { verify: async () => undefined };
-
 /** Parses `Authorization: Basic base64(user:password)`; undefined when malformed. @see RFC 7617 §2 */
 export function parseBasic(header: string): { username: string; password: string } | undefined {
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);

@@ -4,6 +4,7 @@
  * `Origin`, when sent, must be the host's own.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { CSRF_FORM_FIELD, CSRF_HEADER } from '@addon-kit/sdk/protocol';
 import express, { type RequestHandler } from 'express';
 import { runMiddleware } from '../run-middleware.ts';
 import { ForbiddenError } from '../errors.ts';
@@ -22,10 +23,8 @@ export class CsrfRefusedError extends ForbiddenError {
   }
 }
 
-/** Header carrying the CSRF token on fetch/XHR calls. */
-export const CSRF_HEADER = 'X-CSRF-Token';
-/** Form field carrying the CSRF token on server-rendered forms. */
-export const CSRF_FIELD = '_csrf';
+/** The header (fetch/XHR calls) and form field (server-rendered forms) carrying the token: the protocol's names, one definition. */
+export { CSRF_FORM_FIELD as CSRF_FIELD, CSRF_HEADER };
 
 const parseForm = express.urlencoded({ extended: false, limit: '64kb' });
 
@@ -48,7 +47,7 @@ export const requireCsrf: RequestHandler = async (req, res, next) => {
     if (req.body === undefined && req.is('application/x-www-form-urlencoded')) await runMiddleware(parseForm, req, res);
     const session = await getHostSession(req, res);
     const header = req.get(CSRF_HEADER);
-    const field = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
+    const field = (req.body as Record<string, unknown> | undefined)?.[CSRF_FORM_FIELD];
     const presented = header ?? (typeof field === 'string' ? field : undefined);
     ok = !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);
   }

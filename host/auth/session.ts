@@ -3,6 +3,7 @@
  * CSRF token, backed by a server-side record (host/auth/host-sessions.ts) so a session can be revoked: a cookie
  * counts only while its record is live. Every host process reads both, so several processes share sessions.
  */
+import { CSRF_HEADER } from '@addon-kit/sdk/protocol';
 import { randomBytes } from 'node:crypto';
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
@@ -189,7 +190,7 @@ export function safeReturnTo(value: unknown, fallback = '/developer'): string {
 
 /** True for a browser navigation or form post, false for a script's JSON call. */
 export function wantsPage(req: Request): boolean {
-  if (req.get('x-csrf-token')) return false;
+  if (req.get(CSRF_HEADER)) return false;
   return !!req.is('application/x-www-form-urlencoded') || req.accepts(['json', 'html']) === 'html';
 }
 

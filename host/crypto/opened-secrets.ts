@@ -1,6 +1,7 @@
 /**
  * Recently opened sealed values, one per slot (the AAD a value is bound to: its row and column), so a row that
- * is read on every proxied call has its tokens decrypted once per token, not once per call (issue 16, P1).
+ * is read on every proxied call has its tokens decrypted once per token, not once per call (decryption was a
+ * measurable share of a proxied call: bench P1).
  * A hit needs the very ciphertext that was opened (or sealed) for that slot: a token written anew — by this
  * process or any other — has a new ciphertext (a fresh IV), so it misses and is opened, and then replaces the
  * slot's entry; the old plaintext leaves memory with it. Bounded: the least recently used slot goes first.

@@ -13,7 +13,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import { quoteIdent, type Database } from './database.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from 'pino';
 import { startPasses, type Passes } from '../passes.ts';
 
 /** What one pass found due, per table. */

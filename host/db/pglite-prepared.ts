@@ -1,5 +1,5 @@
 /**
- * Prepared statements on the embedded PGlite (issue 16): PGlite parses and plans every statement it is sent —
+ * Prepared statements on the embedded PGlite: PGlite parses and plans every statement it is sent —
  * for the host's short statements that is most of their cost (the add-on proxy's read: about 1.9 ms unprepared
  * against 0.11 ms as a prepared one run by the simple protocol). A hot statement (hot-statements.ts) is prepared once with `PREPARE name AS
  * …` — PGlite is one session, so once serves the whole process — and then run as `EXECUTE name(…)`.

@@ -2,20 +2,19 @@
 import { Router } from 'express';
 import type { VNode } from 'preact';
 import { requireCsrf } from '../auth/csrf.ts';
-import { createPersonalAccessToken } from '../auth/personal-access-tokens.ts';
+import {
+  createPersonalAccessToken,
+  deletePersonalAccessToken,
+  listPersonalAccessTokens as listTokens,
+  type PersonalAccessTokenRow,
+} from '../auth/personal-access-tokens.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { Banner, CsrfField, Field, sendPage, Table } from '../pages/render.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
-interface TokenRow {
-  id: string;
-  name: string;
-  client_id: string;
-  created_at: Date;
-  disabled_at: Date | null;
-}
+type TokenRow = PersonalAccessTokenRow;
 
 /** The token list, the create form, and (right after creation only) the new secret. */
 export function TokensPage(props: {
@@ -125,14 +124,6 @@ export function TokensPage(props: {
   );
 }
 
-async function listTokens(db: Queryable, personId: string): Promise<TokenRow[]> {
-  const { rows } = await db.query<TokenRow>(
-    'SELECT id::text, name, client_id, created_at, disabled_at FROM personal_access_tokens WHERE person_id = $1 ORDER BY created_at DESC, id DESC',
-    [personId],
-  );
-  return rows;
-}
-
 /** Routes under `/developer/personal-access-tokens` (behind requireHostLogin). */
 export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   const router = Router();
@@ -163,13 +154,7 @@ export function personalAccessTokensPages(deps: { db: Queryable }): Router {
   router.post('/personal-access-tokens/:id/delete', requireCsrf, async (req, res) => {
     const id = String(req.params.id ?? '');
     // Only the owner's own tokens; anything else is "not found".
-    const { rowCount } = /^\d{1,18}$/.test(id)
-      ? await deps.db.query('DELETE FROM personal_access_tokens WHERE id = $1 AND person_id = $2', [
-          id,
-          hostPersonOf(req).id,
-        ])
-      : { rowCount: 0 };
-    if (rowCount === 0) {
+    if (!(await deletePersonalAccessToken(deps.db, hostPersonOf(req).id, id))) {
       const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
       const person = hostPersonOf(req);
       const tokens = await listTokens(deps.db, person.id);

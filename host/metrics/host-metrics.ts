@@ -3,11 +3,12 @@
  * status, proxied add-on calls, token refreshes, limit refusals, List runs, the database pool and the process's own
  * metrics. Off unless the operator exposes them (a metrics port or token): a host nobody scrapes counts nothing.
  */
+import type { AddonSide } from '@addon-kit/sdk/protocol';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.ts';
 
 /** Which side of the add-on proxy a call went to. */
-export type ProxiedSide = 'service' | 'integrator';
+export type ProxiedSide = AddonSide;
 /** How a proxied call ended: the upstream answered, the proxy refused it, or the upstream could not be reached. */
 export type ProxiedOutcome = 'answered' | 'refused' | 'failed';
 /** The grant whose tokens were refreshed: the host's own OAuth refresh grant, or an add-on authorization's side. */

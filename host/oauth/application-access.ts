@@ -6,6 +6,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { APPLICATIONS_VIEW } from './applications.ts';
+import { connectedInOrganization, connectedPeopleCount } from './mau.ts';
 
 /** Who in an organization may connect an application; `anyone` when nothing is stored. */
 export const ACCESS_MODES = ['anyone', 'admins_only', 'specific_people'] as const;
@@ -138,11 +139,10 @@ const ACCESS_FROM = `
   FROM ${APPLICATIONS_VIEW} a
   JOIN organizations owner ON owner.id = a.organization_id
   WHERE (a.organization_id = $1
-         OR EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = a.id AND c.organization_id = $1))`;
+         OR ${connectedInOrganization('a.id', '$1')})`;
 const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_name,
   ${accessModeSql('a.id', '$1')} AS access_mode,
-  (SELECT count(*)::int FROM oauth_connections c
-   WHERE c.application_id = a.id AND c.organization_id = $1) AS connected_people`;
+  ${connectedPeopleCount('a.id', '$1')} AS connected_people`;
 
 /** The applications people of the organization connected, and the organization's own, by name. */
 export async function listApplicationAccess(db: Queryable, organizationId: string): Promise<ApplicationAccess[]> {

@@ -7,15 +7,9 @@ import { purgeExpiredSessions } from '../auth/host-sessions.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { purgeExpiredOAuthRecords } from './adapter.ts';
+import { purgeOldMonthlyActiveUsers } from './mau.ts';
 
-/** Keeps the MAU rows of the 24 months up to and including `now`'s month; deletes older ones. */
-export async function purgeOldMonthlyActiveUsers(db: Queryable, now = new Date()): Promise<number> {
-  const cutoff = now.getUTCFullYear() * 12 + now.getUTCMonth() - 23;
-  const { rowCount } = await db.query('DELETE FROM oauth_monthly_active_users WHERE year * 12 + (month - 1) < $1', [
-    cutoff,
-  ]);
-  return rowCount;
-}
+export { purgeOldMonthlyActiveUsers };
 
 /** Runs the clean-ups every `intervalMs` (first run after one interval); `stop()` ends it. */
 export function startOAuthHousekeeping(db: Queryable, logger: Logger, intervalMs = 60 * 60 * 1000): { stop(): void } {

@@ -1,6 +1,8 @@
 /**
  * Monthly active users and connections: every token issued to a person records the (application,
- * person, month) and the person's connection to the application with its current scopes.
+ * person, month) and the person's connection to the application with its current scopes. The one owner of
+ * `oauth_monthly_active_users` and `oauth_connections`: the developer API and the access settings read them
+ * through the SQL below.
  */
 import type { Queryable } from '../db/database.ts';
 import { APPLICATIONS_VIEW } from './applications.ts';
@@ -47,4 +49,35 @@ export function createRefreshActivity(): (
     if (seen.size >= REMEMBERED_MAX) seen.clear();
     seen.add(key);
   };
+}
+
+/** SQL: true when a person of organization `organization` connected application `application` (column or `$n`). */
+export function connectedInOrganization(application: string, organization: string): string {
+  return `EXISTS (SELECT 1 FROM oauth_connections c WHERE c.application_id = ${application} AND c.organization_id = ${organization})`;
+}
+
+/** SQL: how many people of organization `organization` connected application `application`. */
+export function connectedPeopleCount(application: string, organization: string): string {
+  return `(SELECT count(*)::int FROM oauth_connections c
+   WHERE c.application_id = ${application} AND c.organization_id = ${organization})`;
+}
+
+/**
+ * SQL: the FROM of the people of organization `$2` who connected application `$1`, as `c` (the connection) and
+ * `p` (the person).
+ */
+export const CONNECTED_PEOPLE_FROM = `
+  FROM oauth_connections c JOIN people p ON p.id = c.person_id
+  WHERE c.application_id = $1 AND c.organization_id = $2 AND p.organization_id = $2`;
+
+/** SQL: the FROM of application `$1`'s monthly-active-user rows `m` from month index `$2` to `$3` (year * 12 + month - 1). */
+export const MONTHLY_ACTIVE_USERS_FROM = `FROM oauth_monthly_active_users m WHERE m.application_id = $1 AND (m.year * 12 + m.month - 1) BETWEEN $2 AND $3`;
+
+/** Keeps the MAU rows of the 24 months up to and including `now`'s month; deletes older ones. */
+export async function purgeOldMonthlyActiveUsers(db: Queryable, now = new Date()): Promise<number> {
+  const cutoff = now.getUTCFullYear() * 12 + now.getUTCMonth() - 23;
+  const { rowCount } = await db.query('DELETE FROM oauth_monthly_active_users WHERE year * 12 + (month - 1) < $1', [
+    cutoff,
+  ]);
+  return rowCount;
 }

@@ -3,6 +3,7 @@
  * the signed-in person; the design system's stylesheet and favicon), a few shared pieces (banners, fields), and no
  * client JavaScript.
  */
+import { CSRF_FORM_FIELD } from '@addon-kit/sdk/protocol';
 import type { Response } from 'express';
 import { createContext, type ComponentChildren, type VNode } from 'preact';
 import { useContext } from 'preact/hooks';
@@ -267,7 +268,7 @@ export function MessageBody(props: {
 
 /** The hidden CSRF field of every form. */
 export function CsrfField(props: { token: string }): VNode {
-  return <input type="hidden" name="_csrf" value={props.token} />;
+  return <input type="hidden" name={CSRF_FORM_FIELD} value={props.token} />;
 }
 
 /** Tones of a banner: what it tells. */

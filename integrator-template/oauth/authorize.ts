@@ -3,7 +3,7 @@
  * and redirects back with a code or `access_denied`.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1
  */
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { createAuthorizationCode } from '../store/authorization-codes.ts';
 import { findUser } from '../store/users.ts';
 import { consentPage } from '../pages/consent-page.ts';
@@ -36,9 +36,14 @@ function sendCheckFailure(
 /** GET and POST /oauth/authorize. */
 export function authorizeRouter(ctx: IntegratorContext): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: ctx.config.maxBodyBytes });
+  router.get('/oauth/authorize', showConsent(ctx));
+  router.post('/oauth/authorize', express.urlencoded({ extended: false, limit: ctx.config.maxBodyBytes }), decide(ctx));
+  return router;
+}
 
-  router.get('/oauth/authorize', async (req: Request, res: Response) => {
+/** The request checked, the user logged in (or sent to log in), the consent prompt shown. */
+function showConsent(ctx: IntegratorContext): RequestHandler {
+  return async (req: Request, res: Response) => {
     res.set('Cache-Control', 'no-store');
     const session = await openSession(req, res, ctx.session);
     const check = checkAuthorizationRequest(req.query, ctx.config, sessionCallbacks(ctx.config, session));
@@ -67,50 +72,43 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
         },
       }),
     );
-  });
+  };
+}
 
-  router.post('/oauth/authorize', form, async (req: Request, res: Response) => {
+/** The decision posted (CSRF-checked, every hidden field checked again): a code, or `access_denied`. */
+function decide(ctx: IntegratorContext): RequestHandler {
+  return async (req: Request, res: Response) => {
     res.set('Cache-Control', 'no-store');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const session = await openSession(req, res, ctx.session);
     if (!csrfMatches(session, body.csrf_token)) {
+      const detail = 'The form was not recognised (CSRF check failed). Start the authorization again.';
       return res
         .status(403)
         .type('html')
-        .send(
-          messagePage(
-            ctx.site,
-            'Request expired',
-            'The form was not recognised (CSRF check failed). Start the authorization again.',
-          ),
-        );
+        .send(messagePage(ctx.site, 'Request expired', detail));
     }
     // The hidden fields came back from the browser: trust nothing, check them all again.
     const check = checkAuthorizationRequest(body, ctx.config, sessionCallbacks(ctx.config, session));
     if (check.kind !== 'ok') return sendCheckFailure(ctx.site, res, check, 303);
     const { request } = check;
     const user = session.userId ? await findUser(ctx.db, session.userId) : null;
-    if (!user)
+    if (!user) {
+      const detail = 'Your session ended. Start the authorization again.';
       return res
         .status(401)
         .type('html')
-        .send(messagePage(ctx.site, 'Signed out', 'Your session ended. Start the authorization again.'));
-    if (body.decision === 'deny') {
-      return res.redirect(
-        303,
-        redirectWith(request.redirectUri, {
-          error: 'access_denied',
-          error_description: 'the user denied the request',
-          state: request.state,
-        }),
-      );
+        .send(messagePage(ctx.site, 'Signed out', detail));
     }
-    if (body.decision !== 'allow') {
+    if (body.decision === 'deny') {
+      const denied = { error: 'access_denied', error_description: 'the user denied the request', state: request.state };
+      return res.redirect(303, redirectWith(request.redirectUri, denied));
+    }
+    if (body.decision !== 'allow')
       return res
         .status(400)
         .type('html')
         .send(messagePage(ctx.site, 'No decision', 'Choose Allow or Deny.'));
-    }
     const code = await createAuthorizationCode(
       ctx.db,
       {
@@ -124,7 +122,5 @@ export function authorizeRouter(ctx: IntegratorContext): Router {
       ctx.config.codeTtlSeconds,
     );
     res.redirect(303, redirectWith(request.redirectUri, { code, state: request.state }));
-  });
-
-  return router;
+  };
 }

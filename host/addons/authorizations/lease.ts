@@ -5,11 +5,12 @@
  * connection is held across the network; the refreshed tokens are written only while the writer still
  * owns the lease, which the same statement releases.
  */
+import type { AddonSide } from '@addon-kit/sdk/protocol';
 import type { Queryable } from '../../db/database.ts';
 import { sourcesOf, type AuthorizationState } from './states.ts';
 
 /** Which token set of an authorization: the host's own grant or the integrator's. */
-export type RefreshSide = 'service' | 'integrator';
+export type RefreshSide = AddonSide;
 
 /** Sealed columns and lease columns per side; never built from input. */
 const COLUMNS = {

@@ -6,6 +6,7 @@
  * another row does not open. Values sealed with a retired key are re-sealed with the current key the
  * first time they are read. The rows are read and written through the authorizations store.
  */
+import type { AddonSide } from '@addon-kit/sdk/protocol';
 import { createOpenedSecrets } from '../../crypto/opened-secrets.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/database.ts';
@@ -90,7 +91,7 @@ export function createTokenVault(
   const seal = (id: string, column: SealedColumn, value: string | undefined) =>
     value === undefined ? null : opened.seal(value, aad(id, column));
 
-  function sealTokens(id: string, tokens: TokenSet, side: 'service' | 'integrator'): SealedTokens {
+  function sealTokens(id: string, tokens: TokenSet, side: AddonSide): SealedTokens {
     const access = seal(id, `${side}_access_token_encrypted`, tokens.accessToken)!;
     return {
       access,

@@ -1,4 +1,5 @@
 /** The handshake cookie: the browser's half of the handshake state (the database holds its digest). */
+import type { AddonSide } from '@addon-kit/sdk/protocol';
 import type { Request, Response } from 'express';
 import type { IronSession } from 'iron-session';
 import { openSealedCookie } from '../../auth/sealed-cookie.ts';
@@ -14,7 +15,7 @@ export interface HandshakeCookieData {
   oauthApplicationId?: string;
   personId?: string;
   /** Which redirect is expected next. */
-  leg?: 'service' | 'integrator';
+  leg?: AddonSide;
   state?: string;
   /** PKCE verifier of the integrator leg. */
   codeVerifier?: string;

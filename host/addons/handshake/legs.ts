@@ -2,6 +2,7 @@
  * The two legs' shared checks: starting a leg (a fresh state in cookie and database), checking the state a
  * redirect brings back, and who may connect.
  */
+import type { AddonSide } from '@addon-kit/sdk/protocol';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { hostPersonOf } from '../../auth/session.ts';
@@ -15,7 +16,7 @@ import { HANDSHAKE_TTL_MS, type HandshakeDeps } from './deps.ts';
 import { StepFailure } from './step-failure.ts';
 
 /** Which redirect a leg expects back: the host's provider's (leg one) or the integrator's (leg two). */
-export type Leg = 'service' | 'integrator';
+export type Leg = AddonSide;
 
 function sameSecret(a: string, b: string): boolean {
   const x = createHash('sha256').update(a).digest();

@@ -2,6 +2,7 @@
  * Step 6: the side's access token from the person's authorization (the host's own grant for a service call, the
  * integrator's for an integrator call), refreshed ahead of expiry by the refresh engine (tokens/).
  */
+import type { AddonSide } from '@addon-kit/sdk/protocol';
 import type { RequestHandler } from 'express';
 import type { VaultRecord } from '../authorizations/index.ts';
 import type { RefreshEngine } from '../tokens/index.ts';
@@ -12,7 +13,7 @@ import { exchangeStep, proxiedOf, type ProxiedCall } from './proxied-call.ts';
  * engine re-reads the row under its lock anyway (another process may have refreshed), so the proxy reads
  * and decrypts the row once per call and never again — also when the first attempt had refreshed already.
  */
-function rejectedIn(record: VaultRecord, side: 'service' | 'integrator', token: string): VaultRecord {
+function rejectedIn(record: VaultRecord, side: AddonSide, token: string): VaultRecord {
   const tokens = record[side];
   return tokens ? { ...record, [side]: { ...tokens, accessToken: token, expiresAt: undefined } } : record;
 }

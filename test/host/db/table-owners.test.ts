@@ -24,6 +24,18 @@ const sqlOn = (table: string) => new RegExp(`\\b(FROM|JOIN|INTO|UPDATE|TABLE)\\s
 const OWNERS: { table: string; owner: string }[] = [
   { table: 'oauth_applications', owner: 'host/oauth/applications.ts' },
   { table: 'addon_authorizations', owner: 'host/addons/authorizations/' },
+  { table: 'addons', owner: 'host/addons/registry/' },
+  { table: 'addon_versions', owner: 'host/addons/registry/' },
+  { table: 'addon_installations', owner: 'host/addons/registry/' },
+  { table: 'connected_application_people_allowed', owner: 'host/oauth/application-access.ts' },
+  { table: 'connected_application_settings', owner: 'host/oauth/application-access.ts' },
+  { table: 'host_sessions', owner: 'host/auth/host-sessions.ts' },
+  { table: 'oauth_connections', owner: 'host/oauth/mau.ts' },
+  { table: 'oauth_monthly_active_users', owner: 'host/oauth/mau.ts' },
+  { table: 'oauth_signing_keys', owner: 'host/oauth/signing-keys.ts' },
+  { table: 'personal_access_tokens', owner: 'host/auth/personal-access-tokens.ts' },
+  { table: 'rate_limits', owner: 'host/limits/limiter-store.ts' },
+  { table: 'list_automations', owner: 'host/people/list-resource.ts' },
 ];
 
 describe('table owners', () => {

@@ -10,7 +10,7 @@ import { hasRole, isOrganizationAdministrator } from '../auth/permissions.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, hostSessionPerson } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
-import { Layout, sendPage, Table, usePlatformName, viewerOf } from './render.tsx';
+import { Layout, sendPage, Table, usePlatformName, viewerOf } from '../pages/render.tsx';
 
 /** One add-on as the home page lists it. */
 interface AddonRow {
