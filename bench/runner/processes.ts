@@ -42,15 +42,20 @@ export function stopOn(close: () => Promise<void>): void {
   process.once('disconnect', stop);
 }
 
-/** Starts `bench/servers/<script>` with arguments; resolves with its ready message. */
+/**
+ * Starts `bench/servers/<script>` with arguments; resolves with its ready message. `root`: another checkout of the
+ * repository to start the script from (its own sources; bench/p1-cpu.ts's baseline).
+ */
 export function startServer<T>(
   script: string,
   args: string[] = [],
-  options: { env?: NodeJS.ProcessEnv; execArgv?: string[] } = {},
+  options: { env?: NodeJS.ProcessEnv; execArgv?: string[]; root?: string } = {},
 ): Promise<ServerProcess<T>> {
-  const path = fileURLToPath(new URL(`../servers/${script}`, import.meta.url));
+  const path = options.root
+    ? `${options.root}/bench/servers/${script}`
+    : fileURLToPath(new URL(`../servers/${script}`, import.meta.url));
   const child = fork(path, args, {
-    cwd: REPO_ROOT,
+    cwd: options.root ?? REPO_ROOT,
     execArgv: [...TSX_EXEC_ARGV, ...(options.execArgv ?? [])],
     env: { ...process.env, ...options.env },
     // The servers' logs go nowhere (as a production host's would go to a collector), errors to our stderr.

@@ -9,8 +9,10 @@
  * on for PGlite's one connection), and the cache forgets everything when it hears one. PGlite
  * runs in this process and hears a NOTIFY before the statement that committed it resolves to its caller, so a
  * logout, a deactivated person or a rotated token applies to the very next call, as the statement did.
- * PostgreSQL may serve several host processes, and another process hears a change only moments after its
- * commit: there the cache is off and every call reads, so "at the time of the call" holds across processes.
+ * PostgreSQL may serve several host processes, and another process hears a NOTIFY only moments after its
+ * commit: there the same changes are written down (migration 110) and a call first waits for a look at them
+ * begun after it arrived (proxy-call-changes.ts, `settled`) — so a change committed by any process before the
+ * call applies to it, "at the time of the call" as the statement was. Calls arriving together share one look.
  *
  * An entry also ends with its session (`expires_at`, checked on every hit) and after MAX_AGE_MS, when the
  * next call reads again and touches the session's `last_seen_at` as any request does. Nothing is kept for a
@@ -20,6 +22,12 @@ import type { Database, Subscription } from '../../db/database.ts';
 import type { PersonRecord } from '../../auth/person.ts';
 import type { Installation } from '../registry/index.ts';
 import type { VaultRecord } from '../authorizations/index.ts';
+import {
+  PURGE_INTERVAL_MS,
+  purgeProxyCallChanges,
+  watchProxyCallChanges,
+  type ProxyCallChanges,
+} from './proxy-call-changes.ts';
 
 /** The channel migration 098's triggers announce changes on. */
 export const PROXY_CALL_CHANNEL = 'proxy_call_changed';
@@ -46,8 +54,13 @@ export interface CachedProxyCall {
 export type ProxyCallTicket = number;
 
 export interface ProxyCallCache {
-  /** Whether entries are kept at all (the embedded database, listening). */
+  /** Whether entries are kept at all (the embedded database listening, or PostgreSQL). */
   readonly enabled: boolean;
+  /**
+   * Resolves once every change committed before this call is known here (at once on the embedded database; after
+   * a look at the change log on PostgreSQL); false when that could not be learnt — then `get` must not be used.
+   */
+  settled(): Promise<boolean>;
   /** The entry of `key`, while it may still answer at `now`. */
   get(key: string, now: number): CachedProxyCall | undefined;
   /** Taken before the read whose result `keep` may store. */
@@ -63,8 +76,12 @@ export function proxyCallKey(sessionId: string, installationId: string): string 
 }
 
 const off: Subscription = { active: false, close: async () => {} };
+const SETTLED = Promise.resolve(true);
 
-/** Starts listening on the embedded database; on PostgreSQL (or without LISTEN) the cache keeps nothing. */
+/**
+ * Starts listening on the embedded database, or watching the change log on PostgreSQL; either way deletes the log's
+ * old rows every PURGE_INTERVAL_MS. A database without LISTEN (another package's opener) keeps nothing.
+ */
 export async function createProxyCallCache(db: Database): Promise<ProxyCallCache> {
   const entries = new Map<string, { value: CachedProxyCall; storedAt: number }>();
   // Bumped by every change heard: a read in flight across a change must not be kept.
@@ -74,15 +91,26 @@ export async function createProxyCallCache(db: Database): Promise<ProxyCallCache
     entries.clear();
   };
   let subscription = off;
+  let changes: ProxyCallChanges | undefined;
+  let purging: NodeJS.Timeout | undefined;
   if (db.kind === 'pglite' && db.listen) {
     // PGlite has one connection: from now on every change is announced, whoever writes it.
     await db.exec(`SET ${PROXY_CALL_SETTING} = 'on'`);
     subscription = await db.listen(PROXY_CALL_CHANNEL, forget, forget);
+  } else if (db.kind === 'postgres') {
+    changes = await watchProxyCallChanges(db, { onChange: forget, staleAfterMs: MAX_AGE_MS });
+    subscription = { active: true, close: async () => {} };
+  }
+  if (subscription.active) {
+    // A failed purge is tried again next time; rows left meanwhile cost only their space.
+    purging = setInterval(() => void purgeProxyCallChanges(db).catch(() => {}), PURGE_INTERVAL_MS);
+    purging.unref();
   }
   return {
     get enabled() {
       return subscription.active;
     },
+    settled: () => (changes ? changes.settled() : SETTLED),
     get(key, now) {
       if (!subscription.active) return undefined;
       const entry = entries.get(key);
@@ -100,6 +128,9 @@ export async function createProxyCallCache(db: Database): Promise<ProxyCallCache
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
       entries.set(key, { value, storedAt: now });
     },
-    close: () => subscription.close(),
+    close: () => {
+      clearInterval(purging);
+      return subscription.close();
+    },
   };
 }

@@ -3,8 +3,9 @@
  * authorization of it — read in one statement: one round trip per call instead of three (the proxy's cost is mostly its statements). Each
  * part's SQL stays with its owner (host-sessions.ts, installations.ts, authorizations/); this module only joins
  * them. The session's record is checked in the same statement, so a revoked session stops at the next call.
- * On the embedded database a call that repeats the previous one's read runs no statement at all: the answer is
- * kept until anything it was read from changes (proxy-call-cache.ts).
+ * A call that repeats the previous one's read runs no statement of its own: the answer is kept until anything it
+ * was read from changes (proxy-call-cache.ts) — on PostgreSQL, calls arriving together share one look at the
+ * change log instead.
  */
 import type { Request, RequestHandler } from 'express';
 import type { PersonRecord } from '../../auth/person.ts';
@@ -63,7 +64,12 @@ export function requireProxyCall(vault: TokenVault, cache: ProxyCallCache): Requ
     const id = String(req.params.id);
     const { sessionId, personId } = await getHostSession(req, res);
     const key = cache.enabled && sessionId && personId ? proxyCallKey(sessionId, id) : undefined;
-    const cached = key === undefined ? undefined : cache.get(key, Date.now());
+    // On PostgreSQL a kept answer may be used only once every change committed before this call is known here
+    // (a call with nothing kept reads at once: its statement sees those changes itself).
+    const cached =
+      key === undefined || !cache.get(key, Date.now()) || !(await cache.settled())
+        ? undefined
+        : cache.get(key, Date.now());
     if (cached && cached.person.id === personId) {
       req.addonPerson = cached.person;
       req.proxyCall = {

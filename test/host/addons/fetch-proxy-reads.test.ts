@@ -4,7 +4,7 @@
  * queries through.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '#host/db/database.ts';
+import { openDatabase, type Database, type Queryable } from '#host/db/database.ts';
 import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { personId } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
@@ -171,10 +171,7 @@ async function refusal(res: Response): Promise<{ status: number; code: unknown }
 
 describe('POST /addons/installations/{id}/fetch/{side} [kept between calls]', () => {
   const integratorCall = () => proxyFetch(t.baseUrl, admin, installation, 'integrator', { url: '/api/messages' });
-  // The embedded database keeps what a call was allowed on until it changes; PostgreSQL reads on every call.
-  const repeatStatements = () => (t.db.kind === 'pglite' ? 0 : 1);
-
-  it('runs no statement for a repeated call on the embedded database, one on PostgreSQL [repeat]', async () => {
+  it('runs no read for a repeated call: nothing on the embedded database, one look at the change log on PostgreSQL [repeat]', async () => {
     await ready();
     expect((await integratorCall()).status).toBe(200);
     for (let i = 0; i < 3; i++) {
@@ -184,9 +181,47 @@ describe('POST /addons/installations/{id}/fetch/{side} [kept between calls]', ()
         expect(upstreamOf(res).status).toBe(200);
         await res.arrayBuffer();
       });
-      expect(statements).toHaveLength(repeatStatements());
+      if (t.db.kind === 'pglite') expect(statements).toEqual([]);
+      else {
+        expect(statements).toHaveLength(1);
+        expect(statements[0]).toMatch(/\bFROM proxy_call_changes\b/);
+        expect(isProxyRead(statements[0]!)).toBe(false);
+      }
     }
   });
+
+  // Another host process on the same PostgreSQL database: its own connections, nothing shared in memory.
+  describe.runIf(process.env.DATABASE_URL !== undefined)(
+    'a change committed by another process [other process]',
+    () => {
+      let other: Database;
+      beforeAll(async () => {
+        const url = (t.db as unknown as { pool: { options: { connectionString: string } } }).pool.options
+          .connectionString;
+        other = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      });
+      afterAll(() => other.close());
+
+      it('applies to the very next call: a deactivated person, a revoked session [revoked]', async () => {
+        const session = await loggedIn(t.baseUrl);
+        await ready();
+        const call = () => proxyFetch(t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
+        // Kept: the second call runs no read.
+        expect((await call()).status).toBe(200);
+        expect((await call()).status).toBe(200);
+        await other.query("UPDATE people SET status = 'inactive' WHERE id = $1", [adminId]);
+        try {
+          expect(await refusal(await call())).toEqual({ status: 401, code: 'login_required' });
+        } finally {
+          await other.query("UPDATE people SET status = 'active' WHERE id = $1", [adminId]);
+        }
+        expect((await call()).status).toBe(200);
+        expect((await call()).status).toBe(200);
+        await other.query(`UPDATE host_sessions SET revoked_at = now() WHERE id_hash = (${NEWEST_SESSION})`);
+        expect(await refusal(await call())).toEqual({ status: 401, code: 'login_required' });
+      });
+    },
+  );
 
   it('refuses the next call once the session is revoked, whichever way it was [revoked]', async () => {
     const session = await loggedIn(t.baseUrl);

@@ -9,6 +9,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandboxApp } from '#host/addons/index.ts';
 import type { TokenVault } from '#host/addons/authorizations/token-vault.ts';
+import { openDatabase } from '#host/db/database.ts';
 import { setAccessMode } from '#host/oauth/application-access.ts';
 import { Browser } from '#integrator/test/support.ts';
 import { personId } from '../../support/host.ts';
@@ -105,6 +106,39 @@ describe('POST /addons/installations/{id}/fetch/integrator [access_mode]', () =>
     expect((await send()).status).toBe(200);
   });
 });
+
+describe.runIf(process.env.DATABASE_URL !== undefined)(
+  'POST /addons/installations/{id}/fetch/integrator [access_mode, another process]',
+  () => {
+    it('refuses at once when another host process on the same database changes the access mode', async () => {
+      const url = (t.db as unknown as { pool: { options: { connectionString: string } } }).pool.options
+        .connectionString;
+      const other = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      const editor = await ready('editor@demo.test');
+      const org = await organizationId(t.db, 'demo');
+      const send = () =>
+        proxyFetch(t.baseUrl, editor, installation, 'integrator', { url: `${integrator.url}/api/messages` });
+      try {
+        // The second call is answered from what the first read (nothing changed in between).
+        expect((await send()).status).toBe(200);
+        expect((await send()).status).toBe(200);
+        await setAccessMode(other, {
+          organizationId: org,
+          applicationId: addon.oauthApplicationId,
+          mode: 'admins_only',
+        });
+        const refused = await send();
+        expect(refused.status).toBe(403);
+        expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('not_allowed');
+        expect(integrator.apiRequests).toHaveLength(2);
+      } finally {
+        await setAccessMode(other, { organizationId: org, applicationId: addon.oauthApplicationId, mode: 'anyone' });
+        await other.close();
+      }
+      expect((await send()).status).toBe(200);
+    });
+  },
+);
 
 describe('POST /addons/installations/{id}/fetch/integrator [headers]', () => {
   it('strips method overrides and client-address headers, and sends the call’s own trace on', async () => {

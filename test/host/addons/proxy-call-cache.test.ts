@@ -16,7 +16,7 @@ import {
   type CachedProxyCall,
   type ProxyCallCache,
 } from '#host/addons/proxy/proxy-call-cache.ts';
-import type { Database, Subscription } from '#host/db/database.ts';
+import { openDatabase, type Database, type Subscription } from '#host/db/database.ts';
 import { createTestDatabase } from '../../support/database.ts';
 
 let db: Database;
@@ -78,7 +78,7 @@ describe('migration 098: what is announced [announcements]', () => {
     expect(await announcementsOf(sql)).toBe(1);
   });
 
-  it('announces nothing for a connection without the setting (PostgreSQL keeps no cache) [setting]', async () => {
+  it('announces nothing for a connection without the setting (PostgreSQL hosts look at the change log) [setting]', async () => {
     expect(await announcementsOf('UPDATE people SET status = status WHERE false', false)).toBe(0);
   });
 
@@ -95,13 +95,74 @@ describe('createProxyCallCache [entries]', () => {
   afterAll(() => cache.close());
   const key = proxyCallKey('session', '2');
 
-  it('keeps entries on the embedded database only [enabled]', () => {
-    expect(cache.enabled).toBe(db.kind === 'pglite');
+  it('keeps entries on both databases [enabled]', async () => {
+    expect(cache.enabled).toBe(true);
     cache.keep(key, cache.ticket(), value(), Date.now());
-    expect(cache.get(key, Date.now()) !== undefined).toBe(db.kind === 'pglite');
+    expect(await cache.settled()).toBe(true);
+    expect(cache.get(key, Date.now())).toBeDefined();
   });
 
-  // Only the embedded database keeps entries.
+  // PostgreSQL: a change is known once a look at the change log begun after it has ended (settled).
+  describe.runIf(process.env.DATABASE_URL !== undefined)('on PostgreSQL', () => {
+    it('forgets every entry once settled after a change committed by another connection, not before [change]', async () => {
+      const now = Date.now();
+      expect(await cache.settled()).toBe(true);
+      cache.keep(key, cache.ticket(), value(), now);
+      const url = (db as unknown as { pool: { options: { connectionString: string } } }).pool.options.connectionString;
+      const other = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      try {
+        await other.query('UPDATE people SET status = status WHERE false');
+      } finally {
+        await other.close();
+      }
+      expect(cache.get(key, now)).toBeDefined();
+      expect(await cache.settled()).toBe(true);
+      expect(cache.get(key, now)).toBeUndefined();
+    });
+
+    it('does not keep a read a change overtook [ticket]', async () => {
+      const now = Date.now();
+      const ticket = cache.ticket();
+      await db.query('UPDATE addon_authorizations SET state = state WHERE false');
+      expect(await cache.settled()).toBe(true);
+      cache.keep(key, ticket, value(), now);
+      expect(cache.get(key, now)).toBeUndefined();
+      cache.keep(key, cache.ticket(), value(), now);
+      expect(cache.get(key, now)).toBeDefined();
+    });
+
+    it('keeps an entry while nothing changes [unchanged]', async () => {
+      const now = Date.now();
+      expect(await cache.settled()).toBe(true);
+      const kept = value();
+      cache.keep(key, cache.ticket(), kept, now);
+      await db.query('UPDATE host_sessions SET last_seen_at = last_seen_at WHERE false');
+      expect(await cache.settled()).toBe(true);
+      expect(cache.get(key, now)).toBe(kept);
+    });
+  });
+
+  it('answers until MAX_AGE_MS or the session expiry, whichever is first [age]', () => {
+    const now = Date.now();
+    const kept = value();
+    cache.keep(key, cache.ticket(), kept, now);
+    expect(cache.get(key, now + MAX_AGE_MS - 1)).toBe(kept);
+    expect(cache.get(key, now + MAX_AGE_MS)).toBeUndefined();
+    const short = value(1000);
+    cache.keep(key, cache.ticket(), short, now);
+    expect(cache.get(key, short.sessionExpiresAt.getTime() - 1)).toBe(short);
+    expect(cache.get(key, short.sessionExpiresAt.getTime())).toBeUndefined();
+  });
+
+  it('keeps at most MAX_ENTRIES, the oldest going first [size]', () => {
+    const now = Date.now();
+    for (let i = 0; i <= MAX_ENTRIES; i++) cache.keep(proxyCallKey(`s${i}`, '2'), cache.ticket(), value(), now);
+    expect(cache.get(proxyCallKey('s0', '2'), now)).toBeUndefined();
+    expect(cache.get(proxyCallKey('s1', '2'), now)).toBeDefined();
+    expect(cache.get(proxyCallKey(`s${MAX_ENTRIES}`, '2'), now)).toBeDefined();
+  });
+
+  // The embedded database hears each change as the statement that made it resolves.
   describe.runIf(process.env.DATABASE_URL === undefined)('on the embedded database', () => {
     it('forgets every entry when a change is announced, and does not keep a read a change overtook [change]', async () => {
       const now = Date.now();
@@ -112,26 +173,6 @@ describe('createProxyCallCache [entries]', () => {
       await db.query('UPDATE addon_authorizations SET state = state WHERE false');
       cache.keep(key, ticket, value(), now);
       expect(cache.get(key, now)).toBeUndefined();
-    });
-
-    it('answers until MAX_AGE_MS or the session expiry, whichever is first [age]', () => {
-      const now = Date.now();
-      const kept = value();
-      cache.keep(key, cache.ticket(), kept, now);
-      expect(cache.get(key, now + MAX_AGE_MS - 1)).toBe(kept);
-      expect(cache.get(key, now + MAX_AGE_MS)).toBeUndefined();
-      const short = value(1000);
-      cache.keep(key, cache.ticket(), short, now);
-      expect(cache.get(key, short.sessionExpiresAt.getTime() - 1)).toBe(short);
-      expect(cache.get(key, short.sessionExpiresAt.getTime())).toBeUndefined();
-    });
-
-    it('keeps at most MAX_ENTRIES, the oldest going first [size]', () => {
-      const now = Date.now();
-      for (let i = 0; i <= MAX_ENTRIES; i++) cache.keep(proxyCallKey(`s${i}`, '2'), cache.ticket(), value(), now);
-      expect(cache.get(proxyCallKey('s0', '2'), now)).toBeUndefined();
-      expect(cache.get(proxyCallKey('s1', '2'), now)).toBeDefined();
-      expect(cache.get(proxyCallKey(`s${MAX_ENTRIES}`, '2'), now)).toBeDefined();
     });
   });
 });
