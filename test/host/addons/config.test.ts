@@ -61,7 +61,7 @@ describe('parseAddonConfig()', () => {
       'environments.development.integrator_oauth.client_id: environment variable INTEGRATOR_CLIENT_ID is not set',
       'environments.development.integrator_oauth.client_secret: environment variable INTEGRATOR_CLIENT_SECRET is not set',
       'oauth_application_id: must be a positive integer',
-      'scopes.1: Invalid option: expected one of "api"|"calendar"|"check_ins"|"giving"|"groups"|"home"|"people"|"publishing"|"registrations"|"services"|"openid"',
+      'scopes.1: Invalid option: expected one of "api"|"calendar"|"check_ins"|"giving"|"groups"|"home"|"people"|"publishing"|"registrations"|"services"|"webhooks"|"openid"',
       'environments.development.integrator_api.allow.0.method: Invalid option: expected one of "GET"|"HEAD"|"POST"|"PUT"|"PATCH"|"DELETE"',
       'environments.development.integrator_api.allow.0.path: must be a path template such as /api/messages/:id',
       'environments.development.ui_extensions.0: people.profile.custom_tab is not declared under ui_extensions',

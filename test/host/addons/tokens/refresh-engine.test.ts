@@ -488,13 +488,15 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
       );
       const session = await loggedIn(publicUrl);
       const { child, url } = await startChild(dbUrl, publicUrl, 3);
-      // Hold the child's token endpoint at its read of the token and access_mode (after the lease, before the consume).
+      // Hold the child's token endpoint at its read of the token and access_mode (after the lease, before the consume):
+      // by the token's table, which only the token endpoint reads on this path (the proxy's own read of the access
+      // mode, before the lease, must not be the one held).
       let unlock!: () => void;
       const held = new Promise<void>((resolve) => (unlock = resolve));
       let locked!: () => void;
       const lockTaken = new Promise<void>((resolve) => (locked = resolve));
       const holding = db.transaction(async (tx) => {
-        await tx.query('LOCK TABLE connected_application_settings IN ACCESS EXCLUSIVE MODE');
+        await tx.query('LOCK TABLE oauth_provider_records IN ACCESS EXCLUSIVE MODE');
         locked();
         await held;
       });
@@ -506,7 +508,7 @@ describe('RefreshEngine [host processes on one PostgreSQL]', () => {
         (
           await db.query<{ n: number }>(
             // By the lock waited for, not the waiting statement's text (pg_stat_activity cuts long statements).
-            "SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'connected_application_settings'::regclass AND NOT granted",
+            "SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'oauth_provider_records'::regclass AND NOT granted",
           )
         ).rows[0]!.n;
       while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
