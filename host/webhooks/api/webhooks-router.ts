@@ -9,6 +9,7 @@ import { hasRole } from '../../auth/permissions.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
+import { findOAuthApplicationByClientId } from '../../oauth/applications.ts';
 import { queryCollection } from '../../jsonapi/collection-sql.ts';
 import { parseResourcePayload } from '../../jsonapi/payload.ts';
 import type { CollectionQuery } from '../../jsonapi/query.ts';
@@ -80,10 +81,7 @@ async function loadEvent(db: Queryable, owner: SubscriptionOwner, subscriptionId
 async function applicationIdOf(db: Queryable, req: Request): Promise<string | null> {
   const { clientId } = authOf(req);
   if (!clientId) return null;
-  const { rows } = await db.query<{ id: string }>('SELECT id::text FROM oauth_applications WHERE client_id = $1', [
-    clientId,
-  ]);
-  return rows[0]?.id ?? null;
+  return (await findOAuthApplicationByClientId(db, clientId))?.id ?? null;
 }
 
 /** 422 unless `url` is an absolute http(s) URL without credentials. */
