@@ -89,42 +89,52 @@ function listsOfOrganization(db: Database): RequestHandler {
   });
 }
 
-/** `GET /campuses/{campus_id}/lists`: 404 unless the campus is the organization's. */
-function listsOfCampus(db: Database): RequestHandler {
+/** Where a parent's lists are found: its table and columns, the path parameter naming it, the list column. */
+interface ListParent {
+  table: 'campuses' | 'list_categories';
+  select: string;
+  param: string;
+  column: string;
+  type: string;
+}
+
+/** `GET /{parents}/{id}/lists`: 404 unless the parent is the organization's. */
+function listsOfParent(db: Database, parent: ListParent): RequestHandler {
   return collectionRoute(
     listResource,
     async (req, query) => {
       const organizationId = scopeOf(req).organizationId;
-      const campus = await loadOwned(db, 'campuses', CAMPUS_SELECT, organizationId, pathId(req, 'campus_id'));
-      if (!campus) throw new NotFoundError();
+      const row = await loadOwned(db, parent.table, parent.select, organizationId, pathId(req, parent.param));
+      if (!row) throw new NotFoundError();
       return listPage(db, req, query, {
-        condition: 'l.campus_id',
-        value: String(campus.id),
-        parent: { id: String(campus.id), type: 'Campus' },
+        condition: parent.column,
+        value: String(row.id),
+        parent: { id: String(row.id), type: parent.type },
       });
     },
     { related: LIST_RELATED },
   );
 }
 
-/** `GET /list_categories/{list_category_id}/lists`: 404 unless the category is the organization's. */
-function listsOfCategory(db: Database): RequestHandler {
-  return collectionRoute(
-    listResource,
-    async (req, query) => {
-      const organizationId = scopeOf(req).organizationId;
-      const id = pathId(req, 'list_category_id');
-      const category = await loadOwned(db, 'list_categories', LIST_CATEGORY_SELECT, organizationId, id);
-      if (!category) throw new NotFoundError();
-      return listPage(db, req, query, {
-        condition: 'l.list_category_id',
-        value: String(category.id),
-        parent: { id: String(category.id), type: 'ListCategory' },
-      });
-    },
-    { related: LIST_RELATED },
-  );
-}
+/** `GET /campuses/{campus_id}/lists`. */
+const listsOfCampus = (db: Database) =>
+  listsOfParent(db, {
+    table: 'campuses',
+    select: CAMPUS_SELECT,
+    param: 'campus_id',
+    column: 'l.campus_id',
+    type: 'Campus',
+  });
+
+/** `GET /list_categories/{list_category_id}/lists`. */
+const listsOfCategory = (db: Database) =>
+  listsOfParent(db, {
+    table: 'list_categories',
+    select: LIST_CATEGORY_SELECT,
+    param: 'list_category_id',
+    column: 'l.list_category_id',
+    type: 'ListCategory',
+  });
 
 /** `GET /lists/{id}`: records the view, then answers the list. */
 function showList(db: Database): RequestHandler {
