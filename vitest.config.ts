@@ -10,6 +10,7 @@ const DATABASE_INDEPENDENT = [
   'test/e2e/first-hour.browser.test.ts',
   'test/workspaces.test.ts',
   'test/cli/create.test.ts',
+  'test/cli/start-console.test.ts',
   'test/cli/doctor-checks.test.ts',
   'test/cli/doctor-faults.test.ts',
   'test/addon-sdk/build/**',

@@ -24,7 +24,7 @@ import { healthCheck } from './http/health.ts';
 import { baselineHeaders } from './http/baseline-headers.ts';
 import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, resolveLogFormat, type Logger } from './logger.ts';
 import { createHostTracing } from './tracing/index.ts';
 import {
   createHostMetrics,
@@ -108,7 +108,7 @@ export interface Host {
  */
 export async function createHost(deps: HostDeps): Promise<Host> {
   const { config, db } = deps;
-  const logger = deps.logger ?? createLogger(config.logLevel);
+  const logger = deps.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const metrics = deps.metrics ?? (metricsExposed(config) ? createHostMetrics(db) : NO_METRICS);
   const tracing = createHostTracing({ otlpEndpoint: config.otlpEndpoint });
   const limits = await createHostLimits({ config, db, logger, metrics });

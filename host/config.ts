@@ -37,6 +37,8 @@ export const hostConfigSchema = z.object({
   databasePrepare: z.enum(['on', 'off']),
   /** pino log level. */
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /** `auto`: readable lines on a terminal outside NODE_ENV=production, JSON lines otherwise; or `json`, `pretty`. */
+  logFormat: z.enum(['auto', 'json', 'pretty']),
   /** Secret sealing the session cookies (iron-session); at least 32 characters. */
   sessionSecret: z.string().min(32, 'must be at least 32 characters'),
   /**
@@ -161,6 +163,7 @@ export const hostConfigDefaults = {
   dataDir: './.addon-kit',
   databasePrepare: 'on',
   logLevel: 'info',
+  logFormat: 'auto',
   maxBodyBytes: 1_048_576,
   addonRefreshLeadSeconds: 300,
   addonSweepIntervalSeconds: 60,
@@ -192,6 +195,7 @@ export const ENVIRONMENT: Record<string, { key: keyof HostConfigInput; parse?: (
   ADDON_KIT_DATABASE_SCHEMA: { key: 'databaseSchema' },
   ADDON_KIT_DATABASE_PREPARE: { key: 'databasePrepare' },
   ADDON_KIT_LOG_LEVEL: { key: 'logLevel' },
+  ADDON_KIT_LOG_FORMAT: { key: 'logFormat' },
   ADDON_KIT_SESSION_SECRET: { key: 'sessionSecret' },
   ADDON_KIT_PREVIOUS_SESSION_SECRETS: { key: 'previousSessionSecrets', parse: parseSecretList },
   ADDON_KIT_ENCRYPTION_KEYS: { key: 'encryptionKeys', parse: parseKeyList },

@@ -1,5 +1,9 @@
-/** pino logger; credentials are redacted wherever they could appear, and database errors keep their codes but lose their values. */
+/**
+ * pino logger; credentials are redacted wherever they could appear, and database errors keep their codes but lose
+ * their values. JSON lines for machines; on a developer's terminal, readable lines (`logFormat`).
+ */
 import { pino, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { logFields } from './tracing/index.ts';
 
 export type { Logger };
@@ -62,7 +66,51 @@ function batchedStdout() {
   return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
 }
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+/** `json` (one JSON object a line), `pretty` (readable lines), or `auto`: pretty on a terminal outside production. */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** The format `auto` means for this process: readable on a terminal (unless NODE_ENV=production), else JSON. */
+export function resolveLogFormat(
+  format: LogFormat,
+  stdout: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): 'json' | 'pretty' {
+  if (format !== 'auto') return format;
+  return stdout.isTTY === true && env.NODE_ENV !== 'production' ? 'pretty' : 'json';
+}
+
+/** The fields a request line carries (host/http/request-context.ts), said in its message instead. */
+const REQUEST_FIELDS = ['requestId', 'traceId', 'spanId', 'method', 'path', 'status', 'ms', 'aborted'];
+
+/**
+ * `[12:03:04] INFO: GET /people/v2/lists 200 4 ms` for a request, `[12:03:05] WARN: <message>` and the other fields
+ * below it for anything else. Redaction and the error serializer run before, as for JSON.
+ */
+function prettyStream(destination: NodeJS.WritableStream | undefined, colorize: boolean) {
+  return PinoPretty({
+    destination: destination ?? 1,
+    sync: destination === undefined ? false : true,
+    colorize,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: REQUEST_FIELDS.join(','),
+    messageFormat: (log, messageKey) => {
+      const message = log[messageKey];
+      if (message !== 'request') return typeof message === 'string' ? message : JSON.stringify(message ?? '');
+      const ms = typeof log.ms === 'number' ? Math.round(log.ms) : log.ms;
+      return `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(ms)} ms${log.aborted ? ' (aborted)' : ''}`;
+    },
+  });
+}
+
+export function createLogger(
+  level: string,
+  destination?: NodeJS.WritableStream,
+  format: 'json' | 'pretty' = 'json',
+): Logger {
+  const stream =
+    format === 'pretty'
+      ? prettyStream(destination, destination === undefined && process.stdout.isTTY === true)
+      : (destination ?? batchedStdout());
   return pino(
     {
       level,
@@ -72,6 +120,6 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       // Every line written while a request is handled names its trace and request (tracing/trace-context.ts).
       mixin: logFields,
     },
-    (destination ?? batchedStdout()) as never,
+    stream as never,
   );
 }
