@@ -7,7 +7,6 @@ import {
   Banner,
   Button,
   Checkbox,
-  Heading,
   List,
   ListItem,
   Spinner,
@@ -112,13 +111,14 @@ function SendMessage() {
     setSending(true);
     setResult(null);
     try {
-      setResult(
-        await sendMessage(
-          listId,
-          recipients.map((p) => p.id),
-          message,
-        ),
+      const sent = await sendMessage(
+        listId,
+        recipients.map((p) => p.id),
+        message,
       );
+      setResult(sent);
+      // Sent: the box is ready for the next message. Refused: the text stays, to send again.
+      if (sent.kind === 'sent') setMessage('');
     } catch (error) {
       setResult({ kind: 'error', text: `Sending failed: ${(error as Error).message}` });
     } finally {
@@ -127,9 +127,9 @@ function SendMessage() {
   };
 
   // The message and its result first, the recipients after: the outcome stays in view however long the List is.
+  // No heading of its own: the host shows the extension's title ("Send a message") above the add-on.
   return (
     <Stack gap="medium">
-      <Heading>Send a message to this list</Heading>
       {people === null && result === null ? <Spinner label="Loading people…" /> : null}
       {people !== null ? (
         <>

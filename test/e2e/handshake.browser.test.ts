@@ -104,6 +104,16 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
   it('runs the six-step handshake in a popup from the Authorize button, then starts the add-on in the sandbox [popup]', async () => {
     const popupOpened = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Authorize' }).click();
+    // While the popup is open the add-on's box says so, its text right beside the spinner (not pushed to the far side).
+    const waiting = page.getByText('Waiting for authorization…');
+    await waiting.waitFor();
+    const offset = await waiting.evaluate((status) => {
+      const text = document.createRange();
+      text.selectNodeContents(status);
+      return { text: text.getBoundingClientRect().left - status.getBoundingClientRect().left, box: status.clientWidth };
+    });
+    expect(offset.box).toBeGreaterThan(300);
+    expect(offset.text).toBeLessThan(64);
     const seen = await drivePopup(await popupOpened, {
       origins: { [t.baseUrl]: 'host', [integrator.url]: 'integrator' },
       integrator: DEVELOPMENT_DEFAULTS.user,
@@ -142,6 +152,8 @@ describe('the demo List page with the sample add-on, in Chromium', () => {
         .getByText(`Message ${messages[0]!.id} sent to ${people.length} ${people.length === 1 ? 'person' : 'people'}.`)
         .count(),
     ).toBe(1);
+    // Sent: the message box is empty again.
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
     await page.getByText(/^Message \d+ sent to/).scrollIntoViewIfNeeded();
     await checkPage(page, '07-message-sent');
     const { rows: recipients } = await integratorDb.db.query<{ person_id: string }>(

@@ -63,7 +63,6 @@ describe('startAddonTest() with the sample send_message add-on', () => {
         type: 'Stack',
         props: { gap: 'medium' },
         children: [
-          { type: 'Heading', props: {}, children: ['Send a message to this list'] },
           {
             type: 'TextArea',
             props: { label: 'Message', value: '', placeholder: 'Write your message', disabled: false },
@@ -116,6 +115,9 @@ describe('startAddonTest() with the sample send_message add-on', () => {
       props: { tone: 'success' },
       children: ['Message msg_9 sent to 2 people.'],
     });
+    // Sent: the message box is empty again, ready for the next message.
+    const stack = addon.tree[0] as { children: { type: string; props: Record<string, unknown> }[] };
+    expect(stack.children.find((node) => node.type === 'TextArea')?.props.value).toBe('');
     expect(addon.requests.slice(2)).toEqual([
       {
         target: 'integrator',

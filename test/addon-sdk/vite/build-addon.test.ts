@@ -43,7 +43,7 @@ describe('buildAddon()', () => {
     expect(() => classicScript(text)).not.toThrow();
     // Minified: the sample's own identifiers are gone, its strings stay; the SDK (remote-dom, preact) is inside.
     expect(text).not.toContain('loadPeople');
-    expect(text).toContain('Send a message to this list');
+    expect(text).toContain('Write your message');
     expect(text).toContain('ui-text-area');
     expect(text.split('\n').length).toBeLessThan(5);
   });
