@@ -22,8 +22,11 @@ const registeredClient = z.object({
    * without `oauthApplicationId`: the host's callback is then learnt per session at completion (see complete.ts).
    */
   redirect_uris: z.array(z.url()),
-  /** The add-on this client stands for, as people know it (the consent page names it). */
-  name: z.string().min(1).default('Add-on'),
+  /**
+   * The add-on this client stands for, as people know it (the consent page names it). Unset, the page says "an
+   * add-on" (or the name the host gives the application, when the integrator learnt it at completion).
+   */
+  name: z.string().min(1).optional(),
   /**
    * The platform the add-on runs in (the host's name), as the consent page names it; default: the host part of the
    * redirect URI the authorization request names.
@@ -240,7 +243,7 @@ export function defaultClients(
       client_id: env.INTEGRATOR_CLIENT_ID || DEVELOPMENT_DEFAULTS.clientId,
       client_secret: env.INTEGRATOR_CLIENT_SECRET || DEVELOPMENT_DEFAULTS.clientSecret,
       redirect_uris: oauthApplicationId === undefined ? [] : [`${base}/addons/authorizations/${oauthApplicationId}`],
-      name: env.INTEGRATOR_ADDON_NAME || 'Add-on',
+      ...(env.INTEGRATOR_ADDON_NAME ? { name: env.INTEGRATOR_ADDON_NAME } : {}),
       ...(env.INTEGRATOR_HOST_NAME ? { host_name: env.INTEGRATOR_HOST_NAME } : {}),
     },
   ];

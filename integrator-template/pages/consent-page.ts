@@ -10,7 +10,8 @@ import type { PageSite } from './site.ts';
 export function consentPage(
   site: PageSite,
   opts: {
-    addonName: string;
+    /** Unset: the add-on has no name the integrator knows, and the page says "an add-on". */
+    addonName: string | undefined;
     hostName: string;
     userName: string;
     scopes: { name: string; description: string }[];
@@ -18,10 +19,9 @@ export function consentPage(
   },
 ): string {
   return renderPage(site, 'Authorize access', [
-    h('h1', null, `Allow ${opts.addonName} to use your account?`),
+    h('h1', null, `Allow ${opts.addonName ?? 'an add-on'} to use your account?`),
     h('p', null, [
-      'The add-on ',
-      h('strong', null, opts.addonName),
+      ...(opts.addonName === undefined ? ['An add-on'] : ['The add-on ', h('strong', null, opts.addonName)]),
       ' in ',
       h('strong', null, opts.hostName),
       ` asks to act for you on ${site.name}.`,

@@ -48,7 +48,6 @@ describe('resolveIntegratorConfig()', () => {
         client_id: 'addon-kit-host',
         client_secret: 'development-integrator-secret',
         redirect_uris: ['http://localhost:4000/addons/authorizations/3'],
-        name: 'Add-on',
         scopes: [],
       },
     ]);
