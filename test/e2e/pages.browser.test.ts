@@ -247,7 +247,7 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(ownRefused).toEqual([]);
     });
 
-    it("fits a phone's width: no page scrolls sideways, wide tables scroll in their own box [375 px]", async () => {
+    it("fits a phone's width: no page scrolls sideways, wide tables scroll in their own box, no table button cut off [375 px]", async () => {
       const phone = await fixture.browser.newContext({
         viewport: { width: 375, height: 740 },
         colorScheme: scheme,
@@ -269,6 +269,8 @@ for (const scheme of ['light', 'dark'] as const) {
         `${base}/developer/oauth-applications/999999`,
       ];
       const overflowing: string[] = [];
+      const cutOff: string[] = [];
+      let buttons = 0;
       for (const url of pages) {
         await small.goto(url);
         const { scrollWidth, innerWidth } = await small.evaluate(() => ({
@@ -276,9 +278,24 @@ for (const scheme of ['light', 'dark'] as const) {
           innerWidth: window.innerWidth,
         }));
         if (scrollWidth > innerWidth) overflowing.push(`${new URL(url).pathname}: ${scrollWidth} > ${innerWidth}`);
+        // Every button of a table is in view without scrolling its box (a table's Delete is never cut off).
+        const hidden = await small.evaluate(() =>
+          [...document.querySelectorAll('.ak-table-wrap button')].flatMap((button) => {
+            const box = button.closest('.ak-table-wrap')!.getBoundingClientRect();
+            const { left, right } = button.getBoundingClientRect();
+            return left >= box.left && right <= box.right && right <= window.innerWidth
+              ? []
+              : [button.textContent ?? ''];
+          }),
+        );
+        for (const button of hidden) cutOff.push(`${new URL(url).pathname}: ${button}`);
+        buttons += await small.locator('.ak-table-wrap button').count();
         await checkPage(small, shot(`phone-${new URL(url).pathname.split('/').filter(Boolean).join('-')}`));
       }
       expect(overflowing).toEqual([]);
+      expect(cutOff).toEqual([]);
+      // The walk above made a token and an application: there were table buttons to check.
+      expect(buttons).toBeGreaterThan(0);
     });
 
     it('refuses nothing any page of the walk above loads: no inline style, no foreign resource [CSP]', () => {
