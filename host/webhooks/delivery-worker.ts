@@ -1,10 +1,11 @@
 /**
  * The delivery worker of one host process. It claims due events from the outbox (event-store.ts) up to
- * `concurrency` attempts in flight, sends each (attempt-delivery.ts) and records its outcome in one statement. It
- * wakes on a NOTIFY sent at the commit of a change (record-event.ts), when an attempt ends, when the next retry
- * falls due, and at least every `pollIntervalMs` (a NOTIFY missed while a PostgreSQL connection was lost, events of
- * another process). Several processes share the outbox: SKIP LOCKED and the lease keep one attempt in flight per
- * event. `stop()` ends the claims and waits for the attempts in flight.
+ * `concurrency` attempts in flight, sends each (attempt-delivery.ts) and records the outcomes of the attempts that
+ * ended meanwhile in one statement (attempt-finisher.ts). It wakes on a NOTIFY sent at the commit of a change
+ * (record-event.ts), when an attempt ends, when the next retry falls due, and at least every `pollIntervalMs` (a
+ * NOTIFY missed while a PostgreSQL connection was lost, events of another process). Several processes share the
+ * outbox: SKIP LOCKED and the lease keep one attempt in flight per event. `stop()` ends the claims and waits for the
+ * attempts in flight.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SecretBox } from '../crypto/secret-box.ts';
@@ -14,13 +15,8 @@ import type { UpstreamPool } from '../outbound/index.ts';
 import { attemptDelivery } from './attempt-delivery.ts';
 import { attemptOutcome } from './attempt-outcome.ts';
 import { deliveryBody } from './delivery-body.ts';
-import {
-  claimDueEvents,
-  deleteFinishedEvents,
-  finishAttempt,
-  msUntilNextDue,
-  type ClaimedEvent,
-} from './event-store.ts';
+import { createAttemptFinisher } from './attempt-finisher.ts';
+import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { signDelivery } from './sign-delivery.ts';
 import { openSubscriptionSecret } from './subscription-store.ts';
@@ -75,6 +71,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   let woken = false;
   let listening: Subscription | undefined;
   let lastSweep = 0;
+  const finisher = createAttemptFinisher(db);
 
   const wake = () => {
     woken = true;
@@ -84,7 +81,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   async function deliver(event: ClaimedEvent): Promise<void> {
     if (!event.active || !event.visible) {
       // The subscription was deactivated, or its person may no longer see People data: nothing is sent.
-      await finishAttempt(db, event, { status: 'skipped', deactivate: false }, undefined);
+      await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
       return;
     }
     const secrets = [openSubscriptionSecret(options.box, event.authenticity_secret)];
@@ -110,7 +107,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       ...(options.pool ? { pool: options.pool } : {}),
     });
     const outcome = attemptOutcome(record.responseStatus, event.attempt, options.retryScale);
-    await finishAttempt(db, event, outcome, record);
+    await finisher.finish({ event, outcome, record });
     options.onAttempt?.(outcome.status === 'delivered' ? 'delivered' : 'failed');
     if (outcome.status !== 'delivered') {
       logger.debug(

@@ -1,8 +1,8 @@
 /**
  * The SQL of webhook_events and webhook_deliveries as the delivery worker uses them: claiming due events (one
  * statement, `FOR UPDATE SKIP LOCKED`, so workers in several processes never claim the same event and never wait for
- * each other) and finishing one attempt (one statement: its delivery row, the event's new state and, when the
- * attempt deactivates the subscription, the subscription).
+ * each other) and finishing attempts (one statement for any number of them: their delivery rows, the events' new
+ * states and, when an attempt deactivates its subscription, the subscription).
  */
 import type { Queryable } from '../db/database.ts';
 
@@ -87,51 +87,67 @@ export interface AttemptOutcome {
   deactivate: boolean;
 }
 
+/** One ended attempt to record: the event claimed, how the attempt ends it, and what was sent (none when skipped). */
+export interface FinishedAttempt {
+  event: Pick<ClaimedEvent, 'id' | 'attempt'>;
+  outcome: AttemptOutcome;
+  record: AttemptRecord | undefined;
+}
+
 /**
- * Records the attempt (when one was sent) and its outcome, in one statement. Nothing changes when the event's
- * attempt counter moved on (its lease ran out and another worker claimed it): that worker's attempt decides.
+ * Records ended attempts and their outcomes, all in one statement: each attempt's delivery row (when one was sent),
+ * its event's new state and, for an attempt that deactivates, the subscription. An attempt whose event's counter
+ * moved on (its lease ran out and another worker claimed it) changes nothing: that worker's attempt decides.
+ * Resolves with one boolean per attempt, in order: whether it was recorded.
  */
-export async function finishAttempt(
-  db: Queryable,
-  event: Pick<ClaimedEvent, 'id' | 'attempt'>,
-  outcome: AttemptOutcome,
-  record: AttemptRecord | undefined,
-): Promise<boolean> {
-  const { rows } = await db.query<{ finished: boolean }>(
-    `WITH e AS (
-       UPDATE webhook_events
-       SET status = $3, lease_until = NULL, updated_at = now(),
-           next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at ELSE now() + $4::float8 * interval '1 millisecond' END
-       WHERE id = $1 AND attempts = $2 AND status = 'pending'
-       RETURNING id, subscription_id),
+export async function finishAttempts(db: Queryable, attempts: FinishedAttempt[]): Promise<boolean[]> {
+  if (attempts.length === 0) return [];
+  const input = attempts.map(({ event, outcome, record }) => ({
+    id: event.id,
+    attempt: event.attempt,
+    status: outcome.status,
+    retry_ms: outcome.retryInMs ?? null,
+    deactivate: outcome.deactivate,
+    sent: record !== undefined,
+    request_url: record?.requestUrl ?? '',
+    request_headers: record?.requestHeaders ?? [],
+    request_body: record?.requestBody ?? '',
+    response_status: record?.responseStatus ?? null,
+    response_headers: record?.responseHeaders ?? null,
+    response_body: record?.responseBody ?? null,
+    response_truncated: record?.responseTruncated ?? false,
+    error: record?.error ?? null,
+    started_at: (record?.startedAt ?? new Date()).toISOString(),
+    duration_ms: Math.round(record?.durationMs ?? 0),
+  }));
+  const { rows } = await db.query<{ id: string; attempts: number }>(
+    `WITH x AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, attempt integer, status text, retry_ms float8,
+         deactivate boolean, sent boolean, request_url text, request_headers jsonb, request_body text,
+         response_status integer, response_headers jsonb, response_body text, response_truncated boolean, error text,
+         started_at timestamptz, duration_ms integer)),
+     e AS (
+       UPDATE webhook_events ev
+       SET status = x.status, lease_until = NULL, updated_at = now(),
+           next_attempt_at = CASE WHEN x.retry_ms IS NULL THEN ev.next_attempt_at
+                                  ELSE now() + x.retry_ms * interval '1 millisecond' END
+       FROM x
+       WHERE ev.id = x.id AND ev.attempts = x.attempt AND ev.status = 'pending'
+       RETURNING ev.id, ev.attempts, ev.subscription_id),
      d AS (
        INSERT INTO webhook_deliveries (event_id, attempt, request_url, request_headers, request_body, response_status,
          response_headers, response_body, response_truncated, error, started_at, duration_ms)
-       SELECT e.id, $2, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13, $14, $15 FROM e WHERE $16::boolean),
+       SELECT x.id, x.attempt, x.request_url, x.request_headers, x.request_body, x.response_status,
+         x.response_headers, x.response_body, x.response_truncated, x.error, x.started_at, x.duration_ms
+       FROM x JOIN e ON e.id = x.id AND e.attempts = x.attempt WHERE x.sent),
      s AS (
        UPDATE webhook_subscriptions SET active = false, updated_at = now()
-       WHERE $5::boolean AND id = (SELECT subscription_id FROM e))
-     SELECT EXISTS (SELECT 1 FROM e) AS finished`,
-    [
-      event.id,
-      event.attempt,
-      outcome.status,
-      outcome.retryInMs ?? null,
-      outcome.deactivate,
-      record?.requestUrl ?? '',
-      JSON.stringify(record?.requestHeaders ?? []),
-      record?.requestBody ?? '',
-      record?.responseStatus ?? null,
-      record?.responseHeaders ? JSON.stringify(record.responseHeaders) : null,
-      record?.responseBody ?? null,
-      record?.responseTruncated ?? false,
-      record?.error ?? null,
-      record?.startedAt ?? new Date(),
-      record?.durationMs ?? 0,
-      record !== undefined,
-    ],
+       WHERE id IN (SELECT e.subscription_id FROM e JOIN x ON x.id = e.id AND x.attempt = e.attempts WHERE x.deactivate))
+     SELECT id::text, attempts FROM e`,
+    [JSON.stringify(input)],
   );
-  return rows[0]!.finished;
+  const finished = new Set(rows.map((row) => `${row.id}:${row.attempts}`));
+  return attempts.map(({ event }) => finished.has(`${event.id}:${event.attempt}`));
 }
 
 /** Deletes finished events (and their deliveries) last changed more than `days` ago; returns how many. */

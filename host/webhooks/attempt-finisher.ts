@@ -1,0 +1,58 @@
+/**
+ * Group finishing of the worker's attempts: at most one finishing statement in flight; the attempts that end while it
+ * runs wait for the next, which records them all (event-store.ts `finishAttempts`). A lone attempt is recorded at
+ * once; under load one statement serves many attempts instead of one each (on the embedded database, whose one
+ * connection every statement queues on, that is most of a delivery's cost).
+ */
+import type { Queryable } from '../db/database.ts';
+import { finishAttempts, type FinishedAttempt } from './event-store.ts';
+
+/** At most this many attempts in one statement. */
+const MAX_BATCH = 100;
+
+interface Waiting {
+  attempt: FinishedAttempt;
+  resolve(finished: boolean): void;
+  reject(error: unknown): void;
+}
+
+/** Records ended attempts; `finish` resolves with whether the attempt was recorded (see `finishAttempts`). */
+export interface AttemptFinisher {
+  finish(attempt: FinishedAttempt): Promise<boolean>;
+}
+
+export function createAttemptFinisher(db: Queryable): AttemptFinisher {
+  const waiting: Waiting[] = [];
+  let running = false;
+
+  async function drain(): Promise<void> {
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, MAX_BATCH);
+      try {
+        const finished = await finishAttempts(
+          db,
+          batch.map((w) => w.attempt),
+        );
+        batch.forEach((w, i) => w.resolve(finished[i]!));
+      } catch (error) {
+        // Each attempt's worker logs it; the leases run out and the events are claimed again (at least once).
+        for (const w of batch) w.reject(error);
+      }
+    }
+    running = false;
+  }
+
+  return {
+    finish(attempt) {
+      return new Promise<boolean>((resolve, reject) => {
+        waiting.push({ attempt, resolve, reject });
+        // Started after this turn's I/O callbacks: the attempts whose responses arrived together (while the embedded
+        // database held the event loop, say) then share the statement instead of the first going alone.
+        if (!running) {
+          running = true;
+          setImmediate(() => void drain());
+        }
+      });
+    },
+  };
+}
