@@ -59,6 +59,134 @@ interface CreateProblems {
   events?: string;
 }
 
+/** The secrets of the subscriptions just created, shown this once. */
+function CreatedSecrets(props: { created: { name: string; secret: string }[] }): VNode {
+  return (
+    <section id="created" aria-labelledby="created-title" class="ak-banner ak-banner--success">
+      <h2 id="created-title" class="ak-banner-title">
+        {props.created.length === 1 ? 'Subscription created' : `${props.created.length} subscriptions created`}
+      </h2>
+      <p>Copy each secret now: it is shown only once. It keys the signatures of every delivery.</p>
+      <dl class="ak-facts">
+        {props.created.map((c) => (
+          <Fragment key={c.name}>
+            <dt class="ak-mono">{c.name}</dt>
+            <dd>
+              <span class="ak-secret" data-secret-for={c.name}>
+                {c.secret}
+              </span>
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+/** The person's subscriptions, each linking to its page. */
+function SubscriptionsTable(props: { subscriptions: SubscriptionRow[] }): VNode {
+  return props.subscriptions.length ? (
+    <Table label="Your webhook subscriptions">
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">URL</th>
+          <th scope="col">Status</th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.subscriptions.map((s) => (
+          <tr key={s.id} data-subscription-id={s.id}>
+            <td>
+              <a class="ak-mono" href={`/developer/webhooks/${s.id}`}>
+                {s.name}
+              </a>
+            </td>
+            <td class="ak-mono">{s.url}</td>
+            <td>
+              <span class="ak-badge">{s.active ? 'active' : 'inactive'}</span>
+            </td>
+            <td>{shownTime(s.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  ) : (
+    <p class="ak-empty">You have no webhook subscriptions yet.</p>
+  );
+}
+
+/** The create form: one URL, the events grouped by resource (or why the person may not subscribe). */
+function CreateForm(props: {
+  person: PersonRecord;
+  csrfToken: string;
+  values?: { url?: string; events?: string[] } | undefined;
+  problems?: CreateProblems | undefined;
+}): VNode {
+  const mayCreate = hasRole(props.person, 'people', 'viewer');
+  const chosen = new Set(props.values?.events ?? []);
+  return (
+    <section class="ak-card" aria-labelledby="new-subscription">
+      <h2 id="new-subscription">New subscription</h2>
+      {mayCreate ? (
+        <form method="post" action="/developer/webhooks">
+          <CsrfField token={props.csrfToken} />
+          <div class="ak-field">
+            <label for="url">URL</label>
+            <input
+              id="url"
+              type="url"
+              name="url"
+              required
+              value={props.values?.url ?? ''}
+              aria-describedby={props.problems?.url ? 'url-hint url-error' : 'url-hint'}
+              {...(props.problems?.url ? { 'aria-invalid': 'true' } : {})}
+            />
+            <p class="ak-hint" id="url-hint">
+              Where deliveries are POSTed (http or https).
+            </p>
+            {props.problems?.url ? (
+              <p class="ak-field-error" id="url-error">
+                {props.problems.url}
+              </p>
+            ) : null}
+          </div>
+          {props.problems?.events ? (
+            <p class="ak-field-error" id="events-error">
+              {props.problems.events}
+            </p>
+          ) : null}
+          {eventGroups().map((group) => (
+            <fieldset
+              key={group.label}
+              class="ak-field"
+              {...(props.problems?.events ? { 'aria-describedby': 'events-error' } : {})}
+            >
+              <legend>{group.label}</legend>
+              {group.events.map((e) => (
+                <label class="ak-choice" key={e.name}>
+                  <input type="checkbox" name="events" value={e.name} checked={chosen.has(e.name)} />
+                  <span>
+                    {e.action} <small class="ak-mono">{e.name}</small>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ))}
+          <button type="submit" class="ak-button--primary">
+            Create subscription
+          </button>
+        </form>
+      ) : (
+        <Banner tone="info">
+          <p>Subscribing to People events needs the People viewer role or higher.</p>
+        </Banner>
+      )}
+    </section>
+  );
+}
+
 /** The list, the create form and (right after creation only) the new secrets. */
 export function WebhooksPage(props: {
   person: PersonRecord;
@@ -68,8 +196,6 @@ export function WebhooksPage(props: {
   values?: { url?: string; events?: string[] };
   problems?: CreateProblems;
 }): VNode {
-  const mayCreate = hasRole(props.person, 'people', 'viewer');
-  const chosen = new Set(props.values?.events ?? []);
   return (
     <DeveloperLayout
       title="Webhooks"
@@ -78,113 +204,9 @@ export function WebhooksPage(props: {
       csrfToken={props.csrfToken}
       tab="webhooks"
     >
-      {props.created ? (
-        <section id="created" aria-labelledby="created-title" class="ak-banner ak-banner--success">
-          <h2 id="created-title" class="ak-banner-title">
-            {props.created.length === 1 ? 'Subscription created' : `${props.created.length} subscriptions created`}
-          </h2>
-          <p>Copy each secret now: it is shown only once. It keys the signatures of every delivery.</p>
-          <dl class="ak-facts">
-            {props.created.map((c) => (
-              <Fragment key={c.name}>
-                <dt class="ak-mono">{c.name}</dt>
-                <dd>
-                  <span class="ak-secret" data-secret-for={c.name}>
-                    {c.secret}
-                  </span>
-                </dd>
-              </Fragment>
-            ))}
-          </dl>
-        </section>
-      ) : null}
-      {props.subscriptions.length ? (
-        <Table label="Your webhook subscriptions">
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">URL</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.subscriptions.map((s) => (
-              <tr key={s.id} data-subscription-id={s.id}>
-                <td>
-                  <a class="ak-mono" href={`/developer/webhooks/${s.id}`}>
-                    {s.name}
-                  </a>
-                </td>
-                <td class="ak-mono">{s.url}</td>
-                <td>
-                  <span class="ak-badge">{s.active ? 'active' : 'inactive'}</span>
-                </td>
-                <td>{shownTime(s.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      ) : (
-        <p class="ak-empty">You have no webhook subscriptions yet.</p>
-      )}
-      <section class="ak-card" aria-labelledby="new-subscription">
-        <h2 id="new-subscription">New subscription</h2>
-        {mayCreate ? (
-          <form method="post" action="/developer/webhooks">
-            <CsrfField token={props.csrfToken} />
-            <div class="ak-field">
-              <label for="url">URL</label>
-              <input
-                id="url"
-                type="url"
-                name="url"
-                required
-                value={props.values?.url ?? ''}
-                aria-describedby={props.problems?.url ? 'url-hint url-error' : 'url-hint'}
-                {...(props.problems?.url ? { 'aria-invalid': 'true' } : {})}
-              />
-              <p class="ak-hint" id="url-hint">
-                Where deliveries are POSTed (http or https).
-              </p>
-              {props.problems?.url ? (
-                <p class="ak-field-error" id="url-error">
-                  {props.problems.url}
-                </p>
-              ) : null}
-            </div>
-            {props.problems?.events ? (
-              <p class="ak-field-error" id="events-error">
-                {props.problems.events}
-              </p>
-            ) : null}
-            {eventGroups().map((group) => (
-              <fieldset
-                key={group.label}
-                class="ak-field"
-                {...(props.problems?.events ? { 'aria-describedby': 'events-error' } : {})}
-              >
-                <legend>{group.label}</legend>
-                {group.events.map((e) => (
-                  <label class="ak-choice" key={e.name}>
-                    <input type="checkbox" name="events" value={e.name} checked={chosen.has(e.name)} />
-                    <span>
-                      {e.action} <small class="ak-mono">{e.name}</small>
-                    </span>
-                  </label>
-                ))}
-              </fieldset>
-            ))}
-            <button type="submit" class="ak-button--primary">
-              Create subscription
-            </button>
-          </form>
-        ) : (
-          <Banner tone="info">
-            <p>Subscribing to People events needs the People viewer role or higher.</p>
-          </Banner>
-        )}
-      </section>
+      {props.created ? <CreatedSecrets created={props.created} /> : null}
+      <SubscriptionsTable subscriptions={props.subscriptions} />
+      <CreateForm person={props.person} csrfToken={props.csrfToken} values={props.values} problems={props.problems} />
     </DeveloperLayout>
   );
 }

@@ -1,9 +1,8 @@
 /**
- * The SQL of webhook_events (the outbox) and webhook_deliveries, their one owner: inserting an event's rows for
- * the subscribers of a change, claiming due events (one statement, `FOR UPDATE SKIP LOCKED`, so workers in several
- * processes never claim the same event and never wait for each other), finishing one attempt (one statement: its
- * delivery row and the event's new state), retention, the people's actions (ignore, redeliver) and the reads of the
- * API and the developer pages. What an event needs of its subscription is read through subscription-store.ts.
+ * The SQL of webhook_events (the outbox) and webhook_deliveries, their one owner: inserting a change's events,
+ * claiming due ones (one statement, `FOR UPDATE SKIP LOCKED`: workers of several processes never claim the same event
+ * nor wait for each other), finishing an attempt (one statement: its delivery row and the event's new state),
+ * retention, ignore and redeliver, and the reads of the API and the pages. Subscriptions: subscription-store.ts.
  */
 import type { Queryable } from '../db/database.ts';
 import { queryCollection } from '../jsonapi/collection-sql.ts';
@@ -103,9 +102,8 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records the attempt (when one was sent) and the event's new state, in one statement; deactivating the
- * subscription is the caller's (in the same transaction, subscription-store.ts). Nothing changes when the event's
- * attempt counter moved on (its lease ran out and another worker claimed it): that worker's attempt decides.
+ * Records the attempt (when one was sent) and the event's new state, in one statement (a deactivation is the
+ * caller's, in one transaction with it). Nothing changes when the attempt counter moved on (the lease ran out).
  */
 export async function finishAttempt(
   db: Queryable,
@@ -178,13 +176,12 @@ export async function makeEventDue(db: Queryable, eventId: string): Promise<bool
   return rowCount > 0;
 }
 
-/** The SELECT list of an event as the API renders it (alias `e`). */
+/** The SELECT lists of an event (alias `e`) and a delivery (alias `d`, headers as one object) the API renders. */
 const EVENT_SELECT = `e.id::text AS id, e.uuid::text AS uuid, e.name, e.payload, e.status, e.attempts,
   CASE WHEN e.status = 'pending' THEN ${isoTimestampSql('e.next_attempt_at')} END AS next_attempt_at,
   ${isoTimestampSql('e.created_at')} AS created_at, ${isoTimestampSql('e.updated_at')} AS updated_at,
   e.subscription_id::text AS subscription_id`;
 
-/** The SELECT list of a delivery (alias `d`); headers as sent, one object. */
 const DELIVERY_SELECT = `d.id::text AS id, d.attempt, d.request_url,
   (SELECT COALESCE(jsonb_object_agg(h->>0, h->>1), '{}'::jsonb) FROM jsonb_array_elements(d.request_headers) h) AS request_headers,
   d.request_body, d.response_status, d.response_headers, d.response_body, d.response_truncated, d.error,
@@ -268,8 +265,7 @@ export async function listEvents(
   const { rows } = await db.query<EventSummary>(
     `SELECT id::text, uuid::text, name, status, attempts, payload, created_at,
        CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at
-     FROM webhook_events
-     WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::bigint IS NULL OR id = $3)
+     FROM webhook_events WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::bigint IS NULL OR id = $3)
      ORDER BY created_at DESC, id DESC LIMIT $4`,
     [subscriptionId, options.status ?? null, options.id ?? null, options.limit],
   );

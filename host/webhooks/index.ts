@@ -33,4 +33,4 @@ export { ignoreEvent, redeliverEvent } from './event-actions.ts';
 export { sendTestEvent, testEventPayload, type TestEventSubscription } from './send-test-event.ts';
 export { EVENT_STATUSES } from './api/event-resource.ts';
 export { webhooksRouter, type WebhooksApiDeps } from './api/webhooks-router.ts';
-export { webhooksOpenApiRouter } from './api/webhooks-openapi-router.ts';
+export { WEBHOOKS_DOCUMENT_LINK, webhooksOpenApiRouter } from './api/webhooks-openapi-router.ts';
