@@ -47,7 +47,13 @@ import { oauthRouter } from './oauth/router.ts';
 import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
 import { developerRouter } from './developer/router.tsx';
 import { createSecretBox } from './crypto/secret-box.ts';
-import { startWebhookWorker, webhooksOpenApiRouter, webhooksRouter, type WebhookWorker } from './webhooks/index.ts';
+import {
+  startWebhookWorker,
+  WEBHOOKS_DOCUMENT_LINK,
+  webhooksOpenApiRouter,
+  webhooksRouter,
+  type WebhookWorker,
+} from './webhooks/index.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -151,7 +157,8 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   // Adding a product API is one entry here: it is mounted, described and listed on /docs.
   const productApis = [currentApi(currentRouter()), peopleApi(peopleRouter({ db }))];
   app.use(documentsRouter(servedDocuments(productApis, config.baseUrl)));
-  app.use(docsRouter({ documents: documentLinks(productApis) }));
+  // The webhooks API serves its own document (host/webhooks/api): listed after the others.
+  app.use(docsRouter({ documents: [...documentLinks(productApis), WEBHOOKS_DOCUMENT_LINK] }));
   for (const product of productApis) app.use(product.prefix, ...api(product.scope?.name, product.router));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
@@ -205,7 +212,10 @@ export async function createHost(deps: HostDeps): Promise<Host> {
         })
       : undefined;
   worker.current = webhooks;
-  app.use('/developer', developerRouter({ db, box, throttle: limits.signIn }));
+  app.use(
+    '/developer',
+    developerRouter({ db, box, throttle: limits.signIn, wakeWebhooks: () => worker.current?.wake() }),
+  );
   const addons = createAddonRuntime({
     app,
     config,

@@ -1,11 +1,13 @@
 /**
  * Group finishing of the worker's attempts: at most one finishing statement in flight; the attempts that end while it
- * runs wait for the next, which records them all (event-store.ts `finishAttempts`). A lone attempt is recorded at
+ * runs wait for the next, which records them all (event-store.ts `finishAttempts`, with the deactivations of
+ * subscription-store.ts in its transaction). A lone attempt is recorded at
  * once; under load one statement serves many attempts instead of one each (on the embedded database, whose one
  * connection every statement queues on, that is most of a delivery's cost).
  */
-import type { Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { finishAttempts, type FinishedAttempt } from './event-store.ts';
+import { deactivateSubscription } from './subscription-store.ts';
 
 /** At most this many attempts in one statement. */
 const MAX_BATCH = 100;
@@ -21,7 +23,23 @@ export interface AttemptFinisher {
   finish(attempt: FinishedAttempt): Promise<boolean>;
 }
 
-export function createAttemptFinisher(db: Queryable): AttemptFinisher {
+/**
+ * Records a batch: one statement; when an attempt of it deactivates its subscription (410 Gone, the last failure), the
+ * statement and the deactivations commit together or not at all.
+ */
+async function record(db: Database, batch: FinishedAttempt[]): Promise<boolean[]> {
+  if (!batch.some((attempt) => attempt.outcome.deactivate)) return finishAttempts(db, batch);
+  return db.transaction(async (tx) => {
+    const finished = await finishAttempts(tx, batch);
+    const deactivated = new Set(
+      batch.filter((attempt, i) => finished[i] && attempt.outcome.deactivate).map((a) => a.event.subscription_id),
+    );
+    for (const subscription of deactivated) await deactivateSubscription(tx, subscription);
+    return finished;
+  });
+}
+
+export function createAttemptFinisher(db: Database): AttemptFinisher {
   const waiting: Waiting[] = [];
   let running = false;
 
@@ -29,7 +47,7 @@ export function createAttemptFinisher(db: Queryable): AttemptFinisher {
     while (waiting.length > 0) {
       const batch = waiting.splice(0, MAX_BATCH);
       try {
-        const finished = await finishAttempts(
+        const finished = await record(
           db,
           batch.map((w) => w.attempt),
         );

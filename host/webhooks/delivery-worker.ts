@@ -1,11 +1,12 @@
 /**
  * The delivery worker of one host process. It claims due events from the outbox (event-store.ts) up to
- * `concurrency` attempts in flight, sends each (attempt-delivery.ts) and records the outcomes of the attempts that
- * ended meanwhile in one statement (attempt-finisher.ts). It wakes on a NOTIFY sent at the commit of a change
- * (record-event.ts), when an attempt ends, when the next retry falls due, and at least every `pollIntervalMs` (a
- * NOTIFY missed while a PostgreSQL connection was lost, events of another process). Several processes share the
- * outbox: SKIP LOCKED and the lease keep one attempt in flight per event. `stop()` ends the claims and waits for the
- * attempts in flight.
+ * `concurrency` attempts in flight, reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
+ * (attempt-delivery.ts) and records the outcomes of the attempts that ended meanwhile in one statement
+ * (attempt-finisher.ts; with the deactivations an outcome asks for, in one transaction). It wakes on a NOTIFY sent at
+ * the commit of a change (record-event.ts), when an attempt ends, when the next retry falls due, and at least every
+ * `pollIntervalMs` (a NOTIFY missed while a PostgreSQL connection was lost, events of another process). Several
+ * processes share the outbox: SKIP LOCKED and the lease keep one attempt in flight per event. `stop()` ends the
+ * claims and waits for the attempts in flight.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SecretBox } from '../crypto/secret-box.ts';
@@ -19,7 +20,7 @@ import { createAttemptFinisher } from './attempt-finisher.ts';
 import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { signDelivery } from './sign-delivery.ts';
-import { openSubscriptionSecret } from './subscription-store.ts';
+import { deliveryTargets, openSubscriptionSecret, type DeliveryTarget } from './subscription-store.ts';
 
 /** How the worker runs. */
 export interface WebhookWorkerOptions {
@@ -78,14 +79,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     wakeUp?.();
   };
 
-  async function deliver(event: ClaimedEvent): Promise<void> {
-    if (!event.active || !event.visible) {
-      // The subscription was deactivated, or its person may no longer see People data: nothing is sent.
+  async function deliver(event: ClaimedEvent, target: DeliveryTarget | undefined): Promise<void> {
+    if (!target?.active || !target.visible) {
+      // The subscription was deactivated (or deleted), or its person may no longer see People data: nothing is sent.
       await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
       return;
     }
-    const secrets = [openSubscriptionSecret(options.box, event.authenticity_secret)];
-    if (event.previous_secret) secrets.push(openSubscriptionSecret(options.box, event.previous_secret));
+    const secrets = [openSubscriptionSecret(options.box, target.authenticity_secret)];
+    if (target.previous_secret) secrets.push(openSubscriptionSecret(options.box, target.previous_secret));
     const body = deliveryBody({
       uuid: event.uuid,
       name: event.name,
@@ -99,7 +100,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       ...signDelivery({ id: event.uuid, timestamp: Math.floor(Date.now() / 1000), body, secrets }),
     ];
     const record = await attemptDelivery({
-      url: event.url,
+      url: target.url,
       headers,
       body,
       timeoutMs: options.timeoutMs,
@@ -117,8 +118,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     }
   }
 
-  function start(event: ClaimedEvent): void {
-    const running: Promise<void> = deliver(event)
+  function start(event: ClaimedEvent, target: DeliveryTarget | undefined): void {
+    const running: Promise<void> = deliver(event, target)
       .catch((error: unknown) => {
         // The lease runs out and another claim tries again: at least once.
         logger.warn({ err: error, event: event.uuid }, 'webhook delivery attempt could not be recorded');
@@ -145,7 +146,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // claim statement serves several attempts instead of one each.
     if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
       const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
-      for (const event of claimed) start(event);
+      const targets = await deliveryTargets(db, [...new Set(claimed.map((e) => e.subscription_id))]);
+      for (const event of claimed) start(event, targets.get(event.subscription_id));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {
         const next = await msUntilNextDue(db);

@@ -1,12 +1,37 @@
 /**
- * The SQL of webhook_events and webhook_deliveries as the delivery worker uses them: claiming due events (one
- * statement, `FOR UPDATE SKIP LOCKED`, so workers in several processes never claim the same event and never wait for
- * each other) and finishing attempts (one statement for any number of them: their delivery rows, the events' new
- * states and, when an attempt deactivates its subscription, the subscription).
+ * The SQL of webhook_events (the outbox) and webhook_deliveries, their one owner: inserting a change's events,
+ * claiming due ones (one statement, `FOR UPDATE SKIP LOCKED`: workers of several processes never claim the same event
+ * nor wait for each other), finishing attempts (one statement for a batch: their delivery rows and the events' new states),
+ * retention, ignore and redeliver, and the reads of the API and the pages. Subscriptions: subscription-store.ts.
  */
 import type { Queryable } from '../db/database.ts';
+import { queryCollection } from '../jsonapi/collection-sql.ts';
+import type { CollectionQuery } from '../jsonapi/query.ts';
+import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
+import { isoTimestampSql, SqlParams } from '../jsonapi/sql.ts';
 
-/** An event claimed for one attempt, with what the attempt needs of its subscription. */
+/** The events of one change, one per subscriber, in the caller's transaction. */
+export interface NewEvents {
+  organizationId: string;
+  subscriptionIds: readonly string[];
+  name: string;
+  /** The payload as delivered (a JSON string). */
+  payload: string;
+}
+
+/** Inserts one pending event per subscriber; returns their ids and uuids. */
+export async function insertEvents(tx: Queryable, events: NewEvents): Promise<{ id: string; uuid: string }[]> {
+  if (events.subscriptionIds.length === 0) return [];
+  const { rows } = await tx.query<{ id: string; uuid: string }>(
+    `INSERT INTO webhook_events (organization_id, subscription_id, name, payload)
+     SELECT $1::bigint, s, $3::text, $4::text FROM unnest($2::bigint[]) s
+     RETURNING id::text, uuid::text`,
+    [events.organizationId, events.subscriptionIds, events.name, events.payload],
+  );
+  return rows;
+}
+
+/** An event claimed for one attempt. */
 export interface ClaimedEvent {
   id: string;
   uuid: string;
@@ -16,13 +41,6 @@ export interface ClaimedEvent {
   payload: string;
   /** The number of the attempt claimed (1 for the first). */
   attempt: number;
-  url: string;
-  active: boolean;
-  /** Whether the subscription's person may still see People data (active, with a People role). */
-  visible: boolean;
-  authenticity_secret: string;
-  /** The previous secret while its grace window lasts, else null. */
-  previous_secret: string | null;
 }
 
 /**
@@ -39,14 +57,10 @@ export async function claimDueEvents(db: Queryable, limit: number, leaseMs: numb
        FOR UPDATE SKIP LOCKED)
      UPDATE webhook_events e
      SET attempts = e.attempts + 1, lease_until = now() + $2 * interval '1 millisecond'
-     FROM due, webhook_subscriptions s
-     WHERE e.id = due.id AND s.id = e.subscription_id
+     FROM due
+     WHERE e.id = due.id
      RETURNING e.id::text, e.uuid::text, e.organization_id::text, e.subscription_id::text, e.name, e.payload,
-       e.attempts AS attempt, s.url, s.active,
-       EXISTS (SELECT 1 FROM people p JOIN person_product_roles r ON r.person_id = p.id AND r.product = 'people'
-               WHERE p.id = s.person_id AND p.status = 'active') AS visible,
-       s.authenticity_secret,
-       CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret`,
+       e.attempts AS attempt`,
     [limit, leaseMs],
   );
   return rows;
@@ -89,14 +103,14 @@ export interface AttemptOutcome {
 
 /** One ended attempt to record: the event claimed, how the attempt ends it, and what was sent (none when skipped). */
 export interface FinishedAttempt {
-  event: Pick<ClaimedEvent, 'id' | 'attempt'>;
+  event: Pick<ClaimedEvent, 'id' | 'attempt' | 'subscription_id'>;
   outcome: AttemptOutcome;
   record: AttemptRecord | undefined;
 }
 
 /**
- * Records ended attempts and their outcomes, all in one statement: each attempt's delivery row (when one was sent),
- * its event's new state and, for an attempt that deactivates, the subscription. An attempt whose event's counter
+ * Records ended attempts and their outcomes, all in one statement: each attempt's delivery row (when one was sent) and
+ * its event's new state (a deactivation is the caller's, in one transaction with it). An attempt whose event's counter
  * moved on (its lease ran out and another worker claimed it) changes nothing: that worker's attempt decides.
  * Resolves with one boolean per attempt, in order: whether it was recorded.
  */
@@ -107,7 +121,6 @@ export async function finishAttempts(db: Queryable, attempts: FinishedAttempt[])
     attempt: event.attempt,
     status: outcome.status,
     retry_ms: outcome.retryInMs ?? null,
-    deactivate: outcome.deactivate,
     sent: record !== undefined,
     request_url: record?.requestUrl ?? '',
     request_headers: record?.requestHeaders ?? [],
@@ -123,7 +136,7 @@ export async function finishAttempts(db: Queryable, attempts: FinishedAttempt[])
   const { rows } = await db.query<{ id: string; attempts: number }>(
     `WITH x AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, attempt integer, status text, retry_ms float8,
-         deactivate boolean, sent boolean, request_url text, request_headers jsonb, request_body text,
+         sent boolean, request_url text, request_headers jsonb, request_body text,
          response_status integer, response_headers jsonb, response_body text, response_truncated boolean, error text,
          started_at timestamptz, duration_ms integer)),
      e AS (
@@ -140,9 +153,6 @@ export async function finishAttempts(db: Queryable, attempts: FinishedAttempt[])
        SELECT x.id, x.attempt, x.request_url, x.request_headers, x.request_body, x.response_status,
          x.response_headers, x.response_body, x.response_truncated, x.error, x.started_at, x.duration_ms
        FROM x JOIN e ON e.id = x.id AND e.attempts = x.attempt WHERE x.sent),
-     s AS (
-       UPDATE webhook_subscriptions SET active = false, updated_at = now()
-       WHERE id IN (SELECT e.subscription_id FROM e JOIN x ON x.id = e.id AND x.attempt = e.attempts WHERE x.deactivate))
      SELECT id::text, attempts FROM e`,
     [JSON.stringify(input)],
   );
@@ -157,4 +167,150 @@ export async function deleteFinishedEvents(db: Queryable, days: number): Promise
     [days],
   );
   return rowCount;
+}
+
+/** Marks the event ignored (a pending one stops being retried); false for a delivered or already ignored event. */
+export async function markEventIgnored(db: Queryable, eventId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_events
+     SET status = CASE status WHEN 'skipped' THEN 'ignored_skipped' WHEN 'duplicated' THEN 'ignored_duplicated'
+                  ELSE 'ignored_failed' END,
+         lease_until = NULL, updated_at = now()
+     WHERE id = $1 AND status IN ('pending', 'failed', 'skipped', 'duplicated')`,
+    [eventId],
+  );
+  return rowCount > 0;
+}
+
+/** Makes the event due now for one more attempt; false while an attempt is in flight. */
+export async function makeEventDue(db: Queryable, eventId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_events SET status = 'pending', next_attempt_at = now(), updated_at = now()
+     WHERE id = $1 AND (lease_until IS NULL OR lease_until <= now())`,
+    [eventId],
+  );
+  return rowCount > 0;
+}
+
+/** The SELECT lists of an event (alias `e`) and a delivery (alias `d`, headers as one object) the API renders. */
+const EVENT_SELECT = `e.id::text AS id, e.uuid::text AS uuid, e.name, e.payload, e.status, e.attempts,
+  CASE WHEN e.status = 'pending' THEN ${isoTimestampSql('e.next_attempt_at')} END AS next_attempt_at,
+  ${isoTimestampSql('e.created_at')} AS created_at, ${isoTimestampSql('e.updated_at')} AS updated_at,
+  e.subscription_id::text AS subscription_id`;
+
+const DELIVERY_SELECT = `d.id::text AS id, d.attempt, d.request_url,
+  (SELECT COALESCE(jsonb_object_agg(h->>0, h->>1), '{}'::jsonb) FROM jsonb_array_elements(d.request_headers) h) AS request_headers,
+  d.request_body, d.response_status, d.response_headers, d.response_body, d.response_truncated, d.error,
+  ${isoTimestampSql('d.started_at')} AS started_at, d.duration_ms, d.event_id::text AS event_id,
+  e.subscription_id::text AS subscription_id`;
+
+/** One event of the subscription as the API renders it, or undefined. The caller has checked the subscription. */
+export async function findEvent(db: Queryable, subscriptionId: string, id: string): Promise<Row | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${EVENT_SELECT} FROM webhook_events e WHERE e.subscription_id = $1 AND e.id = $2`,
+    [subscriptionId, id],
+  );
+  return rows[0];
+}
+
+/** A page of the subscription's events under the API's (or a page's) `where[status]`, `where[uuid]`, order, paging. */
+export async function queryEvents(
+  db: Queryable,
+  subscriptionId: string,
+  def: ResourceDefinition,
+  query: CollectionQuery,
+  personId: string,
+): Promise<{ rows: Row[]; total: number }> {
+  return await queryCollection(db, def, query, {
+    select: EVENT_SELECT,
+    from: 'webhook_events e',
+    conditions: ['e.subscription_id = $1'],
+    params: new SqlParams([subscriptionId]),
+    tieBreaker: 'e.id ASC',
+    personId,
+  });
+}
+
+/** A page of the event's deliveries (its attempts). The caller has checked the event's subscription. */
+export async function queryDeliveries(
+  db: Queryable,
+  eventId: string,
+  def: ResourceDefinition,
+  query: CollectionQuery,
+  personId: string,
+): Promise<{ rows: Row[]; total: number }> {
+  return await queryCollection(db, def, query, {
+    select: DELIVERY_SELECT,
+    from: 'webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id',
+    conditions: ['d.event_id = $1'],
+    params: new SqlParams([eventId]),
+    tieBreaker: 'd.id ASC',
+    personId,
+  });
+}
+
+/** One delivery of the event, or undefined. */
+export async function findDelivery(db: Queryable, eventId: string, id: string): Promise<Row | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+     WHERE d.event_id = $1 AND d.id = $2`,
+    [eventId, id],
+  );
+  return rows[0];
+}
+
+/** An event as the developer pages show it. */
+export interface EventSummary {
+  id: string;
+  uuid: string;
+  name: string;
+  status: string;
+  attempts: number;
+  payload: string;
+  created_at: Date;
+  /** When a pending event is tried next, else null. */
+  next_attempt_at: Date | null;
+}
+
+/** The subscription's events, newest first: all, those of one `status`, or the one `id`. */
+export async function listEvents(
+  db: Queryable,
+  subscriptionId: string,
+  options: { status?: string | undefined; id?: string | undefined; limit: number },
+): Promise<EventSummary[]> {
+  const { rows } = await db.query<EventSummary>(
+    `SELECT id::text, uuid::text, name, status, attempts, payload, created_at,
+       CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at
+     FROM webhook_events WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::bigint IS NULL OR id = $3)
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [subscriptionId, options.status ?? null, options.id ?? null, options.limit],
+  );
+  return rows;
+}
+
+/** One attempt as the developer pages show it: the request sent, the response received (or why none came). */
+export interface DeliveryRecord {
+  id: string;
+  attempt: number;
+  request_url: string;
+  request_headers: [string, string][];
+  request_body: string;
+  response_status: number | null;
+  response_headers: Record<string, string | string[]> | null;
+  response_body: string | null;
+  response_truncated: boolean;
+  error: string | null;
+  started_at: Date;
+  duration_ms: number;
+}
+
+/** The event's deliveries, latest attempt first. */
+export async function listDeliveries(db: Queryable, eventId: string): Promise<DeliveryRecord[]> {
+  const { rows } = await db.query<DeliveryRecord>(
+    `SELECT id::text, attempt, request_url, request_headers, request_body, response_status, response_headers,
+       response_body, response_truncated, error, started_at, duration_ms
+     FROM webhook_deliveries WHERE event_id = $1 ORDER BY attempt DESC, id DESC`,
+    [eventId],
+  );
+  return rows;
 }

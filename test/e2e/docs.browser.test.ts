@@ -29,6 +29,7 @@ const APIS = [
   { id: 'people', url: '/people/v2/open_api' },
   { id: 'api', url: '/api/v2/open_api' },
   { id: 'oauth', url: '/oauth/v2/open_api' },
+  { id: 'webhooks', url: '/webhooks/v2/open_api' },
 ];
 
 /** Operations of the document at `url`. */
@@ -68,6 +69,10 @@ for (const scheme of ['light', 'dark'] as const) {
             expect(await page.locator('.ak-docs-nav a[aria-current=page]').getAttribute('href')).toBe(
               `/docs?api=${api.id}`,
             );
+            // The navigation lists every document, in this order.
+            expect(
+              await page.locator('.ak-docs-nav a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+            ).toEqual(APIS.map((a) => `/docs?api=${a.id}`));
             await checkPage(page, `docs-${api.id}-${scheme}-${width}`);
             expect(await horizontalOverflow(page), `${api.id} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
           }

@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '#host/logger.ts';
 import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
+import { createSecretBox } from '#host/crypto/secret-box.ts';
+import { createSubscription, sendTestEvent } from '#host/webhooks/index.ts';
 import { TEST_PASSWORD, TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor, personId } from '../../support/host.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
@@ -44,6 +46,17 @@ beforeAll(async () => {
   const csrf = /name="_csrf" value="([^"]+)"/.exec(
     (await browser.request('/developer/personal-access-tokens')).body,
   )![1]!;
+  // A webhook subscription of the person with an event (the worker is off: it stays pending), so ids 1 reach them.
+  const subscription = await createSubscription(t.db, createSecretBox(t.host.config.encryptionKeys), {
+    organizationId: (await t.db.query<{ id: string }>("SELECT id::text FROM organizations WHERE slug = 'demo'"))
+      .rows[0]!.id,
+    personId: await personId(t.db, 'admin@demo.test'),
+    applicationId: null,
+    name: 'people.v2.events.note.created',
+    url: 'http://127.0.0.1:9/hooks',
+    active: true,
+  });
+  await sendTestEvent(t.db, subscription.row);
   credentials.pat = { authorization: await basicAuthFor(t.db, 'admin@demo.test') };
   credentials.bearer = { authorization: `Bearer ${bearer.access_token}` };
   credentials.session = { cookie: browser.jar.header('/'), 'x-csrf-token': csrf, origin: t.baseUrl };
@@ -111,6 +124,14 @@ const ROUTES = [
   '/developer/oauth-applications/{}',
   '/developer/oauth-applications/{}/secret',
   '/developer/oauth-applications/{}/delete',
+  '/developer/webhooks',
+  '/developer/webhooks/{}',
+  '/developer/webhooks/{}/active',
+  '/developer/webhooks/{}/rotate-secret',
+  '/developer/webhooks/{}/test',
+  '/developer/webhooks/{}/delete',
+  '/developer/webhooks/{}/events/{}',
+  '/developer/webhooks/{}/events/{}/{}',
   '/addons/installations',
   '/addons/installations/{}/state',
   '/addons/installations/{}/bundle.js',
@@ -158,6 +179,8 @@ const PARAMS = [
   'where[id]',
   'where[created_at]',
   'where[note]',
+  'status',
+  'sent',
   'per_page',
   'offset',
   'include',

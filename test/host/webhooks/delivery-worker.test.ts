@@ -126,13 +126,17 @@ describe('createAttemptFinisher()', () => {
     const claimed = await claimDueEvents(db, 10, 60_000);
     expect(claimed.length).toBe(5);
     let statements = 0;
-    const counting: Queryable = {
+    const count = (q: Queryable): Queryable => ({
       query: (sql, params) => {
         statements += 1;
-        return db.query(sql, params);
+        return q.query(sql, params);
       },
-      exec: (sql) => db.exec(sql),
-    };
+      exec: (sql) => q.exec(sql),
+    });
+    const counting = {
+      ...count(db),
+      transaction: <T>(fn: (tx: Queryable) => Promise<T>) => db.transaction((tx) => fn(count(tx))),
+    } as unknown as Database;
     const finisher = createAttemptFinisher(counting);
     const sent = (status: number): AttemptRecord => ({
       requestUrl: 'http://127.0.0.1:9/a',
@@ -156,13 +160,14 @@ describe('createAttemptFinisher()', () => {
       finisher.finish({ event: claimed[4]!, outcome: { status: 'failed', deactivate: true }, record: sent(410) }),
       // An attempt whose event moved on (another worker's claim) changes nothing, though its event is in the batch.
       finisher.finish({
-        event: { id: claimed[0]!.id, attempt: 7 },
+        event: { id: claimed[0]!.id, attempt: 7, subscription_id: row.id },
         outcome: { status: 'failed', deactivate: true },
         record: sent(500),
       }),
     ]);
     expect(results).toEqual([true, true, true, true, true, false]);
-    expect(statements).toBe(1);
+    // One statement for the six attempts, and the deactivation it asked for (in one transaction with it).
+    expect(statements).toBe(2);
     expect(await rows('SELECT status, count(*)::int AS n FROM webhook_events GROUP BY status ORDER BY status')).toEqual(
       [
         { status: 'delivered', n: 4 },
