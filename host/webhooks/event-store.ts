@@ -152,7 +152,7 @@ export async function finishAttempts(db: Queryable, attempts: FinishedAttempt[])
          response_headers, response_body, response_truncated, error, started_at, duration_ms)
        SELECT x.id, x.attempt, x.request_url, x.request_headers, x.request_body, x.response_status,
          x.response_headers, x.response_body, x.response_truncated, x.error, x.started_at, x.duration_ms
-       FROM x JOIN e ON e.id = x.id AND e.attempts = x.attempt WHERE x.sent),
+       FROM x JOIN e ON e.id = x.id AND e.attempts = x.attempt WHERE x.sent)
      SELECT id::text, attempts FROM e`,
     [JSON.stringify(input)],
   );
