@@ -22,6 +22,7 @@ import {
   type ClaimedEvent,
 } from './event-store.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
+import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';
 import { openSubscriptionSecret } from './subscription-store.ts';
 
@@ -87,7 +88,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       await finishAttempt(db, event, { status: 'skipped', deactivate: false }, undefined);
       return;
     }
-    const secrets = [openSubscriptionSecret(options.box, event.authenticity_secret)];
+    const secrets = [
+      event.lifecycle
+        ? openLifecycleSecret(options.box, event.authenticity_secret)
+        : openSubscriptionSecret(options.box, event.authenticity_secret),
+    ];
     if (event.previous_secret) secrets.push(openSubscriptionSecret(options.box, event.previous_secret));
     const body = deliveryBody({
       uuid: event.uuid,
@@ -99,7 +104,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     const headers: [string, string][] = [
       ['Content-Type', 'application/json'],
       ['User-Agent', options.userAgent],
-      ...signDelivery({ id: event.uuid, timestamp: Math.floor(Date.now() / 1000), body, secrets }),
+      ...signDelivery({
+        id: event.uuid,
+        timestamp: Math.floor(Date.now() / 1000),
+        body,
+        secrets,
+        format: event.lifecycle ? 'raw' : 'whsec',
+      }),
     ];
     const record = await attemptDelivery({
       url: event.url,

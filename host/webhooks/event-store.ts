@@ -11,7 +11,8 @@ export interface ClaimedEvent {
   id: string;
   uuid: string;
   organization_id: string;
-  subscription_id: string;
+  /** Null for an add-on lifecycle event (record-lifecycle-event.ts): it carries its own URL and secret. */
+  subscription_id: string | null;
   name: string;
   payload: string;
   /** The number of the attempt claimed (1 for the first). */
@@ -20,7 +21,10 @@ export interface ClaimedEvent {
   active: boolean;
   /** Whether the subscription's person may still see People data (active, with a People role). */
   visible: boolean;
+  /** The subscription's sealed secret, or a lifecycle event's own (`lifecycle` tells which). */
   authenticity_secret: string;
+  /** True for an add-on lifecycle event: no subscription, its secret signs in the `raw` format. */
+  lifecycle: boolean;
   /** The previous secret while its grace window lasts, else null. */
   previous_secret: string | null;
 }
@@ -32,20 +36,21 @@ export interface ClaimedEvent {
 export async function claimDueEvents(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
   const { rows } = await db.query<ClaimedEvent>(
     `WITH due AS (
-       SELECT id FROM webhook_events
+       SELECT id, subscription_id FROM webhook_events
        WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())
        ORDER BY next_attempt_at, id
        LIMIT $1
        FOR UPDATE SKIP LOCKED)
      UPDATE webhook_events e
      SET attempts = e.attempts + 1, lease_until = now() + $2 * interval '1 millisecond'
-     FROM due, webhook_subscriptions s
-     WHERE e.id = due.id AND s.id = e.subscription_id
+     FROM due LEFT JOIN webhook_subscriptions s ON s.id = due.subscription_id
+     WHERE e.id = due.id
      RETURNING e.id::text, e.uuid::text, e.organization_id::text, e.subscription_id::text, e.name, e.payload,
-       e.attempts AS attempt, s.url, s.active,
-       EXISTS (SELECT 1 FROM people p JOIN person_product_roles r ON r.person_id = p.id AND r.product = 'people'
+       e.attempts AS attempt, COALESCE(s.url, e.target_url) AS url, COALESCE(s.active, true) AS active,
+       e.subscription_id IS NULL OR EXISTS (SELECT 1 FROM people p JOIN person_product_roles r ON r.person_id = p.id AND r.product = 'people'
                WHERE p.id = s.person_id AND p.status = 'active') AS visible,
-       s.authenticity_secret,
+       COALESCE(s.authenticity_secret, e.signing_secret) AS authenticity_secret,
+       e.subscription_id IS NULL AS lifecycle,
        CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret`,
     [limit, leaseMs],
   );
