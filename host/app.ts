@@ -205,7 +205,10 @@ export async function createHost(deps: HostDeps): Promise<Host> {
         })
       : undefined;
   worker.current = webhooks;
-  app.use('/developer', developerRouter({ db, box, throttle: limits.signIn }));
+  app.use(
+    '/developer',
+    developerRouter({ db, box, throttle: limits.signIn, wakeWebhooks: () => worker.current?.wake() }),
+  );
   const addons = createAddonRuntime({
     app,
     config,

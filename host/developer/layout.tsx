@@ -5,13 +5,14 @@ import { isOrganizationAdministrator } from '../auth/permissions.ts';
 import { Layout, viewerOf } from '../pages/render.tsx';
 
 /** The developer account's sections. */
-export type DeveloperTab = 'overview' | 'tokens' | 'applications' | 'connected' | 'account';
+export type DeveloperTab = 'overview' | 'tokens' | 'applications' | 'connected' | 'webhooks' | 'account';
 
 const TABS: { id: DeveloperTab; href: string; label: string; adminsOnly?: boolean }[] = [
   { id: 'overview', href: '/developer', label: 'Overview' },
   { id: 'tokens', href: '/developer/personal-access-tokens', label: 'Personal access tokens' },
   { id: 'applications', href: '/developer/oauth-applications', label: 'OAuth applications' },
   { id: 'connected', href: '/developer/connected-applications', label: 'Connected applications', adminsOnly: true },
+  { id: 'webhooks', href: '/developer/webhooks', label: 'Webhooks' },
   { id: 'account', href: '/developer/account', label: 'Account' },
 ];
 

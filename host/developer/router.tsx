@@ -12,9 +12,18 @@ import { connectedApplicationsPages } from './connected-applications-page.tsx';
 import { DeveloperLayout } from './layout.tsx';
 import { oauthApplicationsPages } from './oauth-applications-page.tsx';
 import { personalAccessTokensPages } from './personal-access-tokens-page.tsx';
+import { webhookEventPages } from './webhook-event-page.tsx';
+import { webhookSubscriptionPages } from './webhook-subscription-page.tsx';
+import { webhooksPages } from './webhooks-page.tsx';
 
 /** Mount at `/developer`. */
-export function developerRouter(deps: { db: Queryable; box: SecretBox; throttle: SignInThrottle }): Router {
+export function developerRouter(deps: {
+  db: Queryable;
+  box: SecretBox;
+  throttle: SignInThrottle;
+  /** Wakes this process's webhook delivery worker (a test event, a redelivery). */
+  wakeWebhooks?: () => void;
+}): Router {
   const router = Router();
   router.use(requireHostLogin);
   router.get('/', async (req, res) => {
@@ -46,6 +55,10 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox; throttle:
               <span>Who in the organization may connect each application.</span>
             </a>
           ) : null}
+          <a class="ak-tile" href="/developer/webhooks">
+            <strong>Webhooks</strong>
+            <span>People changes delivered to your server, signed.</span>
+          </a>
         </div>
         <p class="ak-subdued">
           The API reference is at <a href="/docs">/docs</a>.
@@ -56,6 +69,9 @@ export function developerRouter(deps: { db: Queryable; box: SecretBox; throttle:
   router.use(personalAccessTokensPages(deps));
   router.use(oauthApplicationsPages(deps));
   router.use(connectedApplicationsPages(deps));
+  router.use(webhooksPages(deps));
+  router.use(webhookSubscriptionPages(deps));
+  router.use(webhookEventPages(deps));
   router.use(accountPages(deps));
   return router;
 }

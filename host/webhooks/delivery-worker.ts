@@ -1,6 +1,8 @@
 /**
  * The delivery worker of one host process. It claims due events from the outbox (event-store.ts) up to
- * `concurrency` attempts in flight, sends each (attempt-delivery.ts) and records its outcome in one statement. It
+ * `concurrency` attempts in flight, reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
+ * (attempt-delivery.ts) and records its outcome in one statement (with the subscription's deactivation, when the
+ * outcome deactivates, in one transaction). It
  * wakes on a NOTIFY sent at the commit of a change (record-event.ts), when an attempt ends, when the next retry
  * falls due, and at least every `pollIntervalMs` (a NOTIFY missed while a PostgreSQL connection was lost, events of
  * another process). Several processes share the outbox: SKIP LOCKED and the lease keep one attempt in flight per
@@ -19,12 +21,19 @@ import {
   deleteFinishedEvents,
   finishAttempt,
   msUntilNextDue,
+  type AttemptOutcome,
+  type AttemptRecord,
   type ClaimedEvent,
 } from './event-store.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';
-import { openSubscriptionSecret } from './subscription-store.ts';
+import {
+  deactivateSubscription,
+  deliveryTargets,
+  openSubscriptionSecret,
+  type DeliveryTarget,
+} from './subscription-store.ts';
 
 /** How the worker runs. */
 export interface WebhookWorkerOptions {
@@ -67,6 +76,22 @@ function leaseMs(timeoutMs: number): number {
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
+/**
+ * The target of an add-on lifecycle event (no subscription): its own URL and sealed secret; always active and
+ * visible (the integrator is told about its own add-on, not shown People data).
+ */
+function lifecycleTarget(event: ClaimedEvent): DeliveryTarget | undefined {
+  if (event.target_url === null || event.signing_secret === null) return undefined;
+  return {
+    id: event.id,
+    url: event.target_url,
+    active: true,
+    visible: true,
+    authenticity_secret: event.signing_secret,
+    previous_secret: null,
+  };
+}
+
 /** Starts the worker; the caller must `stop()` it on shutdown. */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
@@ -82,18 +107,40 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     wakeUp?.();
   };
 
-  async function deliver(event: ClaimedEvent): Promise<void> {
-    if (!event.active || !event.visible) {
-      // The subscription was deactivated, or its person may no longer see People data: nothing is sent.
-      await finishAttempt(db, event, { status: 'skipped', deactivate: false }, undefined);
+  /** Records the attempt and the event's state; a deactivation commits with them or not at all. */
+  async function finish(
+    event: ClaimedEvent,
+    outcome: AttemptOutcome,
+    record: AttemptRecord | undefined,
+  ): Promise<void> {
+    if (!outcome.deactivate) {
+      await finishAttempt(db, event, outcome, record);
       return;
     }
+    const subscription = event.subscription_id;
+    // A lifecycle event has no subscription to deactivate: it only fails.
+    if (subscription === null) {
+      await finishAttempt(db, event, outcome, record);
+      return;
+    }
+    await db.transaction(async (tx) => {
+      if (await finishAttempt(tx, event, outcome, record)) await deactivateSubscription(tx, subscription);
+    });
+  }
+
+  async function deliver(event: ClaimedEvent, target: DeliveryTarget | undefined): Promise<void> {
+    if (!target?.active || !target.visible) {
+      // The subscription was deactivated (or deleted), or its person may no longer see People data: nothing is sent.
+      await finish(event, { status: 'skipped', deactivate: false }, undefined);
+      return;
+    }
+    const lifecycle = event.subscription_id === null;
     const secrets = [
-      event.lifecycle
-        ? openLifecycleSecret(options.box, event.authenticity_secret)
-        : openSubscriptionSecret(options.box, event.authenticity_secret),
+      lifecycle
+        ? openLifecycleSecret(options.box, target.authenticity_secret)
+        : openSubscriptionSecret(options.box, target.authenticity_secret),
     ];
-    if (event.previous_secret) secrets.push(openSubscriptionSecret(options.box, event.previous_secret));
+    if (target.previous_secret) secrets.push(openSubscriptionSecret(options.box, target.previous_secret));
     const body = deliveryBody({
       uuid: event.uuid,
       name: event.name,
@@ -109,11 +156,12 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         timestamp: Math.floor(Date.now() / 1000),
         body,
         secrets,
-        format: event.lifecycle ? 'raw' : 'whsec',
+        // A lifecycle event's secret is an integrator's OAuth client secret: its UTF-8 bytes key the HMAC.
+        format: lifecycle ? 'raw' : 'whsec',
       }),
     ];
     const record = await attemptDelivery({
-      url: event.url,
+      url: target.url,
       headers,
       body,
       timeoutMs: options.timeoutMs,
@@ -121,7 +169,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       ...(options.pool ? { pool: options.pool } : {}),
     });
     const outcome = attemptOutcome(record.responseStatus, event.attempt, options.retryScale);
-    await finishAttempt(db, event, outcome, record);
+    await finish(event, outcome, record);
     options.onAttempt?.(outcome.status === 'delivered' ? 'delivered' : 'failed');
     if (outcome.status !== 'delivered') {
       logger.debug(
@@ -131,8 +179,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     }
   }
 
-  function start(event: ClaimedEvent): void {
-    const running: Promise<void> = deliver(event)
+  function start(event: ClaimedEvent, target: DeliveryTarget | undefined): void {
+    const running: Promise<void> = deliver(event, target)
       .catch((error: unknown) => {
         // The lease runs out and another claim tries again: at least once.
         logger.warn({ err: error, event: event.uuid }, 'webhook delivery attempt could not be recorded');
@@ -159,7 +207,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // claim statement serves several attempts instead of one each.
     if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
       const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
-      for (const event of claimed) start(event);
+      const subscriptionIds = claimed.flatMap((e) => (e.subscription_id === null ? [] : [e.subscription_id]));
+      const targets = await deliveryTargets(db, [...new Set(subscriptionIds)]);
+      for (const event of claimed)
+        start(event, event.subscription_id === null ? lifecycleTarget(event) : targets.get(event.subscription_id));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {
         const next = await msUntilNextDue(db);

@@ -1,21 +1,15 @@
 /**
  * What a person does to an event: ignore it (a failed, skipped or duplicated event is marked ignored_…; a pending
- * one stops being retried and becomes ignored_failed) and redeliver it (one more attempt, now).
+ * one stops being retried and becomes ignored_failed) and redeliver it (one more attempt, now). The rules and their
+ * 422s are here; the SQL is event-store.ts's.
  */
 import type { Queryable } from '../db/database.ts';
 import { ValidationError } from '../errors.ts';
+import { makeEventDue, markEventIgnored } from './event-store.ts';
 
 /** Marks the event ignored; 422 for a delivered or already ignored event. */
 export async function ignoreEvent(db: Queryable, eventId: string): Promise<void> {
-  const { rowCount } = await db.query(
-    `UPDATE webhook_events
-     SET status = CASE status WHEN 'skipped' THEN 'ignored_skipped' WHEN 'duplicated' THEN 'ignored_duplicated'
-                  ELSE 'ignored_failed' END,
-         lease_until = NULL, updated_at = now()
-     WHERE id = $1 AND status IN ('pending', 'failed', 'skipped', 'duplicated')`,
-    [eventId],
-  );
-  if (rowCount === 0)
+  if (!(await markEventIgnored(db, eventId)))
     throw new ValidationError('Event', [
       { parameter: 'status', detail: 'only a pending, failed, skipped or duplicated event can be ignored' },
     ]);
@@ -33,11 +27,6 @@ export async function redeliverEvent(
     throw new ValidationError('Event', [
       { parameter: 'subscription', detail: 'the subscription is inactive; activate it before redelivering' },
     ]);
-  const { rowCount } = await db.query(
-    `UPDATE webhook_events SET status = 'pending', next_attempt_at = now(), updated_at = now()
-     WHERE id = $1 AND (lease_until IS NULL OR lease_until <= now())`,
-    [input.event],
-  );
-  if (rowCount === 0)
+  if (!(await makeEventDue(db, input.event)))
     throw new ValidationError('Event', [{ parameter: 'status', detail: 'an attempt of this event is in flight' }]);
 }

@@ -1,32 +1,78 @@
 /**
- * The SQL of webhook_events and webhook_deliveries as the delivery worker uses them: claiming due events (one
- * statement, `FOR UPDATE SKIP LOCKED`, so workers in several processes never claim the same event and never wait for
- * each other) and finishing one attempt (one statement: its delivery row, the event's new state and, when the
- * attempt deactivates the subscription, the subscription).
+ * The SQL of webhook_events (the outbox) and webhook_deliveries, their one owner: inserting an event's rows for
+ * the subscribers of a change, claiming due events (one statement, `FOR UPDATE SKIP LOCKED`, so workers in several
+ * processes never claim the same event and never wait for each other), finishing one attempt (one statement: its
+ * delivery row and the event's new state), retention, the people's actions (ignore, redeliver) and the reads of the
+ * API and the developer pages. What an event needs of its subscription is read through subscription-store.ts.
  */
 import type { Queryable } from '../db/database.ts';
+import { queryCollection } from '../jsonapi/collection-sql.ts';
+import type { CollectionQuery } from '../jsonapi/query.ts';
+import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
+import { isoTimestampSql, SqlParams } from '../jsonapi/sql.ts';
 
-/** An event claimed for one attempt, with what the attempt needs of its subscription. */
+/** The events of one change, one per subscriber, in the caller's transaction. */
+export interface NewEvents {
+  organizationId: string;
+  subscriptionIds: readonly string[];
+  name: string;
+  /** The payload as delivered (a JSON string). */
+  payload: string;
+}
+
+/** Inserts one pending event per subscriber; returns their ids and uuids. */
+export async function insertEvents(tx: Queryable, events: NewEvents): Promise<{ id: string; uuid: string }[]> {
+  if (events.subscriptionIds.length === 0) return [];
+  const { rows } = await tx.query<{ id: string; uuid: string }>(
+    `INSERT INTO webhook_events (organization_id, subscription_id, name, payload)
+     SELECT $1::bigint, s, $3::text, $4::text FROM unnest($2::bigint[]) s
+     RETURNING id::text, uuid::text`,
+    [events.organizationId, events.subscriptionIds, events.name, events.payload],
+  );
+  return rows;
+}
+
+/**
+ * One add-on lifecycle event (host/addons/lifecycle, through record-lifecycle-event.ts), in the caller's transaction:
+ * no subscription; its own target URL and sealed signing secret (migration 210).
+ */
+export interface NewLifecycleEvent {
+  organizationId: string;
+  name: string;
+  payload: string;
+  targetUrl: string;
+  /** Sealed with the host's secret box. */
+  sealedSecret: string;
+}
+
+/** Inserts a pending lifecycle event; returns its id and uuid. */
+export async function insertLifecycleEvent(
+  tx: Queryable,
+  event: NewLifecycleEvent,
+): Promise<{ id: string; uuid: string }> {
+  const { rows } = await tx.query<{ id: string; uuid: string }>(
+    `INSERT INTO webhook_events (organization_id, subscription_id, name, payload, target_url, signing_secret)
+     VALUES ($1, NULL, $2, $3, $4, $5) RETURNING id::text, uuid::text`,
+    [event.organizationId, event.name, event.payload, event.targetUrl, event.sealedSecret],
+  );
+  return rows[0]!;
+}
+
+/** An event claimed for one attempt. */
 export interface ClaimedEvent {
   id: string;
   uuid: string;
   organization_id: string;
-  /** Null for an add-on lifecycle event (record-lifecycle-event.ts): it carries its own URL and secret. */
+  /** Null for an add-on lifecycle event: it carries its own target (`target_url`, `signing_secret`). */
   subscription_id: string | null;
   name: string;
   payload: string;
   /** The number of the attempt claimed (1 for the first). */
   attempt: number;
-  url: string;
-  active: boolean;
-  /** Whether the subscription's person may still see People data (active, with a People role). */
-  visible: boolean;
-  /** The subscription's sealed secret, or a lifecycle event's own (`lifecycle` tells which). */
-  authenticity_secret: string;
-  /** True for an add-on lifecycle event: no subscription, its secret signs in the `raw` format. */
-  lifecycle: boolean;
-  /** The previous secret while its grace window lasts, else null. */
-  previous_secret: string | null;
+  /** A lifecycle event's URL, else null. */
+  target_url: string | null;
+  /** A lifecycle event's sealed signing secret, else null. */
+  signing_secret: string | null;
 }
 
 /**
@@ -36,22 +82,17 @@ export interface ClaimedEvent {
 export async function claimDueEvents(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
   const { rows } = await db.query<ClaimedEvent>(
     `WITH due AS (
-       SELECT id, subscription_id FROM webhook_events
+       SELECT id FROM webhook_events
        WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())
        ORDER BY next_attempt_at, id
        LIMIT $1
        FOR UPDATE SKIP LOCKED)
      UPDATE webhook_events e
      SET attempts = e.attempts + 1, lease_until = now() + $2 * interval '1 millisecond'
-     FROM due LEFT JOIN webhook_subscriptions s ON s.id = due.subscription_id
+     FROM due
      WHERE e.id = due.id
      RETURNING e.id::text, e.uuid::text, e.organization_id::text, e.subscription_id::text, e.name, e.payload,
-       e.attempts AS attempt, COALESCE(s.url, e.target_url) AS url, COALESCE(s.active, true) AS active,
-       e.subscription_id IS NULL OR EXISTS (SELECT 1 FROM people p JOIN person_product_roles r ON r.person_id = p.id AND r.product = 'people'
-               WHERE p.id = s.person_id AND p.status = 'active') AS visible,
-       COALESCE(s.authenticity_secret, e.signing_secret) AS authenticity_secret,
-       e.subscription_id IS NULL AS lifecycle,
-       CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret`,
+       e.attempts AS attempt, e.target_url, e.signing_secret`,
     [limit, leaseMs],
   );
   return rows;
@@ -93,7 +134,8 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records the attempt (when one was sent) and its outcome, in one statement. Nothing changes when the event's
+ * Records the attempt (when one was sent) and the event's new state, in one statement; deactivating the
+ * subscription is the caller's (in the same transaction, subscription-store.ts). Nothing changes when the event's
  * attempt counter moved on (its lease ran out and another worker claimed it): that worker's attempt decides.
  */
 export async function finishAttempt(
@@ -108,21 +150,17 @@ export async function finishAttempt(
        SET status = $3, lease_until = NULL, updated_at = now(),
            next_attempt_at = CASE WHEN $4::float8 IS NULL THEN next_attempt_at ELSE now() + $4::float8 * interval '1 millisecond' END
        WHERE id = $1 AND attempts = $2 AND status = 'pending'
-       RETURNING id, subscription_id),
+       RETURNING id),
      d AS (
        INSERT INTO webhook_deliveries (event_id, attempt, request_url, request_headers, request_body, response_status,
          response_headers, response_body, response_truncated, error, started_at, duration_ms)
-       SELECT e.id, $2, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13, $14, $15 FROM e WHERE $16::boolean),
-     s AS (
-       UPDATE webhook_subscriptions SET active = false, updated_at = now()
-       WHERE $5::boolean AND id = (SELECT subscription_id FROM e))
+       SELECT e.id, $2, $5, $6::jsonb, $7, $8, $9::jsonb, $10, $11, $12, $13, $14 FROM e WHERE $15::boolean)
      SELECT EXISTS (SELECT 1 FROM e) AS finished`,
     [
       event.id,
       event.attempt,
       outcome.status,
       outcome.retryInMs ?? null,
-      outcome.deactivate,
       record?.requestUrl ?? '',
       JSON.stringify(record?.requestHeaders ?? []),
       record?.requestBody ?? '',
@@ -146,4 +184,152 @@ export async function deleteFinishedEvents(db: Queryable, days: number): Promise
     [days],
   );
   return rowCount;
+}
+
+/** Marks the event ignored (a pending one stops being retried); false for a delivered or already ignored event. */
+export async function markEventIgnored(db: Queryable, eventId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_events
+     SET status = CASE status WHEN 'skipped' THEN 'ignored_skipped' WHEN 'duplicated' THEN 'ignored_duplicated'
+                  ELSE 'ignored_failed' END,
+         lease_until = NULL, updated_at = now()
+     WHERE id = $1 AND status IN ('pending', 'failed', 'skipped', 'duplicated')`,
+    [eventId],
+  );
+  return rowCount > 0;
+}
+
+/** Makes the event due now for one more attempt; false while an attempt is in flight. */
+export async function makeEventDue(db: Queryable, eventId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE webhook_events SET status = 'pending', next_attempt_at = now(), updated_at = now()
+     WHERE id = $1 AND (lease_until IS NULL OR lease_until <= now())`,
+    [eventId],
+  );
+  return rowCount > 0;
+}
+
+/** The SELECT list of an event as the API renders it (alias `e`). */
+const EVENT_SELECT = `e.id::text AS id, e.uuid::text AS uuid, e.name, e.payload, e.status, e.attempts,
+  CASE WHEN e.status = 'pending' THEN ${isoTimestampSql('e.next_attempt_at')} END AS next_attempt_at,
+  ${isoTimestampSql('e.created_at')} AS created_at, ${isoTimestampSql('e.updated_at')} AS updated_at,
+  e.subscription_id::text AS subscription_id`;
+
+/** The SELECT list of a delivery (alias `d`); headers as sent, one object. */
+const DELIVERY_SELECT = `d.id::text AS id, d.attempt, d.request_url,
+  (SELECT COALESCE(jsonb_object_agg(h->>0, h->>1), '{}'::jsonb) FROM jsonb_array_elements(d.request_headers) h) AS request_headers,
+  d.request_body, d.response_status, d.response_headers, d.response_body, d.response_truncated, d.error,
+  ${isoTimestampSql('d.started_at')} AS started_at, d.duration_ms, d.event_id::text AS event_id,
+  e.subscription_id::text AS subscription_id`;
+
+/** One event of the subscription as the API renders it, or undefined. The caller has checked the subscription. */
+export async function findEvent(db: Queryable, subscriptionId: string, id: string): Promise<Row | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${EVENT_SELECT} FROM webhook_events e WHERE e.subscription_id = $1 AND e.id = $2`,
+    [subscriptionId, id],
+  );
+  return rows[0];
+}
+
+/** A page of the subscription's events under the API's (or a page's) `where[status]`, `where[uuid]`, order, paging. */
+export async function queryEvents(
+  db: Queryable,
+  subscriptionId: string,
+  def: ResourceDefinition,
+  query: CollectionQuery,
+  personId: string,
+): Promise<{ rows: Row[]; total: number }> {
+  return await queryCollection(db, def, query, {
+    select: EVENT_SELECT,
+    from: 'webhook_events e',
+    conditions: ['e.subscription_id = $1'],
+    params: new SqlParams([subscriptionId]),
+    tieBreaker: 'e.id ASC',
+    personId,
+  });
+}
+
+/** A page of the event's deliveries (its attempts). The caller has checked the event's subscription. */
+export async function queryDeliveries(
+  db: Queryable,
+  eventId: string,
+  def: ResourceDefinition,
+  query: CollectionQuery,
+  personId: string,
+): Promise<{ rows: Row[]; total: number }> {
+  return await queryCollection(db, def, query, {
+    select: DELIVERY_SELECT,
+    from: 'webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id',
+    conditions: ['d.event_id = $1'],
+    params: new SqlParams([eventId]),
+    tieBreaker: 'd.id ASC',
+    personId,
+  });
+}
+
+/** One delivery of the event, or undefined. */
+export async function findDelivery(db: Queryable, eventId: string, id: string): Promise<Row | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+     WHERE d.event_id = $1 AND d.id = $2`,
+    [eventId, id],
+  );
+  return rows[0];
+}
+
+/** An event as the developer pages show it. */
+export interface EventSummary {
+  id: string;
+  uuid: string;
+  name: string;
+  status: string;
+  attempts: number;
+  payload: string;
+  created_at: Date;
+  /** When a pending event is tried next, else null. */
+  next_attempt_at: Date | null;
+}
+
+/** The subscription's events, newest first: all, those of one `status`, or the one `id`. */
+export async function listEvents(
+  db: Queryable,
+  subscriptionId: string,
+  options: { status?: string | undefined; id?: string | undefined; limit: number },
+): Promise<EventSummary[]> {
+  const { rows } = await db.query<EventSummary>(
+    `SELECT id::text, uuid::text, name, status, attempts, payload, created_at,
+       CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at
+     FROM webhook_events
+     WHERE subscription_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::bigint IS NULL OR id = $3)
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [subscriptionId, options.status ?? null, options.id ?? null, options.limit],
+  );
+  return rows;
+}
+
+/** One attempt as the developer pages show it: the request sent, the response received (or why none came). */
+export interface DeliveryRecord {
+  id: string;
+  attempt: number;
+  request_url: string;
+  request_headers: [string, string][];
+  request_body: string;
+  response_status: number | null;
+  response_headers: Record<string, string | string[]> | null;
+  response_body: string | null;
+  response_truncated: boolean;
+  error: string | null;
+  started_at: Date;
+  duration_ms: number;
+}
+
+/** The event's deliveries, latest attempt first. */
+export async function listDeliveries(db: Queryable, eventId: string): Promise<DeliveryRecord[]> {
+  const { rows } = await db.query<DeliveryRecord>(
+    `SELECT id::text, attempt, request_url, request_headers, request_body, response_status, response_headers,
+       response_body, response_truncated, error, started_at, duration_ms
+     FROM webhook_deliveries WHERE event_id = $1 ORDER BY attempt DESC, id DESC`,
+    [eventId],
+  );
+  return rows;
 }

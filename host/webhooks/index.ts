@@ -18,5 +18,20 @@ export {
 export { generateSecret } from './subscription-secret.ts';
 export { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from './delivery-worker.ts';
 export { retryDelayMs, MAX_RETRIES, FIRST_RETRY_MS } from './retry-schedule.ts';
+export { DELIVERY_URL_RULE, parseDeliveryUrl } from './delivery-url.ts';
+export {
+  createSubscription,
+  deleteSubscription,
+  findSubscription,
+  listSubscriptions,
+  rotateSubscriptionSecret,
+  setSubscriptionActive,
+  type SubscriptionOwner,
+  type SubscriptionRow,
+} from './subscription-store.ts';
+export { listDeliveries, listEvents, type DeliveryRecord, type EventSummary } from './event-store.ts';
+export { ignoreEvent, redeliverEvent } from './event-actions.ts';
+export { sendTestEvent, testEventPayload, type TestEventSubscription } from './send-test-event.ts';
+export { EVENT_STATUSES } from './api/event-resource.ts';
 export { webhooksRouter, type WebhooksApiDeps } from './api/webhooks-router.ts';
 export { webhooksOpenApiRouter } from './api/webhooks-openapi-router.ts';

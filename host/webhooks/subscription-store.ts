@@ -1,10 +1,16 @@
 /**
- * The SQL of webhook_subscriptions: create, find (always within the organization, and the owner's own), change
- * `active`, delete and rotate the secret. Secrets are sealed with the host's secret box; a rotation keeps the
- * previous secret signing for a grace window (sign-delivery.ts).
+ * The SQL of webhook_subscriptions (its one owner): create, find and list (always within the organization, and the
+ * owner's own), change `active`, delete and rotate the secret; for the outbox, the active subscribers to an event
+ * name and what the delivery worker needs of a subscription; deactivation after a 410 or the last failure. Secrets
+ * are sealed with the host's secret box; a rotation keeps the previous secret signing for a grace window
+ * (sign-delivery.ts).
  */
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
+import { queryCollection } from '../jsonapi/collection-sql.ts';
+import type { CollectionQuery } from '../jsonapi/query.ts';
+import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
+import { isoTimestampSql, SqlParams } from '../jsonapi/sql.ts';
 import { generateSecret } from './subscription-secret.ts';
 
 /** Binds a sealed secret to what it is (a sealed value moved to another column does not open). */
@@ -29,6 +35,11 @@ export interface SubscriptionRow {
 
 const COLUMNS = `id::text, organization_id::text, person_id::text, application_id::text, name, url, active,
   authenticity_secret, created_at, updated_at`;
+
+/** The SELECT list of a subscription as the API renders it (alias `s`), the secret still sealed. */
+const API_SELECT = `s.id::text AS id, s.name, s.url, s.active, s.authenticity_secret,
+  s.application_id::text AS application_id, ${isoTimestampSql('s.created_at')} AS created_at,
+  ${isoTimestampSql('s.updated_at')} AS updated_at`;
 
 /** Opens a sealed secret. */
 export function openSubscriptionSecret(box: SecretBox, sealed: string): string {
@@ -127,4 +138,85 @@ export async function rotateSubscriptionSecret(
     [owner.organizationId, owner.personId, id, box.seal(secret, SECRET_AAD), ROTATION_GRACE_HOURS],
   );
   return rowCount > 0 ? secret : undefined;
+}
+
+/** The owner's subscriptions, oldest first (the developer pages). */
+export async function listSubscriptions(db: Queryable, owner: SubscriptionOwner): Promise<SubscriptionRow[]> {
+  const { rows } = await db.query<SubscriptionRow>(
+    `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE organization_id = $1 AND person_id = $2
+     ORDER BY created_at, id`,
+    [owner.organizationId, owner.personId],
+  );
+  return rows;
+}
+
+/** One subscription of the owner as the API renders it (secret still sealed), or undefined. */
+export async function findSubscriptionForApi(
+  db: Queryable,
+  owner: SubscriptionOwner,
+  id: string,
+): Promise<Row | undefined> {
+  const { rows } = await db.query<Row>(
+    `SELECT ${API_SELECT} FROM webhook_subscriptions s WHERE s.organization_id = $1 AND s.person_id = $2 AND s.id = $3`,
+    [owner.organizationId, owner.personId, id],
+  );
+  return rows[0];
+}
+
+/** A page of the owner's subscriptions as the API renders them, under the API's `where`, `order` and paging. */
+export async function querySubscriptions(
+  db: Queryable,
+  owner: SubscriptionOwner,
+  def: ResourceDefinition,
+  query: CollectionQuery,
+): Promise<{ rows: Row[]; total: number }> {
+  return await queryCollection(db, def, query, {
+    select: API_SELECT,
+    from: 'webhook_subscriptions s',
+    conditions: ['s.organization_id = $1', 's.person_id = $2'],
+    params: new SqlParams([owner.organizationId, owner.personId]),
+    tieBreaker: 's.id ASC',
+    personId: owner.personId,
+  });
+}
+
+/** The ids of the organization's active subscriptions to `name` (whom a change is announced to). */
+export async function activeSubscriberIds(db: Queryable, organizationId: string, name: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id::text FROM webhook_subscriptions WHERE organization_id = $1 AND name = $2 AND active',
+    [organizationId, name],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** What an attempt needs of its subscription (secrets still sealed). */
+export interface DeliveryTarget {
+  id: string;
+  url: string;
+  active: boolean;
+  /** Whether the subscription's person may still see People data (active, with a People role). */
+  visible: boolean;
+  authenticity_secret: string;
+  /** The previous secret while its grace window lasts, else null. */
+  previous_secret: string | null;
+}
+
+/** The delivery targets of the subscriptions `ids`, by id (a deleted subscription is absent). */
+export async function deliveryTargets(db: Queryable, ids: readonly string[]): Promise<Map<string, DeliveryTarget>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<DeliveryTarget>(
+    `SELECT s.id::text, s.url, s.active,
+       EXISTS (SELECT 1 FROM people p JOIN person_product_roles r ON r.person_id = p.id AND r.product = 'people'
+               WHERE p.id = s.person_id AND p.status = 'active') AS visible,
+       s.authenticity_secret,
+       CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret
+     FROM webhook_subscriptions s WHERE s.id = ANY($1::bigint[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Deactivates a subscription (410 Gone, or its event's last attempt failed). */
+export async function deactivateSubscription(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE webhook_subscriptions SET active = false, updated_at = now() WHERE id = $1', [id]);
 }

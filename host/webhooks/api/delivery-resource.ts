@@ -1,6 +1,5 @@
 /** Delivery: one attempt to send an event — the request sent and the response received. */
 import type { ResourceDefinition } from '../../jsonapi/resource.ts';
-import { isoTimestampSql } from '../../jsonapi/sql.ts';
 
 /** The resource definition. */
 export const deliveryResource: ResourceDefinition = {
@@ -44,10 +43,3 @@ export const deliveryResource: ResourceDefinition = {
   }),
   defaultOrder: 'd.attempt ASC',
 };
-
-/** The SELECT list of a delivery (alias `d`, its event `e`); headers as sent, one object. */
-export const DELIVERY_SELECT = `d.id::text AS id, d.attempt, d.request_url,
-  (SELECT COALESCE(jsonb_object_agg(h->>0, h->>1), '{}'::jsonb) FROM jsonb_array_elements(d.request_headers) h) AS request_headers,
-  d.request_body, d.response_status, d.response_headers, d.response_body, d.response_truncated, d.error,
-  ${isoTimestampSql('d.started_at')} AS started_at, d.duration_ms, d.event_id::text AS event_id,
-  e.subscription_id::text AS subscription_id`;

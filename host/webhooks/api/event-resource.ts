@@ -1,6 +1,5 @@
 /** Event: one change announced to one subscription, with its delivery status. */
 import type { ResourceDefinition } from '../../jsonapi/resource.ts';
-import { isoTimestampSql } from '../../jsonapi/sql.ts';
 
 /** Every status an event takes. */
 export const EVENT_STATUSES = [
@@ -55,9 +54,3 @@ export const eventResource: ResourceDefinition = {
   },
   canQueryBy: ['status', 'uuid'],
 };
-
-/** The SELECT list of an event (alias `e`, its subscription `s`). */
-export const EVENT_SELECT = `e.id::text AS id, e.uuid::text AS uuid, e.name, e.payload, e.status, e.attempts,
-  CASE WHEN e.status = 'pending' THEN ${isoTimestampSql('e.next_attempt_at')} END AS next_attempt_at,
-  ${isoTimestampSql('e.created_at')} AS created_at, ${isoTimestampSql('e.updated_at')} AS updated_at,
-  e.subscription_id::text AS subscription_id, s.person_id::text AS person_id`;

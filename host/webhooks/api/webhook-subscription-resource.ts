@@ -1,7 +1,6 @@
 /** WebhookSubscription: one event name delivered to one URL, owned by a person (or an application acting for one). */
 import type { PayloadShape } from '../../jsonapi/payload.ts';
 import type { ResourceDefinition } from '../../jsonapi/resource.ts';
-import { isoTimestampSql } from '../../jsonapi/sql.ts';
 import { AVAILABLE_EVENTS } from '../event-names.ts';
 
 /** The resource definition (the row's secret is opened before rendering). */
@@ -29,11 +28,6 @@ export const webhookSubscriptionResource: ResourceDefinition = {
   where: { application_id: { type: 'primary_key', column: 's.application_id' } },
   canQueryBy: ['application_id'],
 };
-
-/** The SELECT list of a subscription (alias `s`), the secret still sealed. */
-export const SUBSCRIPTION_SELECT = `s.id::text AS id, s.name, s.url, s.active, s.authenticity_secret,
-  s.application_id::text AS application_id, ${isoTimestampSql('s.created_at')} AS created_at,
-  ${isoTimestampSql('s.updated_at')} AS updated_at`;
 
 /** A create: name, url, active. */
 export const subscriptionCreatePayload: PayloadShape = {

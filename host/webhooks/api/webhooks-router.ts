@@ -10,26 +10,27 @@ import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors.ts';
 import { findOAuthApplicationByClientId } from '../../oauth/applications.ts';
-import { queryCollection } from '../../jsonapi/collection-sql.ts';
 import { parseResourcePayload } from '../../jsonapi/payload.ts';
 import type { CollectionQuery } from '../../jsonapi/query.ts';
 import type { Row } from '../../jsonapi/resource.ts';
 import { collectionRoute, pathId, singleRoute } from '../../jsonapi/routes.ts';
-import { SqlParams } from '../../jsonapi/sql.ts';
 import {
   createSubscription,
   deleteSubscription,
+  findSubscriptionForApi,
   openSubscriptionSecret,
+  querySubscriptions,
   rotateSubscriptionSecret,
   setSubscriptionActive,
   type SubscriptionOwner,
 } from '../subscription-store.ts';
+import { findDelivery, findEvent, queryDeliveries, queryEvents } from '../event-store.ts';
 import { ignoreEvent, redeliverEvent } from '../event-actions.ts';
+import { DELIVERY_URL_RULE, parseDeliveryUrl } from '../delivery-url.ts';
 import { AVAILABLE_EVENT_ROWS, availableEventResource } from './available-event-resource.ts';
-import { DELIVERY_SELECT, deliveryResource } from './delivery-resource.ts';
-import { EVENT_SELECT, eventResource } from './event-resource.ts';
+import { deliveryResource } from './delivery-resource.ts';
+import { eventResource } from './event-resource.ts';
 import {
-  SUBSCRIPTION_SELECT,
   subscriptionCreatePayload,
   subscriptionUpdatePayload,
   webhookSubscriptionResource,
@@ -54,27 +55,25 @@ function organizationParent(req: Request) {
 
 /** The subscription of the requester with its secret opened, or 404. */
 async function loadSubscription(db: Queryable, box: SecretBox, owner: SubscriptionOwner, id: string): Promise<Row> {
-  const { rows } = await db.query<Row>(
-    `SELECT ${SUBSCRIPTION_SELECT} FROM webhook_subscriptions s WHERE s.organization_id = $1 AND s.person_id = $2 AND s.id = $3`,
-    [owner.organizationId, owner.personId, id],
-  );
-  if (!rows[0]) throw new NotFoundError();
-  return openSecret(box, rows[0]);
+  const row = await findSubscriptionForApi(db, owner, id);
+  if (!row) throw new NotFoundError();
+  return openSecret(box, row);
 }
 
 function openSecret(box: SecretBox, row: Row): Row {
   return { ...row, authenticity_secret: openSubscriptionSecret(box, String(row.authenticity_secret)) };
 }
 
-/** The event of one of the requester's subscriptions, or 404. */
+/** An event as the API renders it: its person is its subscription's (the requester). */
+function withPerson(owner: SubscriptionOwner, row: Row): Row {
+  return { ...row, person_id: owner.personId };
+}
+
+/** The event of one of the requester's subscriptions, or 404 (the subscription's owner is checked first). */
 async function loadEvent(db: Queryable, owner: SubscriptionOwner, subscriptionId: string, id: string): Promise<Row> {
-  const { rows } = await db.query<Row>(
-    `SELECT ${EVENT_SELECT} FROM webhook_events e JOIN webhook_subscriptions s ON s.id = e.subscription_id
-     WHERE s.organization_id = $1 AND s.person_id = $2 AND s.id = $3 AND e.id = $4`,
-    [owner.organizationId, owner.personId, subscriptionId, id],
-  );
-  if (!rows[0]) throw new NotFoundError();
-  return rows[0];
+  const row = (await findSubscriptionForApi(db, owner, subscriptionId)) && (await findEvent(db, subscriptionId, id));
+  if (!row) throw new NotFoundError();
+  return withPerson(owner, row);
 }
 
 /** The application an OAuth token was issued to (null for a personal access token). */
@@ -86,18 +85,10 @@ async function applicationIdOf(db: Queryable, req: Request): Promise<string | nu
 
 /** 422 unless `url` is an absolute http(s) URL without credentials. */
 function requireDeliveryUrl(url: unknown): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(String(url));
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.username || parsed.password) {
-    throw new ValidationError('WebhookSubscription', [
-      { parameter: 'url', detail: 'url must be an absolute http or https URL without credentials' },
-    ]);
-  }
-  return parsed.href;
+  const parsed = parseDeliveryUrl(url);
+  if (parsed === undefined)
+    throw new ValidationError('WebhookSubscription', [{ parameter: 'url', detail: DELIVERY_URL_RULE }]);
+  return parsed;
 }
 
 /** The `/webhooks/v2` router. */
@@ -117,16 +108,7 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
   router.get(
     '/webhook_subscriptions',
     collectionRoute(webhookSubscriptionResource, async (req, query) => {
-      const owner = ownerOf(req);
-      const params = new SqlParams([owner.organizationId, owner.personId]);
-      const { rows, total } = await queryCollection(db, webhookSubscriptionResource, query, {
-        select: SUBSCRIPTION_SELECT,
-        from: 'webhook_subscriptions s',
-        conditions: ['s.organization_id = $1', 's.person_id = $2'],
-        params,
-        tieBreaker: 's.id ASC',
-        personId: owner.personId,
-      });
+      const { rows, total } = await querySubscriptions(db, ownerOf(req), webhookSubscriptionResource, query);
       return { rows: rows.map((r) => openSecret(box, r)), total, parent: organizationParent(req) };
     }),
   );
@@ -197,16 +179,12 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
     collectionRoute(eventResource, async (req, query) => {
       const owner = ownerOf(req);
       const subscription = await loadSubscription(db, box, owner, pathId(req, 'id'));
-      const params = new SqlParams([subscription.id]);
-      const { rows, total } = await queryCollection(db, eventResource, query, {
-        select: EVENT_SELECT,
-        from: 'webhook_events e JOIN webhook_subscriptions s ON s.id = e.subscription_id',
-        conditions: ['e.subscription_id = $1'],
-        params,
-        tieBreaker: 'e.id ASC',
-        personId: owner.personId,
-      });
-      return { rows, total, parent: { id: String(subscription.id), type: 'WebhookSubscription' } };
+      const { rows, total } = await queryEvents(db, String(subscription.id), eventResource, query, owner.personId);
+      return {
+        rows: rows.map((r) => withPerson(owner, r)),
+        total,
+        parent: { id: String(subscription.id), type: 'WebhookSubscription' },
+      };
     }),
   );
 
@@ -251,14 +229,7 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
     collectionRoute(deliveryResource, async (req, query) => {
       const owner = ownerOf(req);
       const event = await loadEvent(db, owner, pathId(req, 'id'), pathId(req, 'event_id'));
-      const { rows, total } = await queryCollection(db, deliveryResource, query, {
-        select: DELIVERY_SELECT,
-        from: 'webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id',
-        conditions: ['d.event_id = $1'],
-        params: new SqlParams([event.id]),
-        tieBreaker: 'd.id ASC',
-        personId: owner.personId,
-      });
+      const { rows, total } = await queryDeliveries(db, String(event.id), deliveryResource, query, owner.personId);
       return { rows, total, parent: { id: String(event.id), type: 'Event' } };
     }),
   );
@@ -267,12 +238,8 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
     '/webhook_subscriptions/:id/events/:event_id/deliveries/:delivery_id',
     singleRoute(deliveryResource, async (req) => {
       const event = await loadEvent(db, ownerOf(req), pathId(req, 'id'), pathId(req, 'event_id'));
-      const { rows } = await db.query<Row>(
-        `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-         WHERE d.event_id = $1 AND d.id = $2`,
-        [event.id, pathId(req, 'delivery_id')],
-      );
-      return { row: rows[0], parent: { id: String(event.id), type: 'Event' } };
+      const row = await findDelivery(db, String(event.id), pathId(req, 'delivery_id'));
+      return { row, parent: { id: String(event.id), type: 'Event' } };
     }),
   );
   return router;

@@ -36,6 +36,9 @@ const OWNERS: { table: string; owner: string }[] = [
   { table: 'personal_access_tokens', owner: 'host/auth/personal-access-tokens.ts' },
   { table: 'rate_limits', owner: 'host/limits/limiter-store.ts' },
   { table: 'list_automations', owner: 'host/people/list-resource.ts' },
+  { table: 'webhook_subscriptions', owner: 'host/webhooks/subscription-store.ts' },
+  { table: 'webhook_events', owner: 'host/webhooks/event-store.ts' },
+  { table: 'webhook_deliveries', owner: 'host/webhooks/event-store.ts' },
 ];
 
 describe('table owners', () => {
