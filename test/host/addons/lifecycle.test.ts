@@ -132,6 +132,9 @@ describe('add-on lifecycle events to the template integrator', () => {
     const session = await loggedIn(f.t.baseUrl);
     const admin = await personId(f.t.db, 'admin@demo.test');
     const before = (await testVault(f.t.db).find(installation, admin))!;
+    // A call before: answered (and, on the embedded database, its read kept for the next call).
+    const working = await proxyFetch(f.t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
+    expect(working.status).toBe(200);
     const path = `/addons/installations/${installation}/revoke`;
     // Without the CSRF token, or from another origin: refused, nothing changes.
     const refused = await Promise.all([
@@ -155,6 +158,14 @@ describe('add-on lifecycle events to the template integrator', () => {
     expect(await res.json()).toEqual({ state: 'uninitialized' });
     expect(await testVault(f.t.db).find(installation, admin)).toBeUndefined();
     expect(await f.t.host.oauthProvider.AccessToken.find(before.service!.accessToken)).toBeUndefined();
+    // The add-on's calls stop at once, on both sides.
+    for (const side of ['integrator', 'service'] as const) {
+      const after = await proxyFetch(f.t.baseUrl, session, installation, side, {
+        url: side === 'service' ? '/current/v2/me' : '/api/messages',
+      });
+      expect(after.status).toBe(401);
+      expect((await after.json()).error.code).toBe('handshake_required');
+    }
 
     await expect.poll(() => received('addon.authorization.revoked'), { timeout: 15_000 }).toHaveLength(1);
     expect((await received('addon.authorization.revoked'))[0]).toEqual(
