@@ -14,6 +14,7 @@ import { loginRouter } from './login.ts';
 import { authorizeRouter } from './oauth/authorize.ts';
 import { COMPLETION_PATH, completeRouter, type HostTokensHandler } from './oauth/complete.ts';
 import { tokenRouter } from './oauth/token.ts';
+import { ADDON_KIT_WEBHOOK_PATH, addonKitWebhookRouter } from './webhooks/addon-kit-receiver.ts';
 import { messagePage } from './pages/page.ts';
 import { createPageSite, pageSiteRouter } from './pages/site.ts';
 import { migrateIntegrator, openIntegratorDatabase, type Database } from './store/database.ts';
@@ -44,7 +45,7 @@ export interface Integrator {
   config: IntegratorConfig;
   db: Database;
   /** The URLs an add-on config's `integrator_oauth` / `integrator_api` need. */
-  urls: { authorize: string; token: string; redirect: string; apiBase: string };
+  urls: { authorize: string; token: string; redirect: string; apiBase: string; webhook: string };
   /** Releases what createIntegrator made (the database is the caller's). */
   close(): Promise<void>;
 }
@@ -120,6 +121,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   app.use(tokenRouter(ctx));
   app.use(completeRouter(ctx, options.onHostTokens));
   app.use(messagesRouter(ctx));
+  app.use(addonKitWebhookRouter(ctx));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found', error_description: 'no such route' });
   });
@@ -146,6 +148,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
       token: `${config.baseUrl}/oauth/token`,
       redirect: `${config.baseUrl}${COMPLETION_PATH}`,
       apiBase: config.baseUrl,
+      webhook: `${config.baseUrl}${ADDON_KIT_WEBHOOK_PATH}`,
     },
     async close() {},
   };

@@ -20,3 +20,16 @@ export {
   SAMPLE_ADDON_BUNDLE,
   type BundleSpec,
 } from '../build/bundles.ts';
+export {
+  AUTHENTICITY_HEADER,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  authenticitySignature,
+  signDelivery,
+  standardKey,
+  standardSignature,
+  type SecretFormat,
+  type SignInput,
+} from './webhook-signature.ts';
+export { deliveryBody, type DeliveryBodyInput } from './webhook-body.ts';

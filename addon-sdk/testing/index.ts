@@ -11,3 +11,4 @@ export type {
 export { textOf, type UiNode, type UiComponent } from './ui-tree.ts';
 export type { AddonTestEvent } from './page/test-page-contract.ts';
 export { launchChromium, defaultChromiumPath } from './launch-chromium.ts';
+export { sendTestWebhook, type TestWebhookOptions, type TestWebhookResult } from './send-test-webhook.ts';

@@ -23,6 +23,7 @@ import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { createTokenVault, type TokenVault } from './authorizations/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { handshakeRouter, recordServiceConsent } from './handshake/index.ts';
+import { revokeAuthorizationRoute } from './lifecycle/index.ts';
 import { fetchProxy, type ProxyCallCache } from './proxy/index.ts';
 import {
   installationBundleRoute,
@@ -33,7 +34,7 @@ import {
   requireRegistryCredentials,
   type AddonPages,
 } from './registry/index.ts';
-import { addonErrorHandler, requireAddonSession } from './session-gate.ts';
+import { addonErrorHandler, requireAddonCsrf, requireAddonSession } from './session-gate.ts';
 import {
   createRefreshEngine,
   createSweeper,
@@ -88,6 +89,8 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   const loopback = createLoopback(deps.app);
   const allowPrivateAddresses = allowsPrivateAddresses(config);
   const timeoutSeconds = config.addonTokenTimeoutSeconds;
+  // The add-on lifecycle events are recorded in the transaction of the change they report (host/addons/lifecycle).
+  const lifecycle = { transaction: db.transaction.bind(db), box };
   const tokens = createRefreshEngine({
     db,
     vault,
@@ -98,6 +101,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     leaseMs: timeoutSeconds * 1000 + 2000,
     onRefresh: (side, outcome) =>
       deps.metrics?.tokenRefresh(side === 'integrator' ? 'addon_integrator' : 'addon_service', outcome),
+    lifecycle,
     kinds: {
       service: hostGrant({ db, box, loopback, issuer: config.baseUrl, timeoutSeconds }),
       integrator: integratorGrant({ db, box, timeoutSeconds, allowPrivateAddresses }),
@@ -120,6 +124,12 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   router.get('/installations', session, listInstallationsRoute({ db, vault, baseUrl: config.baseUrl }));
   router.get('/installations/:id/bundle.js', session, installationBundleRoute({ db }));
   router.get('/installations/:id/state', session, installationStateRoute({ db, vault }));
+  router.post(
+    '/installations/:id/revoke',
+    session,
+    requireAddonCsrf,
+    revokeAuthorizationRoute({ db, box, vault, provider: deps.provider, clock, logger }),
+  );
   const limits = {
     maxRequestBytes: config.maxBodyBytes,
     replayBytes: Math.min(config.maxBodyBytes, config.addonReplayBytes),
@@ -139,6 +149,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
       limits,
       allowPrivateAddresses,
       metrics: deps.metrics ?? NO_METRICS,
+      lifecycle,
     }),
   );
   router.use('/installations', addonErrorHandler(logger));

@@ -77,6 +77,12 @@ const environmentSchema = z.strictObject({
    * rendered, and the host page's CSP img-src lists only these. Empty (the default): no images, no links.
    */
   ui_origins: z.array(origin).max(20).default([]),
+  /**
+   * Where the host sends this environment's add-on lifecycle events (a person completed the handshake, revoked it,
+   * was excluded by the organization's access_mode, must authorize again), signed with the integrator's
+   * `client_secret` (host/addons/lifecycle/README.md). Absent: none are sent.
+   */
+  webhook_url: url.optional(),
 });
 
 /** The zod schema of `addon.config.json` after placeholders are filled. */
@@ -185,6 +191,7 @@ function crossFieldProblems(raw: unknown): string[] {
           ui_origins?: unknown;
           integrator_oauth?: Record<string, unknown>;
           integrator_api?: Record<string, unknown>;
+          webhook_url?: unknown;
         }
       | undefined;
     if (!env || typeof env !== 'object') continue;
@@ -205,6 +212,7 @@ function crossFieldProblems(raw: unknown): string[] {
         ['integrator_oauth.token_url', env.integrator_oauth?.token_url],
         ['integrator_oauth.redirect_url', env.integrator_oauth?.redirect_url],
         ['integrator_api.base_url', env.integrator_api?.base_url],
+        ['webhook_url', env.webhook_url],
       ];
       if (Array.isArray(env.ui_origins)) env.ui_origins.forEach((value, i) => urls.push([`ui_origins.${i}`, value]));
       for (const [path, value] of urls) {

@@ -1,6 +1,6 @@
 /**
  * An environment of an add-on config with its integrator moved to another base URL: the OAuth endpoints, the
- * completion URL and the API base keep their paths on the new origin. `start` moves the sample add-on onto the
+ * completion URL, the API base and the lifecycle `webhook_url` keep their paths on the new origin. `start` moves the sample add-on onto the
  * template integrator it started; `addon-kit addon push|dev|doctor --integrator URL` point a development version at
  * another integrator (a scaffolded one) without editing the config.
  */
@@ -31,6 +31,7 @@ export function withIntegratorAt(config: AddonConfig, environment: Environment, 
           redirect_url: moveOnto(oauth.redirect_url, base),
         },
         integrator_api: { ...settings.integrator_api, base_url: moveOnto(settings.integrator_api.base_url, base) },
+        ...(settings.webhook_url ? { webhook_url: moveOnto(settings.webhook_url, base) } : {}),
       },
     },
   };

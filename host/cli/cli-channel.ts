@@ -1,6 +1,6 @@
 /**
  * A running host's CLI channel: while `start` holds the embedded database (PGlite is one process), the commands that
- * need it (`seed`, `pat create`, `oauth-app create`) are sent here by the CLI and run inside the host, on the host's
+ * need it (`seed`, `pat create`, `oauth-app create`, `webhooks trigger`) are sent here by the CLI and run inside the host, on the host's
  * own database connection, their output streamed back as they write it. The channel is a Unix socket in the data
  * directory, readable and writable by its owner only (0600) — who may use it is who may read the data directory,
  * which holds the secrets anyway. Why not PGlite over a socket: see host/cli/README.md.
@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<ChannelCommand>> = {
   seed: async () => (await import('./seed-command.ts')).seedCommand,
   pat: async () => (await import('./pat-command.ts')).patCommand,
   'oauth-app': async () => (await import('./oauth-app-command.ts')).oauthAppCommand,
+  webhooks: async () => (await import('./webhooks-command.ts')).webhooksCommand,
 };
 
 /** Runs a command line received on the channel as the CLI would: a usage mistake is one line and exit code 2. */

@@ -3,6 +3,7 @@
  * lines and `--help` print, in one place. Kept apart from the commands so `main` prints help without loading them.
  */
 import { ENVIRONMENTS } from '../addons/index.ts';
+import { AVAILABLE_EVENTS } from '../webhooks/event-names.ts';
 import { DEFAULT_PEOPLE } from '../db/seed/demo.ts';
 import { DATABASE_OPTIONS, UsageError, type CommandForm, type CommandSpec } from './args.ts';
 
@@ -117,6 +118,28 @@ export const OAUTH_APP_CREATE_FORM = {
     json: { type: 'boolean', help: 'print {id, client_id, client_secret} as one JSON line' },
     ...DATABASE_OPTIONS,
   },
+} as const satisfies CommandForm;
+
+export const WEBHOOKS_TRIGGER_FORM = {
+  action: 'trigger',
+  summary:
+    "a test event through the outbox to the person's active subscriptions to <event> (or the one --subscription names): signed, retried and listed by /webhooks/v2 like any event",
+  positionals: [{ name: '<event>', help: `an available event: ${AVAILABLE_EVENTS.join(', ')}` }],
+  options: {
+    subscription: { type: 'string', value: 'ID', help: 'only this subscription of the person (it must be to <event>)' },
+    email: {
+      type: 'string',
+      value: 'E',
+      help: 'the person whose subscriptions (default: who the CLI is signed in as to --host, addon-kit login)',
+    },
+    host: HOST_OPTION,
+    json: { type: 'boolean', help: 'print {events: [{subscription_id, event_id, uuid}]} as one JSON line' },
+    ...DATABASE_OPTIONS,
+  },
+  notes: [
+    'beside a running addon-kit start it runs in that host (its delivery worker sends at once); otherwise the events',
+    '  wait in the outbox for the next host to start',
+  ],
 } as const satisfies CommandForm;
 
 const CREDENTIALS_NOTE = [
@@ -252,6 +275,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   { name: 'seed', forms: [SEED_FORM] },
   { name: 'pat', forms: [PAT_CREATE_FORM] },
   { name: 'oauth-app', forms: [OAUTH_APP_CREATE_FORM] },
+  { name: 'webhooks', forms: [WEBHOOKS_TRIGGER_FORM] },
   { name: 'addon', forms: [ADDON_PUSH_FORM, ADDON_PROMOTE_FORM, ADDON_BUILD_FORM, ADDON_DEV_FORM] },
   { name: 'create', forms: [CREATE_FORM] },
   { name: 'doctor', forms: [DOCTOR_FORM] },

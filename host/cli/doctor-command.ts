@@ -57,6 +57,7 @@ export async function doctorCommand(
       tokenUrl: settings.integrator_oauth.token_url,
       completionUrl: settings.integrator_oauth.redirect_url,
       apiBaseUrl: settings.integrator_api.base_url,
+      ...(settings.webhook_url ? { webhookUrl: settings.webhook_url } : {}),
       clientId: settings.integrator_oauth.client_id,
       clientSecret: settings.integrator_oauth.client_secret,
       redirectUri,

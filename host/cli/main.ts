@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   seed: async () => (await import('./seed-command.ts')).seedCommand,
   pat: async () => (await import('./pat-command.ts')).patCommand,
   'oauth-app': async () => (await import('./oauth-app-command.ts')).oauthAppCommand,
+  webhooks: async () => (await import('./webhooks-command.ts')).webhooksCommand,
   addon: async () => (await import('./addon-command.ts')).addonCommand,
   create: async () => (await import('./create-command.ts')).createCommand,
   doctor: async () => (await import('./doctor-command.ts')).doctorCommand,

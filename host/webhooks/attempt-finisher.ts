@@ -34,7 +34,8 @@ async function record(db: Database, batch: FinishedAttempt[]): Promise<boolean[]
     const deactivated = new Set(
       batch.filter((attempt, i) => finished[i] && attempt.outcome.deactivate).map((a) => a.event.subscription_id),
     );
-    for (const subscription of deactivated) await deactivateSubscription(tx, subscription);
+    // A lifecycle event (add-on → integrator) has no subscription to deactivate: it only fails.
+    for (const subscription of deactivated) if (subscription !== null) await deactivateSubscription(tx, subscription);
     return finished;
   });
 }

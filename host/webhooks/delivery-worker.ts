@@ -19,6 +19,7 @@ import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
 import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
+import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';
 import { deliveryTargets, openSubscriptionSecret, type DeliveryTarget } from './subscription-store.ts';
 
@@ -63,6 +64,22 @@ function leaseMs(timeoutMs: number): number {
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
+/**
+ * The target of an add-on lifecycle event (no subscription): its own URL and sealed secret; always active and
+ * visible (the integrator is told about its own add-on, not shown People data).
+ */
+function lifecycleTarget(event: ClaimedEvent): DeliveryTarget | undefined {
+  if (event.target_url === null || event.signing_secret === null) return undefined;
+  return {
+    id: event.id,
+    url: event.target_url,
+    active: true,
+    visible: true,
+    authenticity_secret: event.signing_secret,
+    previous_secret: null,
+  };
+}
+
 /** Starts the worker; the caller must `stop()` it on shutdown. */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
@@ -85,7 +102,12 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
       return;
     }
-    const secrets = [openSubscriptionSecret(options.box, target.authenticity_secret)];
+    const lifecycle = event.subscription_id === null;
+    const secrets = [
+      lifecycle
+        ? openLifecycleSecret(options.box, target.authenticity_secret)
+        : openSubscriptionSecret(options.box, target.authenticity_secret),
+    ];
     if (target.previous_secret) secrets.push(openSubscriptionSecret(options.box, target.previous_secret));
     const body = deliveryBody({
       uuid: event.uuid,
@@ -97,7 +119,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     const headers: [string, string][] = [
       ['Content-Type', 'application/json'],
       ['User-Agent', options.userAgent],
-      ...signDelivery({ id: event.uuid, timestamp: Math.floor(Date.now() / 1000), body, secrets }),
+      ...signDelivery({
+        id: event.uuid,
+        timestamp: Math.floor(Date.now() / 1000),
+        body,
+        secrets,
+        // A lifecycle event's secret is an integrator's OAuth client secret: its UTF-8 bytes key the HMAC.
+        format: lifecycle ? 'raw' : 'whsec',
+      }),
     ];
     const record = await attemptDelivery({
       url: target.url,
@@ -146,8 +175,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // claim statement serves several attempts instead of one each.
     if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
       const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
-      const targets = await deliveryTargets(db, [...new Set(claimed.map((e) => e.subscription_id))]);
-      for (const event of claimed) start(event, targets.get(event.subscription_id));
+      const subscriptionIds = claimed.flatMap((e) => (e.subscription_id === null ? [] : [e.subscription_id]));
+      const targets = await deliveryTargets(db, [...new Set(subscriptionIds)]);
+      for (const event of claimed)
+        start(event, event.subscription_id === null ? lifecycleTarget(event) : targets.get(event.subscription_id));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {
         const next = await msUntilNextDue(db);

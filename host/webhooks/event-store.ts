@@ -31,16 +31,47 @@ export async function insertEvents(tx: Queryable, events: NewEvents): Promise<{ 
   return rows;
 }
 
+/**
+ * One add-on lifecycle event (host/addons/lifecycle, through record-lifecycle-event.ts), in the caller's transaction:
+ * no subscription; its own target URL and sealed signing secret (migration 210).
+ */
+export interface NewLifecycleEvent {
+  organizationId: string;
+  name: string;
+  payload: string;
+  targetUrl: string;
+  /** Sealed with the host's secret box. */
+  sealedSecret: string;
+}
+
+/** Inserts a pending lifecycle event; returns its id and uuid. */
+export async function insertLifecycleEvent(
+  tx: Queryable,
+  event: NewLifecycleEvent,
+): Promise<{ id: string; uuid: string }> {
+  const { rows } = await tx.query<{ id: string; uuid: string }>(
+    `INSERT INTO webhook_events (organization_id, subscription_id, name, payload, target_url, signing_secret)
+     VALUES ($1, NULL, $2, $3, $4, $5) RETURNING id::text, uuid::text`,
+    [event.organizationId, event.name, event.payload, event.targetUrl, event.sealedSecret],
+  );
+  return rows[0]!;
+}
+
 /** An event claimed for one attempt. */
 export interface ClaimedEvent {
   id: string;
   uuid: string;
   organization_id: string;
-  subscription_id: string;
+  /** Null for an add-on lifecycle event: it carries its own target (`target_url`, `signing_secret`). */
+  subscription_id: string | null;
   name: string;
   payload: string;
   /** The number of the attempt claimed (1 for the first). */
   attempt: number;
+  /** A lifecycle event's URL, else null. */
+  target_url: string | null;
+  /** A lifecycle event's sealed signing secret, else null. */
+  signing_secret: string | null;
 }
 
 /**
@@ -60,7 +91,7 @@ export async function claimDueEvents(db: Queryable, limit: number, leaseMs: numb
      FROM due
      WHERE e.id = due.id
      RETURNING e.id::text, e.uuid::text, e.organization_id::text, e.subscription_id::text, e.name, e.payload,
-       e.attempts AS attempt`,
+       e.attempts AS attempt, e.target_url, e.signing_secret`,
     [limit, leaseMs],
   );
   return rows;

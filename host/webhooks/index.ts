@@ -4,6 +4,7 @@
  */
 export { AVAILABLE_EVENTS, isEventName, type EventName } from './event-names.ts';
 export { recordEvent, WEBHOOK_EVENTS_CHANNEL, type RecordedEvent } from './record-event.ts';
+export { recordLifecycleEvent, type LifecycleEventInput } from './record-lifecycle-event.ts';
 export { renderPayload } from './render-payload.ts';
 export {
   AUTHENTICITY_HEADER,

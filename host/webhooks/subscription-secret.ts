@@ -13,6 +13,4 @@ export function generateSecret(): string {
 }
 
 /** The HMAC key of the Standard Webhooks signature: the bytes after `whsec_`. */
-export function standardKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
-}
+export { standardKey } from '@addon-kit/sdk/server';

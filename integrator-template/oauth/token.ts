@@ -23,6 +23,8 @@ function sendTokens(res: Response, pair: TokenPair): void {
     expires_in: pair.expiresIn,
     refresh_token: pair.refreshToken,
     scope: pair.scope,
+    // The user as this server knows them: the host sends it back in its add-on lifecycle events.
+    user_id: pair.userId,
   });
 }
 

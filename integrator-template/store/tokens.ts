@@ -13,6 +13,8 @@ export interface TokenPair {
   /** Seconds until the access token expires. */
   expiresIn: number;
   scope: string;
+  /** The user the grant is for (`user_id` of the token response: the host keeps it to name the person back). */
+  userId: string;
 }
 
 /** Lifetimes and the grace window, from the configuration. */
@@ -78,7 +80,13 @@ export async function issueTokenFamily(
   await storePair(tx, familyId, access, refresh, now, s);
   return {
     familyId,
-    pair: { accessToken: access, refreshToken: refresh, expiresIn: s.accessTokenTtlSeconds, scope: grant.scope },
+    pair: {
+      accessToken: access,
+      refreshToken: refresh,
+      expiresIn: s.accessTokenTtlSeconds,
+      scope: grant.scope,
+      userId: grant.userId,
+    },
   };
 }
 
@@ -105,13 +113,14 @@ export async function rotateRefreshToken(
   const { rows } = await tx.query<{
     family_id: string;
     client_id: string;
+    user_id: string;
     scope: string;
     expires_at: Date;
     rotated_at: Date | null;
     replayed_at: Date | null;
     revoked_at: Date | null;
   }>(
-    `SELECT r.family_id::text, f.client_id, f.scope, r.expires_at, r.rotated_at, r.replayed_at, f.revoked_at
+    `SELECT r.family_id::text, f.client_id, f.user_id::text, f.scope, r.expires_at, r.rotated_at, r.replayed_at, f.revoked_at
        FROM refresh_tokens r JOIN token_families f ON f.id = r.family_id
       WHERE r.token_hash = $1 FOR UPDATE OF r, f`,
     [hashSecret(presented)],
@@ -132,7 +141,13 @@ export async function rotateRefreshToken(
     await storePair(tx, row.family_id, access, refresh, now, s);
     return {
       kind: 'issued',
-      pair: { accessToken: access, refreshToken: refresh, expiresIn: s.accessTokenTtlSeconds, scope: row.scope },
+      pair: {
+        accessToken: access,
+        refreshToken: refresh,
+        expiresIn: s.accessTokenTtlSeconds,
+        scope: row.scope,
+        userId: row.user_id,
+      },
     };
   }
 
@@ -150,11 +165,27 @@ export async function rotateRefreshToken(
     );
     const expiresAt = new Date(tokenRows[0]!.expires_at).getTime();
     const expiresIn = Math.max(0, Math.ceil((expiresAt - now.getTime()) / 1000));
-    return { kind: 'issued', pair: { accessToken: access, refreshToken: refresh, expiresIn, scope: row.scope } };
+    return {
+      kind: 'issued',
+      pair: { accessToken: access, refreshToken: refresh, expiresIn, scope: row.scope, userId: row.user_id },
+    };
   }
   // RFC 9700 §4.14.2: a rotated token presented again means it may have leaked — end the grant.
   await revokeTokenFamily(tx, row.family_id, now);
   return { kind: 'reused', familyId: row.family_id };
+}
+
+/**
+ * Drops every token family (access and refresh tokens, the codes that made them) of a user and client: the host
+ * said the person revoked the add-on, was excluded, or must authorize again (webhooks/addon-kit-receiver.ts).
+ * Returns how many grants were dropped.
+ */
+export async function dropUserTokens(tx: Queryable, grant: { clientId: string; userId: string }): Promise<number> {
+  const { rowCount } = await tx.query('DELETE FROM token_families WHERE client_id = $1 AND user_id::text = $2', [
+    grant.clientId,
+    grant.userId,
+  ]);
+  return rowCount;
 }
 
 /** Who an access token speaks for. */

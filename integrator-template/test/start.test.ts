@@ -146,6 +146,7 @@ describe('startIntegrator()', () => {
         token: 'http://localhost:4200/oauth/token',
         redirect: 'http://localhost:4200/addon/complete',
         apiBase: 'http://localhost:4200',
+        webhook: 'http://localhost:4200/webhooks/addon-kit',
       });
     } finally {
       await running.close();
@@ -172,6 +173,7 @@ describe('startIntegrator()', () => {
       );
       expect(rows.map((r) => r.table_name)).toEqual([
         'access_tokens',
+        'addon_kit_events',
         'authorization_codes',
         'message_recipients',
         'messages',

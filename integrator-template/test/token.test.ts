@@ -90,7 +90,14 @@ describe('POST /oauth/token (authorization_code)', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
     const body = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'refresh_token', 'scope', 'token_type']);
+    expect(Object.keys(body).sort()).toEqual([
+      'access_token',
+      'expires_in',
+      'refresh_token',
+      'scope',
+      'token_type',
+      'user_id',
+    ]);
     expect(body.token_type).toBe('Bearer');
     const access = await t.db.query('SELECT 1 FROM access_tokens WHERE token_hash = $1', [
       digest(body.access_token as string),
@@ -404,7 +411,9 @@ describe('POST /oauth/token (refresh_token)', () => {
       token_type: 'Bearer',
       expires_in: 3600 - 29,
       scope: 'messages',
+      user_id: rotated.user_id,
     });
+    expect(rotated.user_id).toBe(first.user_id);
     expect(await apiStatus(rotated.access_token)).toBe(200);
   });
 

@@ -27,7 +27,7 @@ describe('addon-kit (bad arguments)', () => {
     [[], /^usage:/],
     [
       ['launch'],
-      /^addon-kit: unknown command "launch"; commands: start, login, logout, seed, pat, oauth-app, addon, create, doctor$/,
+      /^addon-kit: unknown command "launch"; commands: start, login, logout, seed, pat, oauth-app, webhooks, addon, create, doctor$/,
     ],
     [['start', '--port', 'abc'], /^addon-kit start: --port must be an integer from 0 to 65535, got "abc"$/],
     [['start', '--bogus'], /^addon-kit start: Unknown option '--bogus'/],
@@ -107,6 +107,7 @@ const FLAGS: Record<string, string[]> = {
   ],
   create: ['--from-registry', '--packages', '--help'],
   doctor: ['--env', '--config', '--host', '--integrator', '--username', '--password', '--json', '--help'],
+  webhooks: ['--subscription', '--email', '--host', '--json', '--data-dir', '--database-url', '--help'],
 };
 
 /** The flags of the option rows of a help text, in order. */
@@ -170,6 +171,7 @@ describe('addon-kit help', () => {
       'seed [--people',
       'pat create',
       'oauth-app create',
+      'webhooks trigger',
       'addon push',
       'addon promote',
       'addon build',
@@ -185,7 +187,7 @@ describe('addon-kit help', () => {
   it.each([
     [
       ['help', 'launch'],
-      'addon-kit help: unknown command "launch"; commands: start, login, logout, seed, pat, oauth-app, addon, create, doctor',
+      'addon-kit help: unknown command "launch"; commands: start, login, logout, seed, pat, oauth-app, webhooks, addon, create, doctor',
     ],
     [['help', 'start', 'now'], 'addon-kit help: unexpected argument: now'],
   ])('exits 2 with one line for %j [usage mistake]', async (args, line) => {

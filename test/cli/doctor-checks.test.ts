@@ -150,6 +150,19 @@ describe('collectChecks()', () => {
     });
   });
 
+  it('checks the webhook_url too when the environment declares one [webhook_url]', async () => {
+    const webhookUrl = `${t.url}/webhooks/addon-kit`;
+    const development = await collectChecks(optionsFor(t.url, { webhookUrl }));
+    expect(development.at(-1)).toEqual({
+      id: 'config.urls',
+      status: 'pass',
+      detail: '5 URLs resolve (http allowed in development)',
+    });
+    const beta = await collectChecks(optionsFor(t.url, { environment: 'beta', webhookUrl }));
+    expect(beta.at(-1)).toMatchObject({ id: 'config.urls', status: 'fail' });
+    expect(beta.at(-1)!.detail).toMatch(/; webhook_url uses http$/);
+  });
+
   it('fails config.urls and completion.advance for a host name that does not resolve [redirect_url on .invalid]', async () => {
     const checks = await collectChecks(
       optionsFor(t.url, { completionUrl: 'http://integrator.doctor.invalid/addon/complete' }),

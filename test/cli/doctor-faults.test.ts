@@ -46,7 +46,8 @@ const COMPLETION_FIX = `GET redirect_url must redirect (302/303) to ${ADVANCE} w
 const FIELDS_FIX =
   'Answer with the RFC 6749 §5.1 field names: access_token, token_type ("Bearer"), expires_in (integer seconds), refresh_token and scope; the host reads exactly these.';
 const EXPIRES_FIX = 'expires_in must be a positive JSON integer: the lifetime in seconds (RFC 6749 §5.1).';
-const ISSUED = '{"access_token":"…","token_type":"Bearer","expires_in":3600,"refresh_token":"…","scope":"messages"}';
+const ISSUED =
+  '{"access_token":"…","token_type":"Bearer","expires_in":3600,"refresh_token":"…","scope":"messages","user_id":"1"}';
 const SKIP_CLIENT = {
   status: 'skip',
   detail: 'the token endpoint refused the client credentials (see token.exchange)',

@@ -126,6 +126,7 @@ describe('addon-kit doctor', () => {
       '  - environments.beta.integrator_oauth.token_url: must be an https URL outside development',
       '  - environments.beta.integrator_oauth.redirect_url: must be an https URL outside development',
       '  - environments.beta.integrator_api.base_url: must be an https URL outside development',
+      '  - environments.beta.webhook_url: must be an https URL outside development',
     ]);
   });
 });

@@ -94,19 +94,25 @@ export async function writeRefreshedTokens(
   return rowCount === 1;
 }
 
-/** Moves the record to `reauthorization_required` (tokens kept) and releases the lease, only while `owner` holds it. */
+/**
+ * Moves the record to `reauthorization_required` (tokens kept) and releases the lease, only while `owner` holds it.
+ * Returns the row's integrator subject when the state moved (the `reauthorization_required` event is recorded in
+ * the same transaction), undefined when nothing changed.
+ */
 export async function requireReauthorization(
   q: Queryable,
   id: string,
   side: RefreshSide,
   owner: string,
-): Promise<void> {
+): Promise<{ subject: string | null; personId: string } | undefined> {
   const c = COLUMNS[side];
-  await q.query(
+  const { rows } = await q.query<{ subject: string | null; person_id: string }>(
     `UPDATE addon_authorizations SET state = 'reauthorization_required', ${c.until} = NULL, ${c.owner} = NULL, updated_at = now()
-     WHERE id = $1 AND ${c.owner} = $2 AND state = ANY($3::text[])`,
+     WHERE id = $1 AND ${c.owner} = $2 AND state = ANY($3::text[])
+     RETURNING integrator_subject AS subject, person_id::text`,
     [id, owner, sourcesOf('reauthorization_required')],
   );
+  return rows[0] && { subject: rows[0].subject, personId: rows[0].person_id };
 }
 
 /** Releases the lease without touching the tokens (a failed or needless refresh), only while `owner` holds it. */

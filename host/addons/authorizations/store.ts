@@ -105,8 +105,24 @@ export interface AuthorizationStore {
   saveIntegratorTokens(
     id: string,
     tokens: SealedTokens & { scope: string | null },
-    options?: { q?: Queryable; ready?: boolean; refreshedAt?: Date },
+    options?: { q?: Queryable; ready?: boolean; refreshedAt?: Date; subject?: string | null },
   ): Promise<void>;
+  /**
+   * The organization's access_mode leaves the person out: marks the row excluded (once; a completed handshake
+   * clears the mark). Returns the row's integrator subject when this call marked it, undefined when it was already
+   * marked or never authorized (`uninitialized`) — so the `excluded` event is recorded once.
+   */
+  markExcluded(id: string, q?: Queryable): Promise<{ subject: string | null } | undefined>;
+  /**
+   * The person revokes the add-on: the row is deleted (its tokens with it; a new handshake starts from
+   * `uninitialized`). Returns what it held for the revocation of the host grant and the `revoked` event, or
+   * undefined when there was no row.
+   */
+  revoke(
+    installationId: string,
+    personId: string,
+    q?: Queryable,
+  ): Promise<{ row: AuthorizationRow; subject: string | null } | undefined>;
   /** Re-seals values of a retired key, each only if it still holds the value read (a concurrent write wins). */
   reseal(
     id: string,
@@ -216,7 +232,9 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
            integrator_refresh_token_encrypted = CASE WHEN $6::boolean THEN $3 ELSE COALESCE($3, integrator_refresh_token_encrypted) END,
            integrator_expires_at = $4, integrator_scope = COALESCE($5, integrator_scope),
            state = CASE WHEN $6::boolean THEN 'ready' ELSE state END,
-           integrator_refreshed_at = $7, encryption_key_id = $8, updated_at = now()
+           integrator_refreshed_at = $7, encryption_key_id = $8, updated_at = now(),
+           integrator_subject = CASE WHEN $6::boolean THEN $10 ELSE integrator_subject END,
+           excluded_at = CASE WHEN $6::boolean THEN NULL ELSE excluded_at END
          WHERE id = $1 AND (NOT $6::boolean OR state = ANY($9::text[]))`,
         [
           id,
@@ -228,9 +246,29 @@ export function createAuthorizationStore(db: Queryable): AuthorizationStore {
           options.refreshedAt ?? null,
           tokens.keyId,
           sourcesOf('ready'),
+          options.subject ?? null,
         ],
       );
       if (ready && rowCount !== 1) await refuse(id, 'ready', q);
+    },
+    async markExcluded(id, q = db) {
+      const { rows } = await q.query<{ subject: string | null }>(
+        `UPDATE addon_authorizations SET excluded_at = now(), updated_at = now()
+         WHERE id = $1 AND excluded_at IS NULL AND state <> 'uninitialized' RETURNING integrator_subject AS subject`,
+        [id],
+      );
+      return rows[0];
+    },
+    async revoke(installationId, personId, q = db) {
+      const { rows } = await q.query<AuthorizationRow & { subject: string | null }>(
+        `DELETE FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2
+         RETURNING ${COLUMNS}, integrator_subject AS subject`,
+        [installationId, personId],
+      );
+      const found = rows[0];
+      if (!found) return undefined;
+      const { subject, ...row } = found;
+      return { row, subject };
     },
     async reseal(id, keyId, columns, q = db) {
       if (columns.length === 0) return;

@@ -70,7 +70,7 @@ export interface TokenVault {
   saveIntegratorTokens(
     id: string,
     tokens: TokenSet,
-    options?: { q?: Queryable; state?: 'ready'; refreshedAt?: Date },
+    options?: { q?: Queryable; state?: 'ready'; refreshedAt?: Date; subject?: string | null },
   ): Promise<void>;
   /** Moves the record to another state, keeping its tokens (an illegal move throws IllegalTransitionError). */
   setState(id: string, state: AuthorizationState, q?: Queryable): Promise<void>;
@@ -164,6 +164,7 @@ export function createTokenVault(
           ...(options.q ? { q: options.q } : {}),
           ready: options.state === 'ready',
           ...(options.refreshedAt ? { refreshedAt: options.refreshedAt } : {}),
+          ...(options.subject !== undefined ? { subject: options.subject } : {}),
         },
       ),
     setState: (id, state, q) => store.transition(id, state, q),

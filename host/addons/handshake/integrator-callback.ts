@@ -16,6 +16,8 @@ export interface IntegratorCallback {
   cookie: HandshakeCookie;
   installation: Installation;
   recordId: string;
+  /** The host person whose authorization it is. */
+  personId: string;
   state: AuthorizationState;
   verifier: string;
 }
@@ -30,7 +32,8 @@ export function checkIntegratorCallback(deps: HandshakeDeps): RequestHandler {
   const { vault } = deps;
   return async (req, res, next) => {
     const { cookie, installation, recordId } = await checkReturn(deps, req, res, 'integrator');
-    const pending = (await vault.findById(recordId))!.state;
+    const record = (await vault.findById(recordId))!;
+    const pending = record.state;
     if (typeof req.query.error === 'string') {
       throw new StepFailure(
         400,
@@ -59,6 +62,7 @@ export function checkIntegratorCallback(deps: HandshakeDeps): RequestHandler {
       cookie,
       installation,
       recordId,
+      personId: record.personId,
       state: pending,
       verifier,
     } satisfies IntegratorCallback;

@@ -50,7 +50,7 @@ export function fetchProxy(deps: FetchProxyDeps): RequestHandler[] {
     requireAddonCsrf,
     readEnvelope,
     checkPolicy(deps),
-    checkAccess,
+    checkAccess(deps),
     limitBody(deps.limits),
     attachToken(deps.tokens),
     sendRequest(deps.limits),

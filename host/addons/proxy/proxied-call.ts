@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
 import type { FetchTarget } from '@addon-kit/sdk/protocol';
-import type { Queryable } from '../../db/database.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import type { HostMetrics } from '../../metrics/index.ts';
 import type { TokenVault, VaultRecord } from '../authorizations/index.ts';
 import type { Installation } from '../registry/index.ts';
@@ -45,6 +46,8 @@ export interface FetchProxyDeps {
   allowPrivateAddresses: boolean;
   /** Where each call is counted (host/metrics). */
   metrics: HostMetrics;
+  /** Records the `excluded` lifecycle event (checkAccess) in the transaction that marks the authorization. */
+  lifecycle: { transaction: Database['transaction']; box: SecretBox };
 }
 
 /** Where the call goes and as whom (checkPolicy). */

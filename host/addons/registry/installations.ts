@@ -48,6 +48,8 @@ export interface Installation {
   integratorApi: IntegratorApiSettings;
   /** Origins the add-on's UI may show images from and link to (validated origins, e.g. `https://cdn.example.com`). */
   uiOrigins: string[];
+  /** Where the integrator receives add-on lifecycle events (host/addons/lifecycle); undefined: none are sent. */
+  webhookUrl: string | undefined;
   bundleSha256: string;
 }
 
@@ -76,13 +78,14 @@ interface InstallationRow {
   integrator_oauth: IntegratorOAuthSettings;
   integrator_api: IntegratorApiSettings;
   ui_origins: string[];
+  webhook_url: string | null;
   bundle_sha256: string;
 }
 
 const SELECT = `
   SELECT i.id::text, i.addon_id::text, i.organization_id::text, a.organization_id::text AS owner_organization_id, i.environment,
          a.oauth_application_id::text, v.id::text AS version_id, v.version, v.scopes, v.ui_extensions, v.integrator_oauth,
-         v.integrator_api, v.ui_origins, v.bundle_sha256
+         v.integrator_api, v.ui_origins, v.webhook_url, v.bundle_sha256
   FROM addon_installations i
   JOIN addons a ON a.id = i.addon_id
   JOIN LATERAL (
@@ -108,6 +111,7 @@ function toInstallation(r: InstallationRow): Installation {
     integratorOAuth: r.integrator_oauth,
     integratorApi: r.integrator_api,
     uiOrigins: r.ui_origins,
+    webhookUrl: r.webhook_url ?? undefined,
     bundleSha256: r.bundle_sha256,
   };
 }

@@ -45,17 +45,20 @@ export async function findLiveVersion(
       integrator_api: unknown;
       organization_ids: string[];
       ui_origins: string[];
+      webhook_url: string | null;
     }
   >(
     `SELECT v.id::text, v.environment, v.version, v.bundle_sha256, v.promoted_from_id::text, v.created_at, v.scopes,
-       v.ui_extensions, v.integrator_oauth, v.integrator_api, v.organization_ids::text[], v.ui_origins
+       v.ui_extensions, v.integrator_oauth, v.integrator_api, v.organization_ids::text[], v.ui_origins,
+       v.webhook_url
      FROM addon_versions v JOIN addons a ON a.id = v.addon_id
      WHERE a.oauth_application_id = $1 AND v.environment = $2 ORDER BY v.version DESC LIMIT 1`,
     [applicationId, environment],
   );
   const found = rows[0];
   if (!found) return undefined;
-  const { scopes, ui_extensions, integrator_oauth, integrator_api, organization_ids, ui_origins, ...row } = found;
+  const { scopes, ui_extensions, integrator_oauth, integrator_api, organization_ids, ui_origins, webhook_url, ...row } =
+    found;
   const secret = await integratorClientSecret(db, box, row.id);
   return {
     row,
@@ -74,7 +77,8 @@ export async function findLiveVersion(
         sameJson(integrator_oauth, oauth) &&
         sameJson(integrator_api, settings.integrator_api) &&
         sameJson(organization_ids.map(String), settings.organization_ids.map(String)) &&
-        sameJson(ui_origins, settings.ui_origins)
+        sameJson(ui_origins, settings.ui_origins) &&
+        webhook_url === (settings.webhook_url ?? null)
       );
     },
   };

@@ -142,9 +142,9 @@ async function insertVersion(
   await tx.query('SELECT id FROM addons WHERE id = $1 FOR UPDATE', [v.addonId]);
   const { rows } = await tx.query<VersionRow>(
     `INSERT INTO addon_versions (addon_id, environment, version, scopes, ui_extensions, integrator_oauth, integrator_client_secret_encrypted,
-       integrator_api, organization_ids, bundle, bundle_sha256, promoted_from_id, created_by_id, ui_origins)
+       integrator_api, organization_ids, bundle, bundle_sha256, promoted_from_id, created_by_id, ui_origins, webhook_url)
      SELECT $1::bigint, $2::text, COALESCE(MAX(version), 0) + 1, $3::text[], $4::jsonb, $5::jsonb, 'pending', $6::jsonb, $7::bigint[], $8::text, $9::text,
-       $10::bigint, $11::bigint, $12::text[]
+       $10::bigint, $11::bigint, $12::text[], $13::text
      FROM addon_versions WHERE addon_id = $1::bigint AND environment = $2::text
      RETURNING id::text, environment, version, bundle_sha256, promoted_from_id::text, created_at`,
     [
@@ -160,6 +160,7 @@ async function insertVersion(
       v.promotedFromId,
       v.personId,
       env.ui_origins,
+      env.webhook_url ?? null,
     ],
   );
   const row = rows[0]!;

@@ -10,11 +10,14 @@
  * - the rotated tokens are written by an UPDATE that checks the lease is still ours, and releases it;
  * - a process that finds the lease taken polls the row until the other one's tokens appear (or its
  *   lease runs out: a process that died mid-refresh delays the next one by at most one lease);
- * - `invalid_grant` moves the record to `reauthorization_required` (tokens kept, so the person sees why).
+ * - `invalid_grant` moves the record to `reauthorization_required` (tokens kept, so the person sees why), and, in
+ *   the same transaction, records the `addon.authorization.reauthorization_required` lifecycle event (with
+ *   `lifecycle`; host/addons/lifecycle).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Queryable } from '../../db/database.ts';
+import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import type { Logger } from '../../logger.ts';
 import { AddonError } from '../addon-error.ts';
 import {
@@ -29,6 +32,7 @@ import {
   type VaultRecord,
 } from '../authorizations/index.ts';
 import type { Clock } from '../clock.ts';
+import { recordAddonLifecycleEvent } from '../lifecycle/index.ts';
 import type { Installation } from '../registry/index.ts';
 import { tokenSetOf } from './integrator-client.ts';
 import type { GrantKind } from './grant-kind.ts';
@@ -48,6 +52,8 @@ export interface RefreshEngineOptions {
   kinds: Record<RefreshSide, GrantKind>;
   /** Called after each refresh grant request with its outcome (metrics). */
   onRefresh?: (side: RefreshSide, outcome: 'success' | 'failure') => void;
+  /** Records the lifecycle event of a move to `reauthorization_required` in the move's transaction (absent: none). */
+  lifecycle?: { transaction: Database['transaction']; box: SecretBox };
 }
 
 /** Usable access tokens of both sides, refreshed when due. */
@@ -79,6 +85,26 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
   const { db, vault, clock, logger, leadMs, leaseMs } = options;
   const pollMs = options.pollMs ?? 50;
   const inFlight = new Map<string, Promise<string>>();
+
+  /** The record moves to `reauthorization_required` (while we hold the lease); its lifecycle event with it. */
+  async function reauthorize(recordId: string, side: RefreshSide, owner: string, installation: Installation) {
+    const { lifecycle } = options;
+    if (!lifecycle) {
+      await requireReauthorization(db, recordId, side, owner);
+      return;
+    }
+    await lifecycle.transaction(async (tx) => {
+      const moved = await requireReauthorization(tx, recordId, side, owner);
+      if (!moved) return;
+      await recordAddonLifecycleEvent(tx, lifecycle.box, {
+        name: 'addon.authorization.reauthorization_required',
+        installation,
+        personId: moved.personId,
+        integratorSubject: moved.subject,
+        occurredAt: new Date(clock.now()),
+      });
+    });
+  }
 
   /** Runs the refresh under a lease we hold; `claimed` is the side's tokens as the claim found them. */
   async function refreshLeased(
@@ -114,7 +140,7 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
       throw error;
     }
     if (!refreshToken) {
-      await requireReauthorization(db, recordId, side, owner);
+      await reauthorize(recordId, side, owner, installation);
       throw kind.reauthorization('no_refresh_token');
     }
     let response;
@@ -125,7 +151,7 @@ export function createRefreshEngine(options: RefreshEngineOptions): RefreshEngin
       options.onRefresh?.(side, 'failure');
       if (error instanceof AddonError && error.code === 'reauthorization_required') {
         // Kept, not deleted: the person sees why and re-authorizes; the record is reused.
-        await requireReauthorization(db, recordId, side, owner);
+        await reauthorize(recordId, side, owner, installation);
       } else {
         // Retryable or not, the stored tokens stay as they were.
         await release().catch(() => {});

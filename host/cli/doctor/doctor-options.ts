@@ -19,6 +19,8 @@ export interface DoctorOptions {
   completionUrl: string;
   /** `integrator_api.base_url`. */
   apiBaseUrl: string;
+  /** `webhook_url`, when the environment declares one (the add-on lifecycle events' receiver). */
+  webhookUrl?: string;
   clientId: string;
   clientSecret: string;
   /** The host's step-5 callback, `{host}/addons/authorizations/{oauth_application_id}`. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { AddonConfigError, parseAddonConfig, parseAddonConfigText } from '#host/addons/config.ts';
+import { withIntegratorAt } from '#host/addons/integrator-urls.ts';
 
 const env = {
   INTEGRATOR_CLIENT_ID: 'sample-client',
@@ -136,6 +137,36 @@ describe('parseAddonConfig()', () => {
     ]);
   });
 
+  it('accepts an optional webhook_url, https only outside development, and moves it with the integrator [webhook_url]', () => {
+    const raw = validConfig();
+    expect(parseAddonConfig(raw, { env }).environments.development!.webhook_url).toBeUndefined();
+    (raw.environments.development as Record<string, unknown>).webhook_url = 'http://localhost:4100/webhooks/addon-kit';
+    const config = parseAddonConfig(raw, { env });
+    expect(config.environments.development!.webhook_url).toBe('http://localhost:4100/webhooks/addon-kit');
+    expect(withIntegratorAt(config, 'development', 'http://127.0.0.1:4200').environments.development!.webhook_url).toBe(
+      'http://127.0.0.1:4200/webhooks/addon-kit',
+    );
+
+    const beta = structuredClone(raw.environments.development) as Record<string, unknown>;
+    for (const key of ['integrator_oauth', 'integrator_api'] as const) {
+      beta[key] = JSON.parse(JSON.stringify(beta[key]).replaceAll('http://', 'https://')) as unknown;
+    }
+    (raw.environments as Record<string, unknown>).beta = beta;
+    expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual([
+      'environments.beta.webhook_url: must be an https URL outside development',
+    ]);
+    beta.webhook_url = 'https://integrator.example/webhooks/addon-kit';
+    expect(parseAddonConfig(raw, { env }).environments.beta!.webhook_url).toBe(
+      'https://integrator.example/webhooks/addon-kit',
+    );
+    for (const bad of ['not a url', 'ftp://integrator.example/hooks', 42]) {
+      beta.webhook_url = bad;
+      expect(problemsOf(() => parseAddonConfig(raw, { env }))).toEqual([
+        'environments.beta.webhook_url: must be an http(s) URL',
+      ]);
+    }
+  });
+
   it('refuses . and .. segments in integrator_api path templates [templates]', () => {
     const raw = validConfig();
     raw.environments.development.integrator_api.allow = [
@@ -185,6 +216,7 @@ describe('addon.config.json', () => {
       path: '/api/messages',
     });
     expect(config.environments.development!.ui_origins).toEqual([]);
+    expect(config.environments.development!.webhook_url).toBe('http://localhost:4100/webhooks/addon-kit');
   });
 
   it('names the missing variables [no environment]', async () => {

@@ -14,6 +14,7 @@ import {
   CLIENT_SECRET,
   createIntegratorTestDatabase,
   startTestIntegrator,
+  type TestClock,
   type TestIntegrator,
 } from '#integrator/test/support.ts';
 import { organizationId, testBox } from './fixtures.ts';
@@ -27,7 +28,17 @@ export interface HandshakeFixture {
   close(): Promise<void>;
 }
 
-export async function startHandshakeFixture(config: HostConfigInput = {}): Promise<HandshakeFixture> {
+/** What a fixture may add: the environment's lifecycle `webhook_url` (the template's receiver), the integrator's clock. */
+export interface HandshakeFixtureOptions {
+  /** Declares `webhook_url` = the template integrator's receiver. */
+  lifecycleWebhook?: boolean;
+  integratorClock?: TestClock;
+}
+
+export async function startHandshakeFixture(
+  config: HostConfigInput = {},
+  options: HandshakeFixtureOptions = {},
+): Promise<HandshakeFixture> {
   const t = await startHttpTestHost({ config: { addonSweepIntervalSeconds: 0, ...config } });
   const org = await organizationId(t.db, 'demo');
   const app = await createOAuthApplication(t.db, testBox(), {
@@ -38,19 +49,23 @@ export async function startHandshakeFixture(config: HostConfigInput = {}): Promi
   });
   const appId = app.id;
   const integratorDb = await createIntegratorTestDatabase();
-  const integrator = await startTestIntegrator(integratorDb.db, {
-    hostBaseUrl: t.baseUrl,
-    oauthApplicationId: Number(appId),
-    clients: [
-      {
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`],
-        name: 'Test Add-on',
-        host_name: 'Test Platform',
-      },
-    ],
-  });
+  const integrator = await startTestIntegrator(
+    integratorDb.db,
+    {
+      hostBaseUrl: t.baseUrl,
+      oauthApplicationId: Number(appId),
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_secret: CLIENT_SECRET,
+          redirect_uris: [`${t.baseUrl}/addons/authorizations/${appId}`],
+          name: 'Test Add-on',
+          host_name: 'Test Platform',
+        },
+      ],
+    },
+    options.integratorClock ? { clock: options.integratorClock } : {},
+  );
   // The add-on's OAuth application sends step 2 to the integrator's completion endpoint.
   await t.db.query('UPDATE oauth_applications SET redirect_uris = $2 WHERE id = $1', [
     appId,
@@ -94,6 +109,7 @@ export async function startHandshakeFixture(config: HostConfigInput = {}): Promi
             },
             ui_extensions: ['people.list.send_message'],
             organization_ids: [],
+            ...(options.lifecycleWebhook ? { webhook_url: integrator.integrator.urls.webhook } : {}),
           },
         },
       },

@@ -144,6 +144,38 @@ describe('addon-kit addon push', () => {
       [appId],
     );
     expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+
+    // The lifecycle webhook_url is kept per version; changing it alone is a new version.
+    const webhookUrls = async () =>
+      (
+        await t.db.query<{ webhook_url: string | null }>(
+          'SELECT v.webhook_url FROM addon_versions v JOIN addons a ON a.id = v.addon_id WHERE a.oauth_application_id = $1 ORDER BY v.version',
+          [appId],
+        )
+      ).rows.map((r) => r.webhook_url);
+    expect(await webhookUrls()).toEqual([
+      'http://localhost:4100/webhooks/addon-kit',
+      'http://localhost:4100/webhooks/addon-kit',
+    ]);
+    const config = JSON.parse(await readFile(join(dir, 'addon.config.json'), 'utf8'));
+    const moved = structuredClone(config);
+    moved.environments.development.webhook_url = 'http://localhost:4100/webhooks/other';
+    await writeFile(join(dir, 'addon.config.json'), JSON.stringify(moved));
+    try {
+      expect((await push()).out[0]).toMatch(/^pushed add-on \d+ to development: version 3 /);
+      delete moved.environments.development.webhook_url;
+      await writeFile(join(dir, 'addon.config.json'), JSON.stringify(moved));
+      expect((await push()).out[0]).toMatch(/^pushed add-on \d+ to development: version 4 /);
+      expect((await push()).out[0]).toMatch(/ is unchanged: version 4 /);
+    } finally {
+      await writeFile(join(dir, 'addon.config.json'), JSON.stringify(config));
+    }
+    expect(await webhookUrls()).toEqual([
+      'http://localhost:4100/webhooks/addon-kit',
+      'http://localhost:4100/webhooks/addon-kit',
+      'http://localhost:4100/webhooks/other',
+      null,
+    ]);
   });
 
   it('lists every config problem and registers nothing [invalid config]', async () => {

@@ -14,6 +14,7 @@ export async function checkConfigUrls(session: DoctorSession): Promise<void> {
     ['integrator_oauth.token_url', options.tokenUrl],
     ['integrator_oauth.redirect_url', options.completionUrl],
     ['integrator_api.base_url', options.apiBaseUrl],
+    ...(options.webhookUrl !== undefined ? [['webhook_url', options.webhookUrl] as [string, string]] : []),
   ];
   await session.run('config.urls', async () => {
     const problems: string[] = [];

@@ -1,0 +1,11 @@
+/** Add-on lifecycle events for integrators (README.md): recorded in the transaction of the change they report. */
+export {
+  ADDON_LIFECYCLE_EVENTS,
+  integratorSubjectOf,
+  lifecyclePayload,
+  recordAddonLifecycleEvent,
+  type AddonLifecycleEvent,
+  type AddonLifecyclePayload,
+  type LifecycleChange,
+} from './lifecycle-events.ts';
+export { revokeAuthorizationRoute, type RevokeRouteDeps } from './revoke-route.ts';
