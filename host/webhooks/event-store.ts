@@ -9,6 +9,7 @@ import { queryCollection } from '../jsonapi/collection-sql.ts';
 import type { CollectionQuery } from '../jsonapi/query.ts';
 import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
 import { isoTimestampSql, SqlParams } from '../jsonapi/sql.ts';
+import { activeSubscribersSql } from './subscription-store.ts';
 
 /** The events of one change, one per subscriber, in the caller's transaction. */
 export interface NewEvents {
@@ -29,6 +30,32 @@ export async function insertEvents(tx: Queryable, events: NewEvents): Promise<{ 
     [events.organizationId, events.subscriptionIds, events.name, events.payload],
   );
   return rows;
+}
+
+/** A change to announce to whoever subscribes to it. */
+export interface ChangeEvent {
+  organizationId: string;
+  name: string;
+  /** The payload as delivered (a JSON string). */
+  payload: string;
+}
+
+/**
+ * Inserts one pending event per active subscription of the organization to the name and, when there was one, sends
+ * `pg_notify(channel, name)` (delivered at commit only): one statement, with or without subscribers. Returns how
+ * many events were recorded.
+ */
+export async function insertEventsForSubscribers(tx: Queryable, event: ChangeEvent, channel: string): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    `WITH inserted AS (
+       INSERT INTO webhook_events (organization_id, subscription_id, name, payload)
+       SELECT $1::bigint, s.id, $2::text, $3::text FROM (${activeSubscribersSql('$1::bigint', '$2::text')}) s
+       RETURNING 1),
+     recorded AS (SELECT count(*)::int AS n FROM inserted)
+     SELECT n, CASE WHEN n > 0 THEN pg_notify($4, $2) END AS notified FROM recorded`,
+    [event.organizationId, event.name, event.payload, channel],
+  );
+  return rows[0]!.n;
 }
 
 /**

@@ -1,13 +1,12 @@
 /**
  * Records an event in the outbox, inside the caller's transaction: one row per active subscription of the
  * organization to the event's name, so a committed change always has its events and a rolled-back one has none.
- * Delivery is never inline: the worker is woken by a NOTIFY that PostgreSQL sends only at commit. The SQL is the
- * tables' owners' (subscription-store.ts finds the subscribers, event-store.ts inserts the events).
+ * Delivery is never inline: the worker is woken by a NOTIFY that PostgreSQL sends only at commit. One statement, with
+ * or without subscribers (event-store.ts inserts the events of the subscribers subscription-store.ts's query finds).
  */
 import type { Queryable } from '../db/database.ts';
 import type { EventName } from './event-names.ts';
-import { insertEvents } from './event-store.ts';
-import { activeSubscriberIds } from './subscription-store.ts';
+import { insertEventsForSubscribers } from './event-store.ts';
 
 /** The channel the delivery worker listens on (NOTIFY is delivered at commit, never for a rolled-back write). */
 export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events';
@@ -22,17 +21,11 @@ export interface RecordedEvent {
 
 /** Inserts the event for every matching subscription; returns how many were recorded. */
 export async function recordEvent(tx: Queryable, event: RecordedEvent): Promise<number> {
-  // Nobody subscribed (the common case): one statement, nothing written.
-  const subscriptionIds = await activeSubscriberIds(tx, event.organizationId, event.name);
-  if (subscriptionIds.length === 0) return 0;
-  const recorded = await insertEvents(tx, {
-    organizationId: event.organizationId,
-    subscriptionIds,
-    name: event.name,
-    payload: JSON.stringify(event.payload),
-  });
-  await notifyWorkers(tx, event.name);
-  return recorded.length;
+  return insertEventsForSubscribers(
+    tx,
+    { organizationId: event.organizationId, name: event.name, payload: JSON.stringify(event.payload) },
+    WEBHOOK_EVENTS_CHANNEL,
+  );
 }
 
 /** Wakes the delivery workers of every process once the caller's transaction commits. */

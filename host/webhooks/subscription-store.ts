@@ -180,13 +180,13 @@ export async function querySubscriptions(
   });
 }
 
-/** The ids of the organization's active subscriptions to `name` (whom a change is announced to). */
-export async function activeSubscriberIds(db: Queryable, organizationId: string, name: string): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM webhook_subscriptions WHERE organization_id = $1 AND name = $2 AND active',
-    [organizationId, name],
-  );
-  return rows.map((r) => r.id);
+/**
+ * The ids of the active subscriptions of organization `organization` to event `name` (SQL placeholders such as `$1`),
+ * as a query the outbox's statement splices in (event-store.ts `insertEventsForSubscribers`): a change's events are
+ * then one statement, whoever subscribes.
+ */
+export function activeSubscribersSql(organization: string, name: string): string {
+  return `SELECT id FROM webhook_subscriptions WHERE organization_id = ${organization} AND name = ${name} AND active`;
 }
 
 /** What an attempt needs of its subscription (secrets still sealed). */
