@@ -15,9 +15,8 @@ import { currentApi, documentLinks, peopleApi, servedDocuments } from './openapi
 import { docsRouter } from './docs/docs-router.ts';
 import { documentsRouter } from './openapi/documents-router.ts';
 import { currentRouter } from './current/me.ts';
-import { startListScheduler } from './people/list-scheduler.ts';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
-import { peopleRouter } from './people/people-router.ts';
+import { peopleRouter, startListScheduler } from './people/index.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { healthCheck } from './http/health.ts';

@@ -7,21 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Response } from 'express';
 import type { VNode } from 'preact';
 import { addonScriptUrl, isOrigin, listInstallations, type AddonPages, type Installation } from '../addons/index.ts';
-import { firstListId } from './demo-lists.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
+import { firstListId, listSummaries, listSummary } from '../people/index.ts';
 import { Banner, Layout, platformNameOf, renderPage, sendMessagePage, Table, viewerOf } from '../pages/render.tsx';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
-
-interface ListRow {
-  id: string;
-  name: string;
-  description: string;
-  total_people: number;
-  refreshed_at: Date | null;
-}
 
 /** One add-on to mount: the element it goes into and the options of `mountAddon` (without the CSRF token). */
 interface MountSpec {
@@ -132,10 +124,7 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
     const person = hostPersonOf(req);
     if (!hasRole(person, 'people', 'viewer'))
       return sendMessagePage(res, 403, 'Lists', 'You have no access to People.');
-    const { rows } = await db.query<ListRow>(
-      'SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 ORDER BY name, id',
-      [person.organization_id],
-    );
+    const rows = await listSummaries(db, person.organization_id);
     const viewer = viewerOf(person, await ensureCsrfToken(await getHostSession(req, res)));
     sendDemoPage(
       res,
@@ -177,14 +166,7 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
     if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'List', 'You have no access to People.');
     const id = String(req.params.id);
     // Another organization's List is as unknown as a missing one.
-    const list = /^[1-9][0-9]{0,17}$/.test(id)
-      ? (
-          await db.query<ListRow>(
-            'SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 AND id = $2',
-            [person.organization_id, id],
-          )
-        ).rows[0]
-      : undefined;
+    const list = /^[1-9][0-9]{0,17}$/.test(id) ? await listSummary(db, person.organization_id, id) : undefined;
     if (!list) return sendMessagePage(res, 404, 'Not found', 'There is no such List.');
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const installations = (await listInstallations(db, person.organization_id)).filter(

@@ -10,6 +10,7 @@ import { LIST_SHARE_SELECT, listShareResource } from './list-share-resource.ts';
 import { PERSON_SELECT, loadPeople } from './person-sql.ts';
 import { personResource } from './person-resource.ts';
 import { RULE_SELECT, ruleResource } from './rule-resource.ts';
+import { joinPeople } from '../directory/index.ts';
 
 /** Every type a List response may include (for `fields[Type]`). */
 export const LIST_RELATED = [
@@ -81,7 +82,7 @@ export async function listIncludes(
           definition: personResource,
           rows: await byIds(
             db,
-            `SELECT DISTINCT ${PERSON_SELECT}, p.id AS sort FROM list_results r JOIN people p ON p.id = r.person_id WHERE p.organization_id = $1 AND r.list_id = ANY($2::bigint[]) ORDER BY sort`,
+            `SELECT DISTINCT ${PERSON_SELECT}, p.id AS sort FROM list_results r ${joinPeople('p', 'r.person_id')} WHERE p.organization_id = $1 AND r.list_id = ANY($2::bigint[]) ORDER BY sort`,
             organizationId,
             listIds,
           ),

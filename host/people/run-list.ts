@@ -29,6 +29,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Database, Queryable } from '../db/database.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
+import { fromPeople, joinPeople, personIdRange } from '../directory/index.ts';
 
 /** People per chunk of a run on the embedded database (PostgreSQL runs the whole range at once). */
 export const CHUNK_PEOPLE = 2500;
@@ -128,7 +129,7 @@ async function updateIfUnchanged(
     `UPDATE lists SET total_people = m.matched, has_inactive_results = m.inactive > 0,
             refreshed_at = ${now}, batch_completed_at = ${now}, status = 'complete', invalid = false
      FROM (SELECT count(*)::int AS matched, count(*) FILTER (WHERE p.status = 'inactive')::int AS inactive, ${digestOf('p.id', seed)} AS digest
-           FROM people p WHERE ${condition}) m
+           ${fromPeople('p')} WHERE ${condition}) m
      WHERE lists.id = ${list} AND lists.results_digest = m.digest
      RETURNING m.matched`,
     values,
@@ -158,11 +159,7 @@ async function idRanges(
   chunkPeople: number | undefined,
 ): Promise<[string, string][]> {
   if (chunkPeople === undefined) return [[MIN_ID, MAX_ID]];
-  const { rows } = await q.query<{ lo: number | null; hi: number | null; people: number }>(
-    'SELECT min(id)::float8 AS lo, max(id)::float8 AS hi, count(*)::int AS people FROM people WHERE organization_id = $1',
-    [organizationId],
-  );
-  const { lo, hi, people } = rows[0]!;
+  const { lo, hi, people } = await personIdRange(q, organizationId);
   const chunks = Math.ceil(people / Math.max(1, chunkPeople));
   if (lo === null || hi === null || chunks <= 1) return [[MIN_ID, MAX_ID]];
   const width = Math.ceil((hi - lo + 1) / chunks);
@@ -216,14 +213,14 @@ async function recompute(
   // return_original_if_none: when nobody matches, the previous results are kept as they are.
   if (list.return_original_if_none) {
     const { rows } = await q.query<{ any: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM people p WHERE ${condition}) AS any`,
+      `SELECT EXISTS (SELECT 1 ${fromPeople('p')} WHERE ${condition}) AS any`,
       [...params.values],
     );
     if (!rows[0]!.any) {
       await q.query(
         `UPDATE lists SET
            total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
-           has_inactive_results = EXISTS (SELECT 1 FROM list_results r JOIN people p ON p.id = r.person_id WHERE r.list_id = lists.id AND p.status = 'inactive'),
+           has_inactive_results = EXISTS (SELECT 1 FROM list_results r ${joinPeople('p', 'r.person_id')} WHERE r.list_id = lists.id AND p.status = 'inactive'),
            refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
          WHERE id = $1`,
         [listId, now],
@@ -242,7 +239,7 @@ async function recompute(
   const from = `${params.add(MIN_ID)}::bigint`;
   const to = `${params.add(MAX_ID)}::bigint`;
   const chunkSql = `
-    WITH matched AS MATERIALIZED (SELECT p.id, p.status FROM people p WHERE p.id BETWEEN ${from} AND ${to} AND ${condition}),
+    WITH matched AS MATERIALIZED (SELECT p.id, p.status ${fromPeople('p')} WHERE p.id BETWEEN ${from} AND ${to} AND ${condition}),
     removed AS (
       DELETE FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to}
         AND r.person_id NOT IN (SELECT m.id FROM matched m)
