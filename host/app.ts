@@ -10,7 +10,7 @@ import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import { allowsPrivateAddresses, metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
-import { openApiRouter } from './api/openapi-router.ts';
+import { openApiRouter } from './openapi/developer-api-router.ts';
 import { currentApi, documentLinks, peopleApi, servedDocuments } from './openapi/apis.ts';
 import { docsRouter } from './docs/docs-router.ts';
 import { documentsRouter } from './openapi/documents-router.ts';
