@@ -63,13 +63,13 @@ const OWNERS: { table: string; owner: string }[] = [
  * until it is taken off.
  */
 const PENDING: Record<string, string[]> = {
-  lists: ['host/db/seed/demo.ts'],
-  list_rules: ['host/db/seed/demo.ts'],
-  list_categories: ['host/db/seed/demo.ts'],
-  campuses: ['host/db/seed/demo.ts'],
+  lists: ['host/db/seed/demo-lists.ts'],
+  list_rules: ['host/db/seed/demo-lists.ts'],
+  list_categories: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
+  campuses: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
   notes: ['host/db/seed/demo.ts'],
   note_categories: ['host/db/seed/demo.ts'],
-  people: ['host/db/seed/demo.ts', 'host/webhooks/event-store.ts'],
+  people: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts', 'host/webhooks/event-store.ts'],
   organizations: ['host/cli/oauth-app-command.ts', 'host/db/seed/demo.ts', 'host/db/seed/seed-on-first-start.ts'],
   person_product_roles: ['host/db/seed/demo.ts', 'host/webhooks/event-store.ts'],
 };
