@@ -72,25 +72,14 @@ async function sendMessage(listId: string, personIds: string[], message: string)
   };
 }
 
-/** The List's people, loaded once, and how many of them are rendered so far (RENDER_STEP more per turn). */
-function usePeople(listId: string, setResult: (result: Result) => void) {
+function SendMessage() {
+  const listId = String((addOnContext().props.listId as string | number | undefined) ?? '');
   const [people, setPeople] = useState<Person[] | null>(null);
   const [shown, setShown] = useState(RENDER_STEP);
-  useEffect(() => {
-    loadPeople(listId).then(setPeople, (error: Error) => setResult({ kind: 'error', text: error.message }));
-  }, [listId]);
-
-  useEffect(() => {
-    if (!people || shown >= people.length) return;
-    const timer = setTimeout(() => setShown(shown + RENDER_STEP), 0);
-    return () => clearTimeout(timer);
-  }, [people, shown]);
-  return { people, shown };
-}
-
-/** The people left out of the message, and each person's checkbox handler. */
-function useExclusions() {
   const [excluded, setExcluded] = useState<Set<string>>(new Set());
+  const [message, setMessage] = useState('');
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<Result | null>(null);
   // One handler per person for the add-on's lifetime: a new function each render would be a new host callback.
   const toggles = useRef(new Map<string, (checked: boolean) => void>());
   const toggle = (id: string) => {
@@ -107,16 +96,16 @@ function useExclusions() {
     }
     return handler;
   };
-  return { excluded, toggle };
-}
 
-function SendMessage() {
-  const listId = String((addOnContext().props.listId as string | number | undefined) ?? '');
-  const [message, setMessage] = useState('');
-  const [sending, setSending] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
-  const { people, shown } = usePeople(listId, setResult);
-  const { excluded, toggle } = useExclusions();
+  useEffect(() => {
+    loadPeople(listId).then(setPeople, (error: Error) => setResult({ kind: 'error', text: error.message }));
+  }, [listId]);
+
+  useEffect(() => {
+    if (!people || shown >= people.length) return;
+    const timer = setTimeout(() => setShown(shown + RENDER_STEP), 0);
+    return () => clearTimeout(timer);
+  }, [people, shown]);
 
   const recipients = (people ?? []).filter((p) => !excluded.has(p.id));
   const send = async () => {
