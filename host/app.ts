@@ -8,16 +8,14 @@ import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
-import { allowsPrivateAddresses, metricsExposed, type HostConfig } from './config.ts';
+import { metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
-import { openApiRouter } from './api/openapi-router.ts';
+import { openApiRouter } from './openapi/developer-api-router.ts';
 import { currentApi, documentLinks, peopleApi, servedDocuments } from './openapi/apis.ts';
 import { docsRouter } from './docs/docs-router.ts';
 import { documentsRouter } from './openapi/documents-router.ts';
 import { currentRouter } from './current/me.ts';
-import { startListScheduler } from './people/list-scheduler.ts';
-import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
-import { peopleRouter } from './people/people-router.ts';
+import { peopleRouter } from './people/index.ts';
 import type { Database } from './db/database.ts';
 import { errorHandler, notFound } from './http/error-handler.ts';
 import { healthCheck } from './http/health.ts';
@@ -44,16 +42,10 @@ import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createClientCache } from './oauth/client-cache.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
 import { oauthRouter } from './oauth/router.ts';
-import { startOAuthHousekeeping } from './oauth/housekeeping.ts';
+import { startBackgroundWork } from './background-work.ts';
 import { developerRouter } from './developer/router.tsx';
-import { createSecretBox } from './crypto/secret-box.ts';
-import {
-  startWebhookWorker,
-  WEBHOOKS_DOCUMENT_LINK,
-  webhooksOpenApiRouter,
-  webhooksRouter,
-  type WebhookWorker,
-} from './webhooks/index.ts';
+import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
+import { WEBHOOKS_DOCUMENT_LINK, webhooksOpenApiRouter, webhooksRouter, type WebhookWorker } from './webhooks/index.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -113,6 +105,55 @@ export interface Host {
  * ```
  */
 export async function createHost(deps: HostDeps): Promise<Host> {
+  // Its steps, in order: the order of the middleware and routers is the order of these calls.
+  const services = await createServices(deps);
+  const lifecycle = { draining: false };
+  const app = createBaseApp(deps, services, lifecycle);
+  const worker: { current?: WebhookWorker } = {};
+  mountApis(app, deps, services, worker);
+  mountSignIn(app, deps, services);
+  const background = startBackgroundWork({ ...services, config: deps.config, db: deps.db, now: deps.now });
+  worker.current = background.webhooks;
+  const addons = mountPagesAndAddons(app, deps, services, worker);
+  app.use(notFound);
+  app.use(pageErrors);
+  app.use(errorHandler(services.logger));
+
+  return {
+    app,
+    config: deps.config,
+    db: deps.db,
+    logger: services.logger,
+    oauthProvider: services.oauthProvider,
+    metrics: services.metrics,
+    drain: () => {
+      lifecycle.draining = true;
+    },
+    close: async () => {
+      await background.stop();
+      await addons.close();
+      await services.limits.close();
+      await services.clientCache.close();
+      await services.proxyCalls.close();
+      await services.tracing.shutdown();
+    },
+  };
+}
+
+/** What the routers share: logging, metrics, tracing, the limits, the caches, the OAuth provider and bearer checks. */
+interface Services {
+  logger: Logger;
+  metrics: HostMetrics;
+  tracing: ReturnType<typeof createHostTracing>;
+  limits: Awaited<ReturnType<typeof createHostLimits>>;
+  clientCache: Awaited<ReturnType<typeof createClientCache>>;
+  proxyCalls: Awaited<ReturnType<typeof createProxyCallCache>>;
+  oauthProvider: Provider;
+  bearer: BearerVerifier;
+  box: SecretBox;
+}
+
+async function createServices(deps: HostDeps): Promise<Services> {
   const { config, db } = deps;
   const logger = deps.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const metrics = deps.metrics ?? (metricsExposed(config) ? createHostMetrics(db) : NO_METRICS);
@@ -122,6 +163,14 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const proxyCalls = await createProxyCallCache(db);
   const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth, clientCache });
   const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
+  const box = createSecretBox(config.encryptionKeys);
+  return { logger, metrics, tracing, limits, clientCache, proxyCalls, oauthProvider, bearer, box };
+}
+
+/** The app with what every request passes through first, the page assets, `/health` and `/metrics`. */
+function createBaseApp(deps: HostDeps, services: Services, lifecycle: { draining: boolean }): Express {
+  const { config, db } = deps;
+  const { logger, metrics } = services;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -129,17 +178,21 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.locals.platformName = config.platformName;
   configureHostSession(app, { config, db });
   app.use(requestContext(logger));
-  app.use(tracing.traceRequests);
+  app.use(services.tracing.traceRequests);
   app.use(measureRequests(metrics));
   app.use(baselineHeaders(config.baseUrl));
   app.use(rejectMalformedUrl);
   app.use(pageAssetsRouter());
-
-  const lifecycle = { draining: false };
   app.get('/health', healthCheck(db, logger, lifecycle));
   app.get('/metrics', metricsEndpoint(metrics, config.metricsToken));
-  observeOAuthGrants(oauthProvider, metrics);
+  observeOAuthGrants(services.oauthProvider, metrics);
+  return app;
+}
 
+/** The JSON APIs (product APIs, `/api/v2`, `/webhooks/v2`), their OpenAPI documents and `/docs`. */
+function mountApis(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }): void {
+  const { config, db } = deps;
+  const { limits, bearer, box } = services;
   // strict: false — `null`, `1`, `"x"` are JSON, so they reach the payload check (400 invalid_resource_payload)
   // instead of being reported as unparsable (invalid_json).
   const json = express.json({
@@ -162,70 +215,48 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   for (const product of productApis) app.use(product.prefix, ...api(product.scope?.name, product.router));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
-  const box = createSecretBox(config.encryptionKeys);
-  const worker: { current?: WebhookWorker } = {};
   app.use(webhooksOpenApiRouter({ baseUrl: config.baseUrl }));
   app.use('/webhooks/v2', ...api('webhooks', webhooksRouter({ db, box, wake: () => worker.current?.wake() })));
+}
 
+/** `/login` and the OAuth provider's routes. */
+function mountSignIn(app: Express, deps: HostDeps, services: Services): void {
+  const { db, config } = deps;
+  const { limits } = services;
   app.use(loginRouter({ db, throttle: limits.signIn }));
-  const oauthDeps = {
-    provider: oauthProvider,
-    db,
-    baseUrl: config.baseUrl,
-    throttle: limits.signIn,
-    clientAuth: limits.clientAuth,
-  };
-  app.use(oauthRouter(oauthDeps));
-  const housekeeping = startOAuthHousekeeping(db, logger);
-  const lists =
-    config.listRefreshIntervalSeconds > 0
-      ? startListScheduler({
-          db,
-          logger,
-          intervalMs: config.listRefreshIntervalSeconds * 1000,
-          baseUrl: config.baseUrl,
-          onPass: (refreshed) => {
-            for (const list of refreshed) metrics.listRun('scheduled', list.ok ? 'success' : 'failure');
-          },
-          ...(deps.now ? { now: deps.now } : {}),
-        })
-      : undefined;
-  const maintenance = startEmbeddedMaintenance({
-    db,
-    logger,
-    intervalMs: config.embeddedMaintenanceIntervalSeconds * 1000,
-  });
-  const webhooks =
-    config.webhookPollIntervalMs > 0
-      ? startWebhookWorker({
-          db,
-          box,
-          logger,
-          timeoutMs: config.webhookTimeoutMs,
-          retryScale: config.webhookRetryScale,
-          concurrency: config.webhookConcurrency,
-          pollIntervalMs: config.webhookPollIntervalMs,
-          retentionDays: config.webhookRetentionDays,
-          allowNonPublic: allowsPrivateAddresses(config),
-          userAgent: `${config.platformName} Webhooks`,
-          onAttempt: (outcome) => metrics.webhookDelivery(outcome),
-        })
-      : undefined;
-  worker.current = webhooks;
+  app.use(
+    oauthRouter({
+      provider: services.oauthProvider,
+      db,
+      baseUrl: config.baseUrl,
+      throttle: limits.signIn,
+      clientAuth: limits.clientAuth,
+    }),
+  );
+}
+
+/** The developer pages, the add-on runtime and registry, the embedder bundle, the home page and the caller's routers. */
+function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }) {
+  const { config, db } = deps;
   app.use(
     '/developer',
-    developerRouter({ db, box, throttle: limits.signIn, wakeWebhooks: () => worker.current?.wake() }),
+    developerRouter({
+      db,
+      box: services.box,
+      throttle: services.limits.signIn,
+      wakeWebhooks: () => worker.current?.wake(),
+    }),
   );
   const addons = createAddonRuntime({
     app,
     config,
     db,
-    logger,
-    bearer,
-    provider: oauthProvider,
-    proxyCalls,
+    logger: services.logger,
+    bearer: services.bearer,
+    provider: services.oauthProvider,
+    proxyCalls: services.proxyCalls,
     pages: deps.addonPages,
-    metrics,
+    metrics: services.metrics,
     ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
   });
   app.use('/addons/v1', ...addons.registry);
@@ -234,31 +265,5 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
   app.use(homeRouter({ db }));
   for (const router of deps.routers ?? []) app.use(router);
-
-  app.use(notFound);
-  app.use(pageErrors);
-  app.use(errorHandler(logger));
-
-  return {
-    app,
-    config,
-    db,
-    logger,
-    oauthProvider,
-    metrics,
-    drain: () => {
-      lifecycle.draining = true;
-    },
-    close: async () => {
-      await lists?.stop();
-      await webhooks?.stop();
-      await maintenance.stop();
-      housekeeping.stop();
-      await addons.close();
-      await limits.close();
-      await clientCache.close();
-      await proxyCalls.close();
-      await tracing.shutdown();
-    },
-  };
+  return addons;
 }

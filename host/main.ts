@@ -78,6 +78,27 @@ export interface RunningHost<T = unknown> {
   close(options?: { drain?: boolean }): Promise<void>;
 }
 
+/** The configuration once the listeners have their ports: the URLs not given are the listeners' own. */
+function listeningConfig<T>(
+  options: StartOptions<T>,
+  secrets: Partial<HostConfig>,
+  requested: HostConfig,
+  listeners: { host: Listener; sandbox: Listener },
+): HostConfig {
+  const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
+  return resolveHostConfig({
+    ...secrets,
+    dataDir: options.dataDir,
+    ...options.config,
+    port: listeners.host.port,
+    baseUrl: explicitBaseUrl ?? `http://localhost:${listeners.host.port}`,
+    // 127.0.0.1, not localhost: cookies ignore ports, so another host name keeps the host session cookie
+    // away from the sandbox (the add-on origin) in development.
+    sandboxUrl: requested.sandboxUrl ?? `http://127.0.0.1:${listeners.sandbox.port}`,
+    addonSdkDir: addonSdkDir(requested),
+  });
+}
+
 /** Serves the host and the sandbox origin (and the companion, if any) over a migrated database. */
 export async function startHost<T = unknown>(options: StartOptions<T>): Promise<RunningHost<T>> {
   const log = options.log ?? (() => {});
@@ -105,18 +126,7 @@ export async function startHost<T = unknown>(options: StartOptions<T>): Promise<
     const companionListener = companion
       ? await listen(companion.port(requested.port), companion.whileStarting)
       : undefined;
-    const explicitBaseUrl = options.config?.baseUrl ?? (process.env.ADDON_KIT_BASE_URL || undefined);
-    const config = resolveHostConfig({
-      ...secrets,
-      dataDir: options.dataDir,
-      ...options.config,
-      port: hostListener.port,
-      baseUrl: explicitBaseUrl ?? `http://localhost:${hostListener.port}`,
-      // 127.0.0.1, not localhost: cookies ignore ports, so another host name keeps the host session cookie
-      // away from the sandbox (the add-on origin) in development.
-      sandboxUrl: requested.sandboxUrl ?? `http://127.0.0.1:${sandboxListener.port}`,
-      addonSdkDir: addonSdkDir(requested),
-    });
+    const config = listeningConfig(options, secrets, requested, { host: hostListener, sandbox: sandboxListener });
     const companionUrl = companionListener && `http://localhost:${companionListener.port}`;
     await options.onListening?.({ url: config.baseUrl, sandboxUrl: config.sandboxUrl!, companionUrl });
     await buildSdkBundles(addonSdkDir(config), [...RUNTIME_BUNDLES, ...(companion?.bundles ?? [])], log);

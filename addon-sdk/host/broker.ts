@@ -60,74 +60,13 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
     options.onEvent({ type: 'fetch', id: request.id, target: request.target, outcome: code });
   };
 
-  async function run(request: FetchRequestMessage): Promise<void> {
-    if (inflight.has(request.id)) return options.onEvent({ type: 'dropped', reason: 'duplicate request id' });
-    if (request.body && request.body.byteLength > LIMITS.requestBodyBytes) {
-      return fail(request, 'request_too_large', `Request body exceeds ${LIMITS.requestBodyBytes} bytes`);
-    }
-    if (inflight.size >= LIMITS.concurrentFetches)
-      return fail(request, 'too_many_requests', 'Too many add-on requests in flight', undefined, true);
-    const controller = new AbortController();
-    inflight.set(request.id, { controller, target: request.target });
-    const timer = setTimeout(() => controller.abort(new DOMException('Timed out', 'TimeoutError')), options.timeoutMs);
-    try {
-      const result = await proxyFetch(options.endpoint, request, controller.signal);
-      clearTimeout(timer);
-      if (!result.ok) {
-        inflight.delete(request.id);
-        if (result.code === 'reauthorization_required') options.onReauthorizationRequired();
-        return fail(request, result.code, result.message, result.detail, result.retryable);
-      }
-      post({
-        v: 1,
-        type: 'fetch.head',
-        id: request.id,
-        status: result.status,
-        statusText: result.statusText,
-        url: result.url,
-        headers: result.headers,
-      });
-      options.onEvent({
-        type: 'fetch',
-        id: request.id,
-        target: request.target,
-        outcome: 'response',
-        status: result.status,
-      });
-      if (result.body) {
-        const reader = result.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          const chunk = value.buffer.byteLength === value.byteLength ? value.buffer : value.slice().buffer;
-          post({ v: 1, type: 'fetch.chunk', id: request.id, chunk: chunk as ArrayBuffer }, [chunk as ArrayBuffer]);
-        }
-      }
-      inflight.delete(request.id);
-      post({ v: 1, type: 'fetch.end', id: request.id });
-    } catch (error) {
-      clearTimeout(timer);
-      // Aborted by the add-on or by close(): both already answered; a timeout still needs an answer.
-      if (!inflight.delete(request.id)) return;
-      const timedOut =
-        controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
-      fail(
-        request,
-        timedOut ? 'timeout' : 'network_error',
-        timedOut ? 'The upstream did not answer in time' : `Proxy stream failed: ${(error as Error).message}`,
-        undefined,
-        true,
-      );
-    }
-  }
-
   function handle(data: unknown): void {
     if (closed) return;
     const message: WorkerMessage | null = parseWorkerMessage(data);
     if (!message) return options.onEvent({ type: 'dropped', reason: 'invalid message' });
     switch (message.type) {
       case 'fetch.request':
-        void run(message);
+        void runFetch({ inflight, post, fail, options }, message);
         return;
       case 'fetch.abort': {
         const entry = inflight.get(message.id);
@@ -167,4 +106,88 @@ export function createBroker(port: MessagePort, options: BrokerOptions): Broker 
       port.close();
     },
   };
+}
+
+/** What a fetch of the add-on shares with its broker: the requests in flight and how to answer. */
+interface FetchContext {
+  inflight: Map<number, { controller: AbortController; target: string }>;
+  post: (message: HostMessage, transfer?: Transferable[]) => void;
+  fail: (
+    request: Pick<FetchRequestMessage, 'id' | 'target'>,
+    code: FetchErrorMessage['code'],
+    message: string,
+    detail?: string,
+    retryable?: boolean,
+  ) => void;
+  options: BrokerOptions;
+}
+
+/**
+ * One fetch of the add-on through the host's proxy: refused when a duplicate, too large or one too many; else sent
+ * with the broker's timeout, its answer relayed, and a failure answered once (an abort was answered already).
+ */
+async function runFetch(ctx: FetchContext, request: FetchRequestMessage): Promise<void> {
+  const { inflight, post, fail, options } = ctx;
+  if (inflight.has(request.id)) return options.onEvent({ type: 'dropped', reason: 'duplicate request id' });
+  if (request.body && request.body.byteLength > LIMITS.requestBodyBytes) {
+    return fail(request, 'request_too_large', `Request body exceeds ${LIMITS.requestBodyBytes} bytes`);
+  }
+  if (inflight.size >= LIMITS.concurrentFetches)
+    return fail(request, 'too_many_requests', 'Too many add-on requests in flight', undefined, true);
+  const controller = new AbortController();
+  inflight.set(request.id, { controller, target: request.target });
+  const timer = setTimeout(() => controller.abort(new DOMException('Timed out', 'TimeoutError')), options.timeoutMs);
+  try {
+    const result = await proxyFetch(options.endpoint, request, controller.signal);
+    clearTimeout(timer);
+    if (!result.ok) {
+      inflight.delete(request.id);
+      if (result.code === 'reauthorization_required') options.onReauthorizationRequired();
+      return fail(request, result.code, result.message, result.detail, result.retryable);
+    }
+    await relayResponse(result, request, post, options);
+    inflight.delete(request.id);
+    post({ v: 1, type: 'fetch.end', id: request.id });
+  } catch (error) {
+    clearTimeout(timer);
+    // Aborted by the add-on or by close(): both already answered; a timeout still needs an answer.
+    if (!inflight.delete(request.id)) return;
+    const timedOut =
+      controller.signal.reason instanceof DOMException && controller.signal.reason.name === 'TimeoutError';
+    if (timedOut) fail(request, 'timeout', 'The upstream did not answer in time', undefined, true);
+    else fail(request, 'network_error', `Proxy stream failed: ${(error as Error).message}`, undefined, true);
+  }
+}
+
+/** Relays an upstream answer to the add-on: its head, then its body chunk by chunk (each buffer transferred). */
+async function relayResponse(
+  result: Extract<Awaited<ReturnType<typeof proxyFetch>>, { ok: true }>,
+  request: FetchRequestMessage,
+  post: (message: HostMessage, transfer?: Transferable[]) => void,
+  options: BrokerOptions,
+): Promise<void> {
+  post({
+    v: 1,
+    type: 'fetch.head',
+    id: request.id,
+    status: result.status,
+    statusText: result.statusText,
+    url: result.url,
+    headers: result.headers,
+  });
+  options.onEvent({
+    type: 'fetch',
+    id: request.id,
+    target: request.target,
+    outcome: 'response',
+    status: result.status,
+  });
+  if (!result.body) return;
+  const reader = result.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const chunk = value.buffer.byteLength === value.byteLength ? value.buffer : value.slice().buffer;
+    post({ v: 1, type: 'fetch.chunk', id: request.id, chunk: chunk as ArrayBuffer }, [chunk as ArrayBuffer]);
+  }
 }

@@ -90,6 +90,8 @@ export interface MountedAddon {
  * addon.unmount();
  * ```
  */
+// Long because it is one mount's state machine (status, sandbox, broker and receiver change together in its
+// closures) inside the embedder's 20 kB gzip budget, which splitting it into functions passing that state overran.
 export function mountAddon(element: HTMLElement, options: MountOptions): MountedAddon {
   const hostBase = options.hostBase ?? location.origin;
   const csrfToken = typeof options.csrfToken === 'string' ? () => options.csrfToken as string : options.csrfToken;

@@ -79,24 +79,60 @@ export interface AddonRuntime {
   close(): Promise<void>;
 }
 
-/** Builds the add-on runtime of a host (registry, proxy, handshake, sweeper). */
+/** Builds the add-on runtime of a host (registry, proxy, handshake, sweeper). Its steps, in order. */
 export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
-  const { config, db, logger } = deps;
+  const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const box = createSecretBox(config.encryptionKeys);
   const vault = createTokenVault(db, box);
-  const leadMs = config.addonRefreshLeadSeconds * 1000;
   const loopback = createLoopback(deps.app);
-  const allowPrivateAddresses = allowsPrivateAddresses(config);
-  const timeoutSeconds = config.addonTokenTimeoutSeconds;
   // The add-on lifecycle events are recorded in the transaction of the change they report (host/addons/lifecycle).
   const lifecycle = { transaction: db.transaction.bind(db), box };
-  const tokens = createRefreshEngine({
+  const parts: RuntimeParts = { deps, clock, box, vault, loopback, lifecycle };
+  const tokens = createTokens(parts);
+  const leadMs = config.addonRefreshLeadSeconds * 1000;
+  const sweeper = createSweeper({ db, vault, engine: tokens, clock, logger: deps.logger, leadMs });
+  if (config.addonSweepIntervalSeconds > 0) sweeper.start(config.addonSweepIntervalSeconds * 1000);
+  const registry = registryHandlers(deps, box);
+  const router = Router();
+  mountInstallationRoutes(router, parts, tokens);
+  mountHandshake(router, parts);
+
+  return {
+    registry,
+    router,
+    vault,
+    tokens,
+    sweeper,
+    box,
+    async close() {
+      await sweeper.stop();
+      await loopback.close();
+    },
+  };
+}
+
+/** What the runtime's steps share. */
+interface RuntimeParts {
+  deps: AddonRuntimeDeps;
+  clock: Clock;
+  box: SecretBox;
+  vault: TokenVault;
+  loopback: ReturnType<typeof createLoopback>;
+  /** What recording a lifecycle event in a change's transaction needs. */
+  lifecycle: { transaction: Database['transaction']; box: SecretBox };
+}
+
+/** Both grants' access tokens (the host's service token, the integrator's), refreshed when due under a lease. */
+function createTokens({ deps, clock, box, vault, loopback, lifecycle }: RuntimeParts): RefreshEngine {
+  const { config, db } = deps;
+  const timeoutSeconds = config.addonTokenTimeoutSeconds;
+  return createRefreshEngine({
     db,
     vault,
     clock,
-    logger,
-    leadMs,
+    logger: deps.logger,
+    leadMs: config.addonRefreshLeadSeconds * 1000,
     // A lease outlives the token request it covers, with a margin for the writes around it.
     leaseMs: timeoutSeconds * 1000 + 2000,
     onRefresh: (side, outcome) =>
@@ -104,13 +140,15 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     lifecycle,
     kinds: {
       service: hostGrant({ db, box, loopback, issuer: config.baseUrl, timeoutSeconds }),
-      integrator: integratorGrant({ db, box, timeoutSeconds, allowPrivateAddresses }),
+      integrator: integratorGrant({ db, box, timeoutSeconds, allowPrivateAddresses: allowsPrivateAddresses(config) }),
     },
   });
-  const sweeper = createSweeper({ db, vault, engine: tokens, clock, logger, leadMs });
-  if (config.addonSweepIntervalSeconds > 0) sweeper.start(config.addonSweepIntervalSeconds * 1000);
+}
 
-  const registry: RequestHandler[] = [
+/** `/addons/v1`: the registry API, behind the API's authentication and its own credentials check. */
+function registryHandlers(deps: AddonRuntimeDeps, box: SecretBox): RequestHandler[] {
+  const { config, db } = deps;
+  return [
     requireUserAgent,
     authenticate({ db, bearer: deps.bearer }),
     requireRegistryCredentials,
@@ -118,9 +156,16 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     registryRouter({ db, box, maxBundleBytes: config.addonMaxBundleBytes, pages: deps.pages }),
     registryApplicationsRouter({ db, box }),
   ];
+}
 
+/** A page's installations, their bundles and states, and the fetch proxy, behind the add-on session. */
+function mountInstallationRoutes(
+  router: Router,
+  { deps, clock, box, vault, loopback, lifecycle }: RuntimeParts,
+  tokens: RefreshEngine,
+): void {
+  const { config, db } = deps;
   const session = requireAddonSession();
-  const router = Router();
   router.get('/installations', session, listInstallationsRoute({ db, vault, baseUrl: config.baseUrl }));
   router.get('/installations/:id/bundle.js', session, installationBundleRoute({ db }));
   router.get('/installations/:id/state', session, installationStateRoute({ db, vault }));
@@ -128,7 +173,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     '/installations/:id/revoke',
     session,
     requireAddonCsrf,
-    revokeAuthorizationRoute({ db, box, vault, provider: deps.provider, clock, logger }),
+    revokeAuthorizationRoute({ db, box, vault, provider: deps.provider, clock, logger: deps.logger }),
   );
   const limits = {
     maxRequestBytes: config.maxBodyBytes,
@@ -147,13 +192,17 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
       loopback,
       baseUrl: config.baseUrl,
       limits,
-      allowPrivateAddresses,
+      allowPrivateAddresses: allowsPrivateAddresses(config),
       metrics: deps.metrics ?? NO_METRICS,
       lifecycle,
     }),
   );
-  router.use('/installations', addonErrorHandler(logger));
-  // Step 3 of the handshake requires this mark of the provider's consent (step 1).
+  router.use('/installations', addonErrorHandler(deps.logger));
+}
+
+/** The handshake's routes, and the mark of the provider's consent its step 3 requires (step 1). */
+function mountHandshake(router: Router, { deps, clock, box, vault }: RuntimeParts): void {
+  const { config, db } = deps;
   onAuthorizationCodeIssued(deps.provider, recordServiceConsent(db, vault.store));
   router.use(
     handshakeRouter({
@@ -162,22 +211,9 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
       vault,
       config,
       clock,
-      logger,
+      logger: deps.logger,
       provider: deps.provider,
       tokenTimeoutSeconds: config.addonTokenTimeoutSeconds,
     }),
   );
-
-  return {
-    registry,
-    router,
-    vault,
-    tokens,
-    sweeper,
-    box,
-    async close() {
-      await sweeper.stop();
-      await loopback.close();
-    },
-  };
 }

@@ -6,6 +6,7 @@
  */
 import { hashPassword, verifyPassword } from '../crypto/passwords.ts';
 import type { Queryable } from '../db/database.ts';
+import { passwordHashOf, setPasswordHash } from '../directory/index.ts';
 import { revokePersonSessions } from './host-sessions.ts';
 
 /** Shortest and longest new password accepted (characters). */
@@ -23,17 +24,14 @@ export async function changePassword(
   db: Queryable,
   change: { personId: string; current: string; next: string; keepSessionId: string | undefined },
 ): Promise<PasswordChangeResult> {
-  const { rows } = await db.query<{ password_hash: string | null }>('SELECT password_hash FROM people WHERE id = $1', [
-    change.personId,
-  ]);
-  if (!(await verifyPassword(change.current, rows[0]?.password_hash)))
+  if (!(await verifyPassword(change.current, await passwordHashOf(db, change.personId))))
     return { ok: false, problem: 'wrong_current_password' };
   const length = [...change.next].length;
   if (length < PASSWORD_LENGTH.min) return { ok: false, problem: 'too_short' };
   if (length > PASSWORD_LENGTH.max) return { ok: false, problem: 'too_long' };
   if (change.next === change.current) return { ok: false, problem: 'unchanged' };
   const hash = await hashPassword(change.next);
-  await db.query('UPDATE people SET password_hash = $2, updated_at = now() WHERE id = $1', [change.personId, hash]);
+  await setPasswordHash(db, change.personId, hash);
   const revokedSessions = await revokePersonSessions(db, change.personId, { keep: change.keepSessionId });
   return { ok: true, revokedSessions };
 }

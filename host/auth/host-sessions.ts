@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
+import { fromPeople } from '../directory/index.ts';
 import { personSql, type PersonRecord } from './person.ts';
 
 /** `last_seen_at` is written at most this often per session (not on every request). */
@@ -30,7 +31,7 @@ export async function createSessionRecord(
   const expires = new Date(session.now.getTime() + session.ttlSeconds * 1000);
   await db.query(
     `INSERT INTO host_sessions (id_hash, person_id, organization_id, created_at, last_seen_at, expires_at)
-     SELECT $1, p.id, p.organization_id, $3, $3, $4 FROM people p WHERE p.id = $2`,
+     SELECT $1, p.id, p.organization_id, $3, $3, $4 ${fromPeople('p')} WHERE p.id = $2`,
     [idHash(session.sessionId), session.personId, session.now, expires],
   );
 }

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/database.ts';
+import { fromPeople } from '../directory/index.ts';
 import { personSql, type PersonRecord } from './person.ts';
 import { hashSecret, newSecret, secretMatches } from './secret-hash.ts';
 
@@ -25,7 +26,7 @@ export async function createPersonalAccessToken(
   const secret = newSecret(32);
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO personal_access_tokens (person_id, organization_id, name, client_id, secret_hash)
-     SELECT id, organization_id, $2, $3, $4 FROM people WHERE id = $1 RETURNING id::text`,
+     SELECT p.id, p.organization_id, $2, $3, $4 ${fromPeople('p')} WHERE p.id = $1 RETURNING id::text`,
     [personId, name, clientId, hashSecret(secret)],
   );
   const row = rows[0];

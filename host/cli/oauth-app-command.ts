@@ -1,6 +1,7 @@
 /** `addon-kit oauth-app create …`: an OAuth application of an organization, secret printed once. */
 import { SCOPES } from '../auth/require-scope.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
+import { organizationIdBySlug } from '../directory/index.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
 import { createOAuthApplication } from '../oauth/applications.ts';
@@ -46,9 +47,7 @@ export async function oauthAppCommand(argv: string[], io: CommandIo): Promise<nu
       organizationId = person.organization_id;
       createdById = person.id;
     } else {
-      organizationId = (
-        await db.query<{ id: string }>('SELECT id::text FROM organizations WHERE slug = $1', [DEMO_ORGANIZATION.slug])
-      ).rows[0]?.id;
+      organizationId = await organizationIdBySlug(db, DEMO_ORGANIZATION.slug);
       if (!organizationId)
         throw new UsageError('the demo organization does not exist yet; run `addon-kit seed` or pass --email');
     }

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { authOf } from '../auth/authenticate.ts';
 import { organizationResource } from '../api/organization-resource.ts';
 import { singleRoute } from '../jsonapi/routes.ts';
-import { personResource } from '../people/person-resource.ts';
+import { personResource } from '../people/index.ts';
 
 export function currentRouter(): Router {
   const router = Router();

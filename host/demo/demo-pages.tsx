@@ -4,24 +4,16 @@
  * The page's policy lets it frame only the sandbox origin and run only its own scripts.
  */
 import { randomBytes } from 'node:crypto';
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { VNode } from 'preact';
 import { addonScriptUrl, isOrigin, listInstallations, type AddonPages, type Installation } from '../addons/index.ts';
-import { firstListId } from './demo-lists.ts';
 import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
+import { firstListId, listSummaries, listSummary, type ListSummary } from '../people/index.ts';
 import { Banner, Layout, platformNameOf, renderPage, sendMessagePage, Table, viewerOf } from '../pages/render.tsx';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
-
-interface ListRow {
-  id: string;
-  name: string;
-  description: string;
-  total_people: number;
-  refreshed_at: Date | null;
-}
 
 /** One add-on to mount: the element it goes into and the options of `mountAddon` (without the CSRF token). */
 interface MountSpec {
@@ -112,7 +104,7 @@ function sendDemoPage(
  * The demo's List page as the page mounting add-ons of its insertion point: a push of such an add-on is answered
  * with the organization's first List page (the registry's `links.preview`).
  */
-export function demoAddonPages(deps: { db: Queryable; config: HostConfig }): AddonPages {
+export function demoAddonPages(deps: DemoDeps): AddonPages {
   return {
     async previewUrl(extensions, organizationId) {
       if (!extensions.includes(SAMPLE_EXTENSION)) return undefined;
@@ -122,20 +114,24 @@ export function demoAddonPages(deps: { db: Queryable; config: HostConfig }): Add
   };
 }
 
-/** The demo pages and the embedder bundle; mounted at the root. */
-export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router {
-  const { db, config } = deps;
+type DemoDeps = { db: Queryable; config: HostConfig };
+
+/** The demo pages and the embedder bundle; mounted at the root. Its routes, in order, as named handlers. */
+export function demoRouter(deps: DemoDeps): Router {
   const router = Router();
   router.get('/demo', requireHostLogin, (_req, res) => res.redirect(303, '/demo/lists'));
+  router.get('/demo/lists', requireHostLogin, listsPage(deps));
+  router.get('/demo/lists/:id', requireHostLogin, listPage(deps));
+  return router;
+}
 
-  router.get('/demo/lists', requireHostLogin, async (req, res) => {
+/** `GET /demo/lists`: the organization's Lists by name, each with its size. */
+function listsPage({ db, config }: DemoDeps): RequestHandler {
+  return async (req, res) => {
     const person = hostPersonOf(req);
     if (!hasRole(person, 'people', 'viewer'))
       return sendMessagePage(res, 403, 'Lists', 'You have no access to People.');
-    const { rows } = await db.query<ListRow>(
-      'SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 ORDER BY name, id',
-      [person.organization_id],
-    );
+    const rows = await listSummaries(db, person.organization_id);
     const viewer = viewerOf(person, await ensureCsrfToken(await getHostSession(req, res)));
     sendDemoPage(
       res,
@@ -144,108 +140,62 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
           <h1>Lists</h1>
           <p class="ak-lede">The Lists of {person.organization_name}: open one to use its add-ons.</p>
         </div>
-        <Table label="Lists">
-          <thead>
-            <tr>
-              <th scope="col">List</th>
-              <th scope="col">Description</th>
-              <th scope="col" class="ak-num">
-                People
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((l) => (
-              <tr key={l.id}>
-                <td>
-                  <a href={`/demo/lists/${l.id}`}>{l.name}</a>
-                </td>
-                <td class="ak-subdued">{l.description}</td>
-                <td class="ak-num">{l.refreshed_at ? l.total_people : 'not run yet'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <ListsTable rows={rows} />
       </Layout>,
       randomBytes(16).toString('base64'),
       config.sandboxUrl,
     );
-  });
+  };
+}
 
-  router.get('/demo/lists/:id', requireHostLogin, async (req, res) => {
+function ListsTable({ rows }: { rows: ListSummary[] }) {
+  return (
+    <Table label="Lists">
+      <thead>
+        <tr>
+          <th scope="col">List</th>
+          <th scope="col">Description</th>
+          <th scope="col" class="ak-num">
+            People
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((l) => (
+          <tr key={l.id}>
+            <td>
+              <a href={`/demo/lists/${l.id}`}>{l.name}</a>
+            </td>
+            <td class="ak-subdued">{l.description}</td>
+            <td class="ak-num">{l.refreshed_at ? l.total_people : 'not run yet'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** `GET /demo/lists/:id`: one List with the add-ons installed for its insertion point mounted in sandboxed frames. */
+function listPage({ db, config }: DemoDeps): RequestHandler {
+  return async (req, res) => {
     const person = hostPersonOf(req);
     if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'List', 'You have no access to People.');
     const id = String(req.params.id);
     // Another organization's List is as unknown as a missing one.
-    const list = /^[1-9][0-9]{0,17}$/.test(id)
-      ? (
-          await db.query<ListRow>(
-            'SELECT id::text, name, description, total_people, refreshed_at FROM lists WHERE organization_id = $1 AND id = $2',
-            [person.organization_id, id],
-          )
-        ).rows[0]
-      : undefined;
+    const list = /^[1-9][0-9]{0,17}$/.test(id) ? await listSummary(db, person.organization_id, id) : undefined;
     if (!list) return sendMessagePage(res, 404, 'Not found', 'There is no such List.');
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const installations = (await listInstallations(db, person.organization_id)).filter(
       (i) => SAMPLE_EXTENSION in i.uiExtensions,
     );
     const sandboxUrl = config.sandboxUrl;
-    const mounts: MountSpec[] = sandboxUrl
-      ? installations.map((i: Installation) => ({
-          element: `addon-${i.id}`,
-          options: {
-            installationId: i.id,
-            extension: SAMPLE_EXTENSION,
-            props: { listId: list.id, list_id: list.id },
-            environment: i.environment,
-            sandboxUrl: `${sandboxUrl}/frame.html`,
-            addonUrl: addonScriptUrl(sandboxUrl, i.bundleSha256),
-            uiOrigins: i.uiOrigins,
-          },
-        }))
-      : [];
+    const mounts = sandboxUrl ? mountSpecs(installations, list, sandboxUrl) : [];
     const nonce = randomBytes(16).toString('base64');
     sendDemoPage(
       res,
       <Layout title={list.name} viewer={viewerOf(person, csrfToken)} section="lists">
-        <div class="ak-page-header">
-          <p class="ak-eyebrow">
-            <a href="/demo/lists">
-              <span aria-hidden="true">← </span>All Lists
-            </a>
-          </p>
-          <h1>{list.name}</h1>
-          {list.description ? <p class="ak-lede">{list.description}</p> : null}
-        </div>
-        <p class="ak-stat">
-          <span>
-            <strong id="list-people-count">
-              {list.refreshed_at
-                ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}`
-                : 'This List has not run yet.'}
-            </strong>
-          </span>
-        </p>
-        {!sandboxUrl ? (
-          <Banner tone="critical">
-            <p>The add-on sandbox is not configured (ADDON_KIT_SANDBOX_URL), so no add-on can run here.</p>
-          </Banner>
-        ) : null}
-        {sandboxUrl && installations.length === 0 ? (
-          <p class="ak-empty">No add-on is installed for {SAMPLE_EXTENSION}.</p>
-        ) : null}
-        {sandboxUrl
-          ? installations.map((i) => (
-              <section key={i.id} class="ak-card ak-addon">
-                <div class="ak-addon-header">
-                  <h2>{i.uiExtensions[SAMPLE_EXTENSION]!.title}</h2>
-                  <span class="ak-badge">{i.environment}</span>
-                </div>
-                <div id={`addon-${i.id}`} />
-              </section>
-            ))
-          : null}
+        <ListHeader list={list} />
+        <ListAddons installations={installations} sandboxUrl={sandboxUrl} />
         <script
           type="application/json"
           id="addon-kit-mounts"
@@ -259,6 +209,73 @@ export function demoRouter(deps: { db: Queryable; config: HostConfig }): Router 
       sandboxUrl && new URL(sandboxUrl).origin,
       mounts.flatMap((m) => m.options.uiOrigins),
     );
-  });
-  return router;
+  };
+}
+
+/** What the page's script hands `mountAddon` for each installation (the List as its props). */
+function mountSpecs(installations: Installation[], list: ListSummary, sandboxUrl: string): MountSpec[] {
+  return installations.map((i) => ({
+    element: `addon-${i.id}`,
+    options: {
+      installationId: i.id,
+      extension: SAMPLE_EXTENSION,
+      props: { listId: list.id, list_id: list.id },
+      environment: i.environment,
+      sandboxUrl: `${sandboxUrl}/frame.html`,
+      addonUrl: addonScriptUrl(sandboxUrl, i.bundleSha256),
+      uiOrigins: i.uiOrigins,
+    },
+  }));
+}
+
+function ListHeader({ list }: { list: ListSummary }) {
+  return (
+    <>
+      <div class="ak-page-header">
+        <p class="ak-eyebrow">
+          <a href="/demo/lists">
+            <span aria-hidden="true">← </span>All Lists
+          </a>
+        </p>
+        <h1>{list.name}</h1>
+        {list.description ? <p class="ak-lede">{list.description}</p> : null}
+      </div>
+      <p class="ak-stat">
+        <span>
+          <strong id="list-people-count">
+            {list.refreshed_at
+              ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}`
+              : 'This List has not run yet.'}
+          </strong>
+        </span>
+      </p>
+    </>
+  );
+}
+
+/** Each installation's place on the page, or why there is none. */
+function ListAddons({ installations, sandboxUrl }: { installations: Installation[]; sandboxUrl: string | undefined }) {
+  return (
+    <>
+      {!sandboxUrl ? (
+        <Banner tone="critical">
+          <p>The add-on sandbox is not configured (ADDON_KIT_SANDBOX_URL), so no add-on can run here.</p>
+        </Banner>
+      ) : null}
+      {sandboxUrl && installations.length === 0 ? (
+        <p class="ak-empty">No add-on is installed for {SAMPLE_EXTENSION}.</p>
+      ) : null}
+      {sandboxUrl
+        ? installations.map((i) => (
+            <section key={i.id} class="ak-card ak-addon">
+              <div class="ak-addon-header">
+                <h2>{i.uiExtensions[SAMPLE_EXTENSION]!.title}</h2>
+                <span class="ak-badge">{i.environment}</span>
+              </div>
+              <div id={`addon-${i.id}`} />
+            </section>
+          ))
+        : null}
+    </>
+  );
 }

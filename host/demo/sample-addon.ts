@@ -16,6 +16,8 @@ import {
 } from '../addons/index.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
+import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
+import { firstAdministratorOf } from '../directory/index.ts';
 import { createOAuthApplication, findOrganizationApplicationByName, setRedirectUris } from '../oauth/applications.ts';
 
 /** Name of the sample add-on's OAuth application (how a restart finds it). */
@@ -57,11 +59,7 @@ export async function ensureSampleAddon(
 ): Promise<SampleAddon> {
   const log = options.log ?? (() => {});
   const completeUrl = `${options.integratorUrl.replace(/\/+$/, '')}${COMPLETION_PATH}`;
-  const { rows: owners } = await db.query<{ organization_id: string; person_id: string }>(
-    `SELECT o.id::text AS organization_id, p.id::text AS person_id FROM organizations o JOIN people p ON p.organization_id = o.id
-     WHERE o.slug = 'demo' AND p.site_administrator ORDER BY p.id LIMIT 1`,
-  );
-  const owner = owners[0];
+  const owner = await firstAdministratorOf(db, DEMO_ORGANIZATION.slug);
   if (!owner) throw new Error('the demo organization is missing: seed the demo data first');
 
   const existing = await findOrganizationApplicationByName(db, owner.organization_id, SAMPLE_ADDON_NAME);

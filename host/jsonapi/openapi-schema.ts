@@ -3,47 +3,24 @@
  * so a description built from them says exactly what the routes render and accept.
  * @see https://spec.openapis.org/oas/v3.1.0#schema-object
  */
-import { PER_PAGE_DEFAULT, PER_PAGE_MAX } from './query.ts';
-import type { AttributeDefinition, AttributeType, ResourceDefinition } from './resource.ts';
+import { scalarSchema, type JsonSchema } from './openapi-scalars.ts';
+import type { AttributeDefinition, ResourceDefinition } from './resource.ts';
 
-/** A JSON Schema (2020-12) object. */
-export type JsonSchema = Record<string, unknown>;
-
-/** An OpenAPI parameter object. */
-export interface ParameterObject {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required?: boolean;
-  description: string;
-  schema: JsonSchema;
-  style?: string;
-  explode?: boolean;
-}
+export type { JsonSchema, ParameterObject } from './openapi-scalars.ts';
+export {
+  fieldsParameter,
+  filterParameter,
+  includeParameter,
+  orderParameter,
+  pageParameters,
+  whereParameters,
+} from './openapi-parameters.ts';
 
 // Links keep query strings as sent (brackets unencoded), which RFC 3986's `uri` format refuses.
 const ABSOLUTE_URL: JsonSchema = { type: 'string', pattern: '^https?://' };
 
 /** Where the shared schemas live in the document. */
 export const SCHEMA_REF = '#/components/schemas/';
-
-function scalarSchema(type: AttributeType): JsonSchema {
-  switch (type) {
-    case 'string':
-      return { type: 'string' };
-    case 'integer':
-      return { type: 'integer' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date_time':
-      return { type: 'string', format: 'date-time' };
-    case 'primary_key':
-      return { type: 'string', pattern: '^[0-9]+$' };
-    case 'array':
-      return { type: 'array' };
-    case 'object':
-      return { type: 'object' };
-  }
-}
 
 /** The schema of one attribute value as `renderResource` serializes it. */
 export function attributeSchema(attr: AttributeDefinition): JsonSchema {
@@ -267,83 +244,5 @@ export function errorBodySchema(): JsonSchema {
         },
       },
     },
-  };
-}
-
-/** `fields[Type]` as the query parser accepts it: a non-exploded list of unique values. */
-export function fieldsParameter(def: ResourceDefinition): ParameterObject {
-  return {
-    name: `fields[${def.type}]`,
-    in: 'query',
-    description: `Attributes and relationships of ${def.type} to render (comma-separated, each once); others are left out.`,
-    style: 'form',
-    explode: false,
-    schema: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: [...def.fields] } },
-  };
-}
-
-/** `per_page` and `offset` of every collection. */
-export function pageParameters(): ParameterObject[] {
-  return [
-    {
-      name: 'per_page',
-      in: 'query',
-      description: 'Resources per page.',
-      schema: { type: 'integer', minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT },
-    },
-    {
-      name: 'offset',
-      in: 'query',
-      description: 'Resources to skip.',
-      schema: { type: 'integer', minimum: 0, default: 0 },
-    },
-  ];
-}
-
-/** One `where[name]` parameter per query attribute of `def`. */
-export function whereParameters(def: ResourceDefinition): ParameterObject[] {
-  return Object.entries(def.where ?? {}).map(([name, w]) => ({
-    name: `where[${name}]`,
-    in: 'query' as const,
-    description: `Only resources whose ${name} equals this value.`,
-    schema: scalarSchema(w.type),
-  }));
-}
-
-/** `include` as the query parser accepts it: a non-exploded list of unique values of `def.includes`. */
-export function includeParameter(def: ResourceDefinition): ParameterObject {
-  return {
-    name: 'include',
-    in: 'query',
-    description: `Related resources to add under \`included\` (comma-separated, each once).`,
-    style: 'form',
-    explode: false,
-    schema: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: [...(def.includes ?? [])] } },
-  };
-}
-
-/** `order`: order values of `def`, each once, `-` to reverse, comma-separated. */
-export function orderParameter(def: ResourceDefinition): ParameterObject {
-  const values = Object.keys(def.order ?? {});
-  return {
-    name: 'order',
-    in: 'query',
-    description: `Sort by ${values.join(', ')} (comma-separated, each once; prefix - to reverse).`,
-    schema: {
-      type: 'string',
-      pattern: `^-?(${values.join('|')})(,-?(${values.join('|')}))*$`,
-    },
-  };
-}
-
-/** `filter`: named filters of `def` (comma-separated, each once). */
-export function filterParameter(def: ResourceDefinition): ParameterObject {
-  return {
-    name: 'filter',
-    in: 'query',
-    description: 'Named filters, all of which must hold (comma-separated, each once).',
-    style: 'form',
-    explode: false,
-    schema: { type: 'array', uniqueItems: true, minItems: 1, items: { enum: Object.keys(def.filters ?? {}) } },
   };
 }

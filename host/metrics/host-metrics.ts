@@ -53,74 +53,10 @@ export const NO_METRICS: HostMetrics = {
 /** A registry with the host's instruments; `db` supplies the pool gauges. */
 export function createHostMetrics(db: Pick<Database, 'kind' | 'poolStats'>): HostMetrics {
   const registry = new Registry();
-  const registers = [registry];
   collectDefaultMetrics({ register: registry });
-  const requests = new Histogram({
-    name: 'addon_kit_http_request_duration_seconds',
-    help: 'Time from a request arriving to its response sent, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  const proxied = new Counter({
-    name: 'addon_kit_proxied_calls_total',
-    help: 'Add-on calls through the fetch proxy, by side (service, integrator) and outcome',
-    labelNames: ['side', 'outcome'] as const,
-    registers,
-  });
-  const upstream = new Histogram({
-    name: 'addon_kit_proxied_call_upstream_seconds',
-    help: "Time the proxied call's upstream took to answer with its response head, by side",
-    labelNames: ['side'] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
-  const refreshes = new Counter({
-    name: 'addon_kit_token_refreshes_total',
-    help: 'Token refreshes, by grant (oauth_refresh_token, addon_integrator, addon_service) and outcome',
-    labelNames: ['grant', 'outcome'] as const,
-    registers,
-  });
-  const refusals = new Counter({
-    name: 'addon_kit_limit_refusals_total',
-    help: 'Requests refused by a limit (429), by limit (api_rate_limit, client_auth, sign_in)',
-    labelNames: ['limit'] as const,
-    registers,
-  });
-  const listRuns = new Counter({
-    name: 'addon_kit_list_runs_total',
-    help: 'List runs, by trigger (scheduled, request) and outcome',
-    labelNames: ['trigger', 'outcome'] as const,
-    registers,
-  });
-  const deliveries = new Counter({
-    name: 'addon_kit_webhook_deliveries_total',
-    help: 'Webhook delivery attempts, by outcome',
-    labelNames: ['outcome'] as const,
-    registers,
-  });
-  if (db.poolStats) {
-    const stats = db.poolStats.bind(db);
-    new Gauge({
-      name: 'addon_kit_db_pool_connections',
-      help: 'Database pool connections, by state (in_use, idle)',
-      labelNames: ['state'] as const,
-      registers,
-      collect() {
-        const now = stats();
-        this.set({ state: 'in_use' }, now.total - now.idle);
-        this.set({ state: 'idle' }, now.idle);
-      },
-    });
-    new Gauge({
-      name: 'addon_kit_db_pool_waiting',
-      help: 'Queries waiting for a database pool connection',
-      registers,
-      collect() {
-        this.set(stats().waiting);
-      },
-    });
-  }
+  const instruments = createInstruments([registry]);
+  if (db.poolStats) addPoolGauges([registry], db.poolStats.bind(db));
+  const { requests, proxied, upstream, refreshes, refusals, listRuns, deliveries } = instruments;
   return {
     enabled: true,
     request(method, route, status, seconds) {
@@ -146,4 +82,77 @@ export function createHostMetrics(db: Pick<Database, 'kind' | 'poolStats'>): Hos
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+/** The host's own counters and histograms, registered in `registers`. */
+function createInstruments(registers: Registry[]) {
+  return {
+    requests: new Histogram({
+      name: 'addon_kit_http_request_duration_seconds',
+      help: 'Time from a request arriving to its response sent, by method, route template and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: REQUEST_BUCKETS,
+      registers,
+    }),
+    proxied: new Counter({
+      name: 'addon_kit_proxied_calls_total',
+      help: 'Add-on calls through the fetch proxy, by side (service, integrator) and outcome',
+      labelNames: ['side', 'outcome'] as const,
+      registers,
+    }),
+    upstream: new Histogram({
+      name: 'addon_kit_proxied_call_upstream_seconds',
+      help: "Time the proxied call's upstream took to answer with its response head, by side",
+      labelNames: ['side'] as const,
+      buckets: REQUEST_BUCKETS,
+      registers,
+    }),
+    refreshes: new Counter({
+      name: 'addon_kit_token_refreshes_total',
+      help: 'Token refreshes, by grant (oauth_refresh_token, addon_integrator, addon_service) and outcome',
+      labelNames: ['grant', 'outcome'] as const,
+      registers,
+    }),
+    refusals: new Counter({
+      name: 'addon_kit_limit_refusals_total',
+      help: 'Requests refused by a limit (429), by limit (api_rate_limit, client_auth, sign_in)',
+      labelNames: ['limit'] as const,
+      registers,
+    }),
+    listRuns: new Counter({
+      name: 'addon_kit_list_runs_total',
+      help: 'List runs, by trigger (scheduled, request) and outcome',
+      labelNames: ['trigger', 'outcome'] as const,
+      registers,
+    }),
+    deliveries: new Counter({
+      name: 'addon_kit_webhook_deliveries_total',
+      help: 'Webhook delivery attempts, by outcome',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
+  };
+}
+
+/** Gauges of the database pool (PostgreSQL), read from `stats` at each scrape. */
+function addPoolGauges(registers: Registry[], stats: NonNullable<Database['poolStats']>): void {
+  new Gauge({
+    name: 'addon_kit_db_pool_connections',
+    help: 'Database pool connections, by state (in_use, idle)',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const now = stats();
+      this.set({ state: 'in_use' }, now.total - now.idle);
+      this.set({ state: 'idle' }, now.idle);
+    },
+  });
+  new Gauge({
+    name: 'addon_kit_db_pool_waiting',
+    help: 'Queries waiting for a database pool connection',
+    registers,
+    collect() {
+      this.set(stats().waiting);
+    },
+  });
 }

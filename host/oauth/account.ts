@@ -3,7 +3,7 @@ import { errors, type Account, type FindAccount } from 'oidc-provider';
 import { displayName, loadPerson, type PersonRecord } from '../auth/person.ts';
 import type { Queryable } from '../db/database.ts';
 import { findAccessRefusal, refusalDescription, refusalOf } from './application-access.ts';
-import { takePrefetchedAccount } from './refresh-reads.ts';
+import { takePrefetchedAccount } from './provider-records/index.ts';
 
 /** The claims of a person: ID token and userinfo carry exactly these. */
 export function personClaims(person: PersonRecord) {
@@ -25,7 +25,7 @@ export function personClaims(person: PersonRecord) {
  */
 export function accountFinder(db: Queryable): FindAccount {
   return async (ctx, sub, token): Promise<Account | undefined> => {
-    // A refresh grant read both with its refresh token (refresh-reads.ts).
+    // A refresh grant read both with its refresh token (provider-records/refresh-reads.ts).
     const prefetched = token?.clientId ? takePrefetchedAccount(ctx, sub, token.clientId) : undefined;
     // Otherwise both reads at once (two round trips side by side, not one after the other): a refusal
     // found for someone who turns out not to be an active person is never used.

@@ -5,6 +5,7 @@
  * person and the setting at the time of the request, so a role or mode change applies at once.
  */
 import type { Queryable } from '../db/database.ts';
+import { fromPeople, joinOrganization, joinPeople } from '../directory/index.ts';
 import { APPLICATIONS_VIEW } from './applications.ts';
 import { connectedInOrganization, connectedPeopleCount } from './mau.ts';
 
@@ -47,8 +48,8 @@ export function accessRowSql(person: string, client: string): string {
             EXISTS (SELECT 1 FROM connected_application_people_allowed access_w
                     WHERE access_w.organization_id = access_p.organization_id AND access_w.application_id = access_a.id
                       AND access_w.person_id = access_p.id) AS listed
-     FROM people access_p
-     JOIN organizations access_o ON access_o.id = access_p.organization_id
+     ${fromPeople('access_p')}
+     ${joinOrganization('access_o', 'access_p.organization_id')}
      JOIN ${APPLICATIONS_VIEW} access_a ON access_a.client_id = ${client}
      LEFT JOIN connected_application_settings access_s
        ON access_s.organization_id = access_p.organization_id AND access_s.application_id = access_a.id
@@ -137,7 +138,7 @@ export interface ApplicationAccess {
 // The applications an organization decides about: those its people connected, and its own.
 const ACCESS_FROM = `
   FROM ${APPLICATIONS_VIEW} a
-  JOIN organizations owner ON owner.id = a.organization_id
+  ${joinOrganization('owner', 'a.organization_id')}
   WHERE (a.organization_id = $1
          OR ${connectedInOrganization('a.id', '$1')})`;
 const ACCESS_COLUMNS = `a.id::text, a.name, a.description, owner.name AS owner_name,
@@ -192,7 +193,7 @@ export async function listAllowedPeople(
 ): Promise<AllowedPerson[]> {
   const { rows } = await db.query<AllowedPerson>(
     `SELECT p.id::text, p.first_name, p.last_name, p.email
-     FROM connected_application_people_allowed w JOIN people p ON p.id = w.person_id
+     FROM connected_application_people_allowed w ${joinPeople('p', 'w.person_id')}
      WHERE w.organization_id = $1 AND w.application_id = $2
      ORDER BY p.last_name, p.first_name, p.id`,
     [organizationId, applicationId],
@@ -211,7 +212,7 @@ export interface AllowedEntry {
 export async function allowPerson(db: Queryable, entry: AllowedEntry): Promise<boolean> {
   const { rows } = await db.query(
     `INSERT INTO connected_application_people_allowed (organization_id, application_id, person_id)
-     SELECT p.organization_id, $2, p.id FROM people p WHERE p.id = $3 AND p.organization_id = $1
+     SELECT p.organization_id, $2, p.id ${fromPeople('p')} WHERE p.id = $3 AND p.organization_id = $1
      ON CONFLICT (organization_id, application_id, person_id)
        DO UPDATE SET created_at = connected_application_people_allowed.created_at
      RETURNING person_id`,

@@ -6,7 +6,7 @@
 import { purgeExpiredSessions } from '../auth/host-sessions.ts';
 import type { Queryable } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import { purgeExpiredOAuthRecords } from './adapter.ts';
+import { purgeExpiredOAuthRecords } from './provider-records/index.ts';
 import { purgeOldMonthlyActiveUsers } from './mau.ts';
 
 export { purgeOldMonthlyActiveUsers };

@@ -5,6 +5,7 @@
  * through the SQL below.
  */
 import type { Queryable } from '../db/database.ts';
+import { joinPeople } from '../directory/index.ts';
 import { APPLICATIONS_VIEW } from './applications.ts';
 
 /** Records that `clientId` was issued a token for `personId` at `now` (UTC month): one statement, both rows. */
@@ -67,7 +68,7 @@ export function connectedPeopleCount(application: string, organization: string):
  * `p` (the person).
  */
 export const CONNECTED_PEOPLE_FROM = `
-  FROM oauth_connections c JOIN people p ON p.id = c.person_id
+  FROM oauth_connections c ${joinPeople('p', 'c.person_id')}
   WHERE c.application_id = $1 AND c.organization_id = $2 AND p.organization_id = $2`;
 
 /** SQL: the FROM of application `$1`'s monthly-active-user rows `m` from month index `$2` to `$3` (year * 12 + month - 1). */

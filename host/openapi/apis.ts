@@ -4,7 +4,7 @@
  */
 import type { Router } from 'express';
 import { LATEST_API_VERSION } from '../api/api-version.ts';
-import { openApiDocument } from '../api/openapi-document.ts';
+import { openApiDocument } from './developer-api-document.ts';
 import { SCOPE_DESCRIPTIONS } from '../oauth/scopes.ts';
 import type { ServedDocument } from './documents-router.ts';
 import { oauthDocument } from './oauth-document.ts';

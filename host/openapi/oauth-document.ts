@@ -44,6 +44,7 @@ const clientCredentials = {
 };
 
 /** The OAuth document for a host at `baseUrl`. */
+// Long because it is one declarative table (each endpoint's request and answers), read top to bottom like the spec.
 export function oauthDocument(baseUrl: string, version: string): OpenApiDocument {
   const tokenBody = {
     type: 'object',

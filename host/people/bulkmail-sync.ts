@@ -8,6 +8,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { HostError } from '../errors.ts';
 import { isHttpEndpoint, type BulkmailPerson, type BulkmailProvider } from './bulkmail-provider.ts';
 import { createHttpJsonBulkmailProvider } from './http-json-bulkmail-provider.ts';
+import { joinPeople } from '../directory/index.ts';
 
 /** 422 bulkmail_not_configured: the organization has no (usable) bulk-mail provider. */
 export class BulkmailNotConfiguredError extends HostError {
@@ -74,7 +75,7 @@ export async function syncListToBulkmail(db: Database, input: SyncListInput): Pr
     [organizationId, listId],
   );
   const { rows: people } = await db.query<BulkmailPerson>(
-    `SELECT p.id::text AS id, p.first_name, p.last_name, p.email FROM list_results r JOIN people p ON p.id = r.person_id
+    `SELECT p.id::text AS id, p.first_name, p.last_name, p.email FROM list_results r ${joinPeople('p', 'r.person_id')}
      WHERE r.list_id = $1 ORDER BY p.id`,
     [listId],
   );

@@ -5,7 +5,7 @@ import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
 import { pathId, singleRoute } from '../jsonapi/routes.ts';
 import { CAMPUS_SELECT, campusResource } from './campus-resource.ts';
 import { LIST_CATEGORY_SELECT, listCategoryResource } from './list-category-resource.ts';
-import { NOTE_CATEGORY_SELECT, noteCategoryResource } from './note-category-resource.ts';
+import { NOTE_CATEGORY_SELECT, noteCategoryResource } from './notes/index.ts';
 import { organizationParent, scopeOf } from './request-scope.ts';
 
 const ROUTES: [string, string, string, ResourceDefinition][] = [

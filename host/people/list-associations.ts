@@ -23,6 +23,7 @@ import { personResource } from './person-resource.ts';
 import { PERSON_SELECT, loadPersonRow, personIncludes } from './person-sql.ts';
 import { scopeOf, type RequestScope } from './request-scope.ts';
 import { RULE_SELECT, ruleResource } from './rule-resource.ts';
+import { joinPeople } from '../directory/index.ts';
 
 /** `GET /lists/{list_id}/campus`. */
 export const campusOfList = (db: Database): RequestHandler =>
@@ -106,7 +107,7 @@ const RESULTS: ListRows = {
 };
 const PEOPLE: ListRows = {
   select: PERSON_SELECT,
-  from: 'list_results r JOIN people p ON p.id = r.person_id',
+  from: `list_results r ${joinPeople('p', 'r.person_id')}`,
   listColumn: 'r.list_id',
   idColumn: 'p.id',
   tieBreaker: 'p.id ASC',

@@ -5,6 +5,7 @@
  */
 import type { PayloadShape } from '../jsonapi/payload.ts';
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
+import { holdsProductRole } from '../directory/index.ts';
 
 /** Allowed values of the List string attributes (see docs/people-api.md). */
 export const LIST_VALUES = {
@@ -171,7 +172,7 @@ export const listResource: ResourceDefinition = {
     auto_refresh_enabled: () => 'l.auto_refresh',
     can_manage: (ctx) => {
       const person = ctx.param(ctx.personId);
-      const manager = `EXISTS (SELECT 1 FROM person_product_roles pr WHERE pr.person_id = ${person} AND pr.product = 'people' AND pr.role = 'manager')`;
+      const manager = holdsProductRole(person, "'people'", "'manager'");
       return `${manager} OR l.created_by_id = ${person} OR EXISTS (SELECT 1 FROM list_shares sh WHERE sh.list_id = l.id AND sh.person_id = ${person} AND sh.permission = 'edit')`;
     },
     has_active_automations: () => 'l.active_automations_count > 0',

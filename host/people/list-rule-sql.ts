@@ -4,6 +4,7 @@
  * the tables below, so nothing a client stored is ever concatenated into SQL.
  */
 import type { SqlParams } from '../jsonapi/sql.ts';
+import { hasNoteInCategory } from './notes/index.ts';
 
 /** A stored rule: `<attribute> <operator> <value>`. */
 export interface RuleInput {
@@ -163,8 +164,7 @@ function compileRule(rule: RuleInput, params: SqlParams, settings: RuleSettings,
         ? `${column} IS DISTINCT FROM ${params.add(rule.value)}::date`
         : `${column} ${COMPARE[op]} ${params.add(rule.value)}::date`;
     case 'note_category': {
-      const has = `EXISTS (SELECT 1 FROM notes rn JOIN note_categories rc ON rc.id = rn.note_category_id
-        WHERE rn.person_id = p.id AND rc.organization_id = ${organizationParam} AND lower(rc.name) = lower(${params.add(rule.value)}::text))`;
+      const has = hasNoteInCategory('p.id', organizationParam, `${params.add(rule.value)}::text`);
       return op === 'is' ? has : `NOT ${has}`;
     }
   }

@@ -1,15 +1,13 @@
 /**
- * The webhook events of People writes (host/webhooks), recorded with the write's own transaction so a committed
+ * The webhook events of People writes (a Note's in notes/note-events.ts) (host/webhooks), recorded with the write's own transaction so a committed
  * change always has its events and a rolled-back one none. The payload is the resource as `GET` renders it. A List
  * is rendered as seen by no one in particular: `starred` and `recently_viewed` are the requester's own and are
  * false in events.
  */
 import type { Queryable } from '../db/database.ts';
-import type { Row } from '../jsonapi/resource.ts';
 import { recordEvent, renderPayload } from '../webhooks/index.ts';
 import { loadList } from './list-rows.ts';
 import { listResource } from './list-resource.ts';
-import { noteResource } from './note-resource.ts';
 
 /** The person id no one has: per-person List attributes render as for nobody. */
 const NO_ONE = '0';
@@ -19,20 +17,6 @@ export interface PeopleEventContext {
   tx: Queryable;
   organizationId: string;
   baseUrl: string;
-}
-
-/** Records `people.v2.events.note.{action}` with the note as rendered (for destroyed: as it was). */
-export async function recordNoteEvent(
-  ctx: PeopleEventContext,
-  action: 'created' | 'updated' | 'destroyed',
-  note: Row,
-): Promise<void> {
-  const parent = { id: ctx.organizationId, type: 'Organization' };
-  await recordEvent(ctx.tx, {
-    organizationId: ctx.organizationId,
-    name: `people.v2.events.note.${action}`,
-    payload: renderPayload(noteResource, note, parent, ctx.baseUrl),
-  });
 }
 
 /** Records `people.v2.events.list.{action}` with the list as it is now in the transaction. */

@@ -11,8 +11,7 @@ import { categoryReadRoutes } from './category-reads.ts';
 import { listReadRoutes } from './list-reads.ts';
 import { listWriteRoutes } from './list-writes.ts';
 import { meRoutes } from './me.ts';
-import { noteReadRoutes } from './note-reads.ts';
-import { noteWriteRoutes } from './note-writes.ts';
+import { noteReadRoutes, noteWriteRoutes } from './notes/index.ts';
 import { personReadRoutes } from './person-reads.ts';
 
 /** What the people router needs from the host. */

@@ -3,18 +3,14 @@ import type { Queryable } from '../db/database.ts';
 import { organizationResource } from '../api/organization-resource.ts';
 import type { IncludedGroup } from '../jsonapi/document.ts';
 import type { Row } from '../jsonapi/resource.ts';
+import { peopleOfOrganization } from '../directory/index.ts';
 
 /** Columns of a Person row (alias `p`). */
 export const PERSON_SELECT = 'p.id::text AS id, p.organization_id::text AS organization_id, p.first_name, p.last_name';
 
 /** People of the organization with these ids (unknown ids are skipped). */
 export async function loadPeople(db: Queryable, organizationId: string, ids: readonly string[]): Promise<Row[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await db.query<Row>(
-    `SELECT ${PERSON_SELECT} FROM people p WHERE p.organization_id = $1 AND p.id = ANY($2::bigint[]) ORDER BY p.id`,
-    [organizationId, ids],
-  );
-  return rows;
+  return peopleOfOrganization<Row>(db, organizationId, ids, PERSON_SELECT);
 }
 
 /** One person of the organization, or undefined. */

@@ -25,16 +25,14 @@
  * for the check.
  */
 import { randomInt } from 'node:crypto';
-import { setImmediate } from 'node:timers/promises';
 import type { Database, Queryable } from '../db/database.ts';
 import { SqlParams } from '../jsonapi/sql.ts';
 import { compileListCondition, RuleCompileError, type RuleInput } from './list-rule-sql.ts';
+import { fromPeople, joinPeople } from '../directory/index.ts';
+import { chunkStatement, replaceResults, type RunTotals } from './list-result-chunks.ts';
 
 /** People per chunk of a run on the embedded database (PostgreSQL runs the whole range at once). */
 export const CHUNK_PEOPLE = 2500;
-
-const MIN_ID = '-9223372036854775808';
-const MAX_ID = '9223372036854775807';
 
 /** Which list to run, and the moment of the run. */
 export interface RunListInput {
@@ -128,7 +126,7 @@ async function updateIfUnchanged(
     `UPDATE lists SET total_people = m.matched, has_inactive_results = m.inactive > 0,
             refreshed_at = ${now}, batch_completed_at = ${now}, status = 'complete', invalid = false
      FROM (SELECT count(*)::int AS matched, count(*) FILTER (WHERE p.status = 'inactive')::int AS inactive, ${digestOf('p.id', seed)} AS digest
-           FROM people p WHERE ${condition}) m
+           ${fromPeople('p')} WHERE ${condition}) m
      WHERE lists.id = ${list} AND lists.results_digest = m.digest
      RETURNING m.matched`,
     values,
@@ -151,31 +149,6 @@ export async function runList(db: Database, input: RunListInput): Promise<RunLis
   return outcome;
 }
 
-/** Inclusive person-id ranges of about `chunkPeople` people each, covering every id; one range when undefined. */
-async function idRanges(
-  q: Queryable,
-  organizationId: string,
-  chunkPeople: number | undefined,
-): Promise<[string, string][]> {
-  if (chunkPeople === undefined) return [[MIN_ID, MAX_ID]];
-  const { rows } = await q.query<{ lo: number | null; hi: number | null; people: number }>(
-    'SELECT min(id)::float8 AS lo, max(id)::float8 AS hi, count(*)::int AS people FROM people WHERE organization_id = $1',
-    [organizationId],
-  );
-  const { lo, hi, people } = rows[0]!;
-  const chunks = Math.ceil(people / Math.max(1, chunkPeople));
-  if (lo === null || hi === null || chunks <= 1) return [[MIN_ID, MAX_ID]];
-  const width = Math.ceil((hi - lo + 1) / chunks);
-  const ranges: [string, string][] = [];
-  for (let i = 0; i < chunks; i++) {
-    const from = i === 0 ? MIN_ID : String(lo + i * width);
-    const to = i === chunks - 1 ? MAX_ID : String(lo + (i + 1) * width - 1);
-    ranges.push([from, to]);
-  }
-  return ranges;
-}
-
-/** The digest check first when the list has one (no lock: one statement), then the full run if needed. */
 async function unchangedOrRecompute(db: Database, input: RunListInput): Promise<RunListOutcome> {
   const list = await readList(db, input, false);
   const params = new SqlParams();
@@ -197,13 +170,13 @@ async function unchangedOrRecompute(db: Database, input: RunListInput): Promise<
   return recompute(db, input, list, input.chunkPeople ?? CHUNK_PEOPLE);
 }
 
+/** Its steps: compile the rules, keep the results when nobody matches and the list asks so, replace them range by range, complete. */
 async function recompute(
   q: Queryable,
   input: RunListInput,
   list: ListSettings,
   chunkPeople: number | undefined,
 ): Promise<RunListOutcome> {
-  const { organizationId, listId, now } = input;
   const params = new SqlParams();
   let condition: string;
   try {
@@ -212,66 +185,37 @@ async function recompute(
     if (error instanceof RuleCompileError) return { ok: false, error };
     throw error;
   }
-
-  // return_original_if_none: when nobody matches, the previous results are kept as they are.
-  if (list.return_original_if_none) {
-    const { rows } = await q.query<{ any: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM people p WHERE ${condition}) AS any`,
-      [...params.values],
-    );
-    if (!rows[0]!.any) {
-      await q.query(
-        `UPDATE lists SET
-           total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
-           has_inactive_results = EXISTS (SELECT 1 FROM list_results r JOIN people p ON p.id = r.person_id WHERE r.list_id = lists.id AND p.status = 'inactive'),
-           refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
-         WHERE id = $1`,
-        [listId, now],
-      );
-      return { ok: true, matched: 0, added: 0, removed: 0, kept: true };
-    }
-  }
-
+  if (list.return_original_if_none && (await keptOriginal(q, input, condition, params)))
+    return { ok: true, matched: 0, added: 0, removed: 0, kept: true };
   // Embedded database: a run that stops between chunks must leave the digest unknown (the last step writes it).
   if (chunkPeople !== undefined && list.results_digest !== null) {
-    await q.query('UPDATE lists SET results_digest = NULL WHERE id = $1', [listId]);
+    await q.query('UPDATE lists SET results_digest = NULL WHERE id = $1', [input.listId]);
   }
+  const totals = await replaceResults(q, input, chunkStatement(input, condition, params), chunkPeople);
+  await completeRun(q, input, totals);
+  return { ok: true, matched: totals.matched, added: totals.added, removed: totals.removed, kept: false };
+}
 
-  const listParam = `${params.add(listId)}::bigint`;
-  const nowParam = `${params.add(now)}::timestamptz`;
-  const from = `${params.add(MIN_ID)}::bigint`;
-  const to = `${params.add(MAX_ID)}::bigint`;
-  const chunkSql = `
-    WITH matched AS MATERIALIZED (SELECT p.id, p.status FROM people p WHERE p.id BETWEEN ${from} AND ${to} AND ${condition}),
-    removed AS (
-      DELETE FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to}
-        AND r.person_id NOT IN (SELECT m.id FROM matched m)
-      RETURNING 1),
-    added AS (
-      INSERT INTO list_results (list_id, person_id, created_at)
-      SELECT ${listParam}, m.id, ${nowParam} FROM matched m
-      WHERE NOT EXISTS (SELECT 1 FROM list_results r WHERE r.list_id = ${listParam} AND r.person_id BETWEEN ${from} AND ${to} AND r.person_id = m.id)
-        -- No foreign key checks list_results (migration 080): a list deleted between chunks gets no results.
-        AND EXISTS (SELECT 1 FROM lists l WHERE l.id = ${listParam})
-      -- No ON CONFLICT (its speculative insertion wrote one more WAL record per row): nothing else inserts
-      -- results, runs of one list wait for each other on PostgreSQL (the list row is locked) and PGlite runs
-      -- one statement at a time, so NOT EXISTS saw every result that could conflict.
-      RETURNING 1)
-    SELECT (SELECT count(*)::int FROM matched) AS matched, (SELECT count(*)::int FROM matched WHERE status = 'inactive') AS inactive,
-           (SELECT count(*)::int FROM added) AS added, (SELECT count(*)::int FROM removed) AS removed`;
-  const totals = { matched: 0, inactive: 0, added: 0, removed: 0 };
-  const ranges = await idRanges(q, organizationId, chunkPeople);
-  const chunked = ranges.length > 1;
-  for (const [lo, hi] of ranges) {
-    // PGlite answers within microtasks: without a turn of the event loop, nothing else would get in.
-    if (chunked) await setImmediate();
-    const values = [...params.values];
-    values[values.length - 2] = lo;
-    values[values.length - 1] = hi;
-    const { rows } = await q.query<typeof totals>(chunkSql, values);
-    for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += Number(rows[0]![key]);
-  }
-  if (chunked) await setImmediate();
+/** return_original_if_none: when nobody matches, the previous results are kept as they are (true then). */
+async function keptOriginal(q: Queryable, input: RunListInput, condition: string, params: SqlParams): Promise<boolean> {
+  const { rows } = await q.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 ${fromPeople('p')} WHERE ${condition}) AS any`,
+    [...params.values],
+  );
+  if (rows[0]!.any) return false;
+  await q.query(
+    `UPDATE lists SET
+       total_people = (SELECT count(*)::int FROM list_results r WHERE r.list_id = lists.id),
+       has_inactive_results = EXISTS (SELECT 1 FROM list_results r ${joinPeople('p', 'r.person_id')} WHERE r.list_id = lists.id AND p.status = 'inactive'),
+       refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
+     WHERE id = $1`,
+    [input.listId, input.now],
+  );
+  return true;
+}
+
+/** The list's totals, digest and status after a run, and `onChanged` when the results changed. */
+async function completeRun(q: Queryable, input: RunListInput, totals: RunTotals): Promise<void> {
   // The results are now exactly the matched people: whether any is inactive is known without a join. The
   // digest is of the results as they are at this step (a person deleted meanwhile took their result along).
   const complete = async (step: Queryable) => {
@@ -280,7 +224,7 @@ async function recompute(
          has_inactive_results = $3, refreshed_at = $2, batch_completed_at = $2, status = 'complete', invalid = false
        FROM (SELECT count(*)::int AS total, ${digestOf('r.person_id', '$4::bigint')} AS digest FROM list_results r WHERE r.list_id = $1) r
        WHERE id = $1`,
-      [listId, now, totals.inactive > 0, newSeed()],
+      [input.listId, input.now, totals.inactive > 0, newSeed()],
     );
     if (input.onChanged && totals.added + totals.removed > 0) await input.onChanged(step);
   };
@@ -289,5 +233,4 @@ async function recompute(
   const needsTransaction = input.onChanged && totals.added + totals.removed > 0 && 'transaction' in q;
   if (needsTransaction) await (q as Database).transaction(complete);
   else await complete(q);
-  return { ok: true, matched: totals.matched, added: totals.added, removed: totals.removed, kept: false };
 }

@@ -7,6 +7,7 @@
  */
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
+import { activeInProduct } from '../directory/index.ts';
 import { queryCollection } from '../jsonapi/collection-sql.ts';
 import type { CollectionQuery } from '../jsonapi/query.ts';
 import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
@@ -206,8 +207,7 @@ export async function deliveryTargets(db: Queryable, ids: readonly string[]): Pr
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<DeliveryTarget>(
     `SELECT s.id::text, s.url, s.active,
-       EXISTS (SELECT 1 FROM people p JOIN person_product_roles r ON r.person_id = p.id AND r.product = 'people'
-               WHERE p.id = s.person_id AND p.status = 'active') AS visible,
+       ${activeInProduct('s.person_id', "'people'")} AS visible,
        s.authenticity_secret,
        CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret
      FROM webhook_subscriptions s WHERE s.id = ANY($1::bigint[])`,

@@ -32,6 +32,8 @@ const ABOVE_AUTH = [
 const RULES: { layer: string; forbidden: string[] }[] = [
   { layer: 'db', forbidden: ['auth', ...ABOVE_AUTH] },
   { layer: 'crypto', forbidden: ['auth', 'db', ...ABOVE_AUTH] },
+  // The directory (organizations, people, roles) sits under auth: it knows nothing of logins either.
+  { layer: 'directory', forbidden: ['auth', ...ABOVE_AUTH] },
   { layer: 'auth', forbidden: ABOVE_AUTH },
   // Outbound HTTP is shared by the add-on runtime and any other caller of an organization's servers: it knows none of them.
   { layer: 'outbound', forbidden: ['auth', 'db', 'crypto', ...ABOVE_AUTH] },

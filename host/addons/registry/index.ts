@@ -3,15 +3,8 @@
  * environment as one organization sees it), with the routes the host page reads them through. The one owner of
  * the tables `addons`, `addon_versions` and `addon_installations`.
  */
-export {
-  administeredApplication,
-  registerAddonVersion,
-  registryRouter,
-  type AddonPages,
-  type NewAddonVersion,
-  type RegistryDeps,
-  type VersionRow,
-} from './registry.ts';
+export { administeredApplication, registryRouter, type AddonPages, type RegistryDeps } from './registry.ts';
+export { registerAddonVersion, type NewAddonVersion, type VersionRow } from './versions.ts';
 export { registryApplicationsRouter } from './registry-applications.ts';
 export { requireRegistryCredentials } from './registry-credentials.ts';
 export { bundleDigest, findLiveVersion, type LiveVersion, type LiveVersionRow } from './live-version.ts';

@@ -5,6 +5,8 @@
  */
 import type { Database, Queryable } from '../database.ts';
 import { hashPassword } from '../../crypto/passwords.ts';
+import { addLists } from './demo-lists.ts';
+import { DAY, EPOCH, FIRST_F, FIRST_M, LAST } from './demo-names.ts';
 import { pick, seededRandom } from './random.ts';
 
 export const DEMO_ORGANIZATION = { slug: 'demo', name: 'Demo Church' } as const;
@@ -48,84 +50,11 @@ export const DEMO_LOGINS = [
 
 export const DEFAULT_PEOPLE = 500;
 
-const FIRST_F = [
-  'Mary',
-  'Patricia',
-  'Jennifer',
-  'Linda',
-  'Elizabeth',
-  'Barbara',
-  'Susan',
-  'Jessica',
-  'Sarah',
-  'Karen',
-  'Grace',
-  'Ruth',
-  'Naomi',
-  'Esther',
-  'Hannah',
-  'Lydia',
-  'Abigail',
-  'Chloe',
-  'Priya',
-  'Mei',
-];
-const FIRST_M = [
-  'James',
-  'Robert',
-  'John',
-  'Michael',
-  'David',
-  'William',
-  'Richard',
-  'Joseph',
-  'Thomas',
-  'Daniel',
-  'Samuel',
-  'Peter',
-  'Andrew',
-  'Luke',
-  'Mark',
-  'Caleb',
-  'Elijah',
-  'Mateo',
-  'Kenji',
-  'Omar',
-];
-const LAST = [
-  'Smith',
-  'Johnson',
-  'Williams',
-  'Brown',
-  'Jones',
-  'Garcia',
-  'Miller',
-  'Davis',
-  'Rodriguez',
-  'Martinez',
-  'Hernandez',
-  'Lopez',
-  'Wilson',
-  'Anderson',
-  'Thomas',
-  'Taylor',
-  'Moore',
-  'Jackson',
-  'Martin',
-  'Lee',
-  'Nguyen',
-  'Okafor',
-  'Kowalski',
-  'Haddad',
-  'Tanaka',
-];
 export const MEMBERSHIPS = ['Member', 'Regular Attender', 'Visitor', 'Participant'] as const;
 const CAMPUSES = { demo: ['Main Campus', 'North Campus', 'South Campus'], other: ['Downtown'] } as const;
 const NOTE_CATEGORIES = ['General', 'Pastoral Care', 'Prayer Request', 'Follow-up'];
 const LIST_CATEGORIES = ['Outreach', 'Care', 'Volunteers'];
 /** Seed dates are fixed, not relative to today, so the data is identical everywhere. */
-const EPOCH = Date.UTC(2024, 0, 1);
-const DAY = 86_400_000;
 
 export interface SeedOptions {
   /** Generated people in the demo organization (besides the logins). */
@@ -293,101 +222,6 @@ async function addPeople(tx: Queryable, orgId: string, slug: string, count: numb
     ],
   );
   return rowCount;
-}
-
-async function addLists(tx: Queryable, orgId: string): Promise<void> {
-  const id = async (table: string, name: string) =>
-    (
-      await tx.query<{ id: string }>(`SELECT id::text FROM ${table} WHERE organization_id = $1 AND name = $2`, [
-        orgId,
-        name,
-      ])
-    ).rows[0]?.id ?? null;
-  const admin =
-    (
-      await tx.query<{ id: string }>(
-        'SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1',
-        [orgId],
-      )
-    ).rows[0]?.id ?? null;
-  const firstCampus =
-    (
-      await tx.query<{ id: string }>('SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id LIMIT 1', [
-        orgId,
-      ])
-    ).rows[0]?.id ?? null;
-  const lists: {
-    name: string;
-    description: string;
-    subset: 'all' | 'any';
-    category: string;
-    campus: boolean;
-    rules: [string, string, string][];
-  }[] = [
-    {
-      name: 'Members at the first campus',
-      description: 'Members whose campus is the first campus',
-      subset: 'all',
-      category: 'Outreach',
-      campus: true,
-      rules: [
-        ['membership', 'is', 'Member'],
-        ['campus_id', 'is', firstCampus ?? ''],
-      ],
-    },
-    {
-      name: 'Women over 40',
-      description: 'Women aged 40 or more',
-      subset: 'all',
-      category: 'Care',
-      campus: false,
-      rules: [
-        ['gender', 'is', 'F'],
-        ['age', 'greater_than_or_equal', '40'],
-      ],
-    },
-    {
-      name: 'Prayer requests',
-      description: 'People with a prayer request note',
-      subset: 'all',
-      category: 'Care',
-      campus: false,
-      rules: [['note_category', 'is', 'Prayer Request']],
-    },
-    {
-      name: 'Visitors or participants',
-      description: 'Visitors and participants',
-      subset: 'any',
-      category: 'Volunteers',
-      campus: false,
-      rules: [
-        ['membership', 'is', 'Visitor'],
-        ['membership', 'is', 'Participant'],
-      ],
-    },
-  ];
-  for (const list of lists) {
-    const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO lists (organization_id, campus_id, list_category_id, name, description, subset, created_by_id, updated_by_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $8) RETURNING id::text`,
-      [
-        orgId,
-        list.campus ? firstCampus : null,
-        await id('list_categories', list.category),
-        list.name,
-        list.description,
-        list.subset,
-        admin,
-        new Date(EPOCH),
-      ],
-    );
-    for (const [position, [attribute, operator, value]] of list.rules.entries()) {
-      await tx.query(
-        'INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)',
-        [rows[0]!.id, attribute, operator, value, position],
-      );
-    }
-  }
 }
 
 async function addNotes(tx: Queryable, orgId: string, count: number, seed: number): Promise<void> {

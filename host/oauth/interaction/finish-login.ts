@@ -1,6 +1,6 @@
 /** The interaction's login result: the person logged in, back to the provider (which asks for consent next, if it must). */
 import type { Request, Response } from 'express';
-import { DatabaseAdapter } from '../adapter.ts';
+import { DatabaseAdapter } from '../provider-records/index.ts';
 import type { Details, InteractionDeps } from './details.ts';
 
 /** Finishes the login step as `personId`, ending the provider session of someone else who was logged in. */

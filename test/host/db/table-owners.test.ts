@@ -35,11 +35,45 @@ const OWNERS: { table: string; owner: string }[] = [
   { table: 'oauth_signing_keys', owner: 'host/oauth/signing-keys.ts' },
   { table: 'personal_access_tokens', owner: 'host/auth/personal-access-tokens.ts' },
   { table: 'rate_limits', owner: 'host/limits/limiter-store.ts' },
-  { table: 'list_automations', owner: 'host/people/list-resource.ts' },
+  { table: 'list_automations', owner: 'host/people/' },
+  { table: 'lists', owner: 'host/people/' },
+  { table: 'list_rules', owner: 'host/people/' },
+  { table: 'list_results', owner: 'host/people/' },
+  { table: 'list_shares', owner: 'host/people/' },
+  { table: 'list_stars', owner: 'host/people/' },
+  { table: 'list_views', owner: 'host/people/' },
+  { table: 'list_categories', owner: 'host/people/' },
+  { table: 'campuses', owner: 'host/people/' },
+  { table: 'notes', owner: 'host/people/notes/' },
+  { table: 'note_categories', owner: 'host/people/notes/' },
+  { table: 'bulkmail_providers', owner: 'host/people/' },
+  { table: 'bulkmail_sync_statuses', owner: 'host/people/' },
+  { table: 'people', owner: 'host/directory/' },
+  { table: 'organizations', owner: 'host/directory/' },
+  { table: 'person_product_roles', owner: 'host/directory/' },
+  { table: 'oauth_provider_records', owner: 'host/oauth/provider-records/' },
+  { table: 'proxy_call_changes', owner: 'host/addons/proxy/proxy-call-changes.ts' },
   { table: 'webhook_subscriptions', owner: 'host/webhooks/subscription-store.ts' },
   { table: 'webhook_events', owner: 'host/webhooks/event-store.ts' },
   { table: 'webhook_deliveries', owner: 'host/webhooks/event-store.ts' },
 ];
+
+/**
+ * Files still issuing SQL on a table they do not own, each waiting for a change outside this branch's reach: the
+ * demo seed sits in host/db, a layer below host/people and host/directory, until it moves beside the demo
+ * (host/demo) with the CLI's imports of it. Exact: a file that stops makes this fail until it is taken off.
+ */
+const PENDING: Record<string, string[]> = {
+  lists: ['host/db/seed/demo-lists.ts'],
+  list_rules: ['host/db/seed/demo-lists.ts'],
+  list_categories: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
+  campuses: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
+  notes: ['host/db/seed/demo.ts'],
+  note_categories: ['host/db/seed/demo.ts'],
+  people: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
+  organizations: ['host/db/seed/demo.ts', 'host/db/seed/seed-on-first-start.ts'],
+  person_product_roles: ['host/db/seed/demo.ts'],
+};
 
 describe('table owners', () => {
   const files = sources(HOST);
@@ -47,7 +81,20 @@ describe('table owners', () => {
     const issuing = files.filter((file) => sqlOn(table).test(readFileSync(join(ROOT, file), 'utf8')));
     const inOwner = (file: string) => (owner.endsWith('/') ? file.startsWith(owner) : file === owner);
     expect(issuing.filter(inOwner).length).toBeGreaterThan(0);
-    expect(issuing.filter((file) => !inOwner(file))).toEqual([]);
+    expect(issuing.filter((file) => !inOwner(file))).toEqual(PENDING[table] ?? []);
+  });
+
+  it('names every table of the migrations but the webhook ones [coverage]', () => {
+    const migrations = join(HOST, 'db/migrations');
+    const created = readdirSync(migrations).flatMap((name) =>
+      [
+        ...readFileSync(join(migrations, name), 'utf8').matchAll(
+          /CREATE (?:UNLOGGED )?TABLE (?:IF NOT EXISTS )?(\w+)/gi,
+        ),
+      ].map((m) => m[1]!),
+    );
+    const unowned = [...new Set(created)].filter((table) => !OWNERS.some((o) => o.table === table)).sort();
+    expect(unowned).toEqual(['webhook_deliveries', 'webhook_events', 'webhook_subscriptions']);
   });
 
   it('recognizes SQL on a table and ignores prose and URL paths [pattern]', () => {

@@ -4,7 +4,7 @@ import { collectionDocument, collectionDocumentJson, type CollectionInput } from
 import { parseCollectionQuery } from '#host/jsonapi/query.ts';
 import { resourceJson } from '#host/jsonapi/resource-json.ts';
 import { renderResource, type ResourceDefinition, type Row } from '#host/jsonapi/resource.ts';
-import { noteResource } from '#host/people/note-resource.ts';
+import { noteResource } from '#host/people/notes/note-resource.ts';
 
 /** Every kind of attribute, a computed one, an id reader, and relationships with and without links. */
 const thing: ResourceDefinition = {

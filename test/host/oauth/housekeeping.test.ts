@@ -4,7 +4,7 @@ import {
   EXPIRED_RECORD_RETENTION_SECONDS,
   purgeExpiredOAuthRecords,
   recordDigest,
-} from '#host/oauth/adapter.ts';
+} from '#host/oauth/provider-records/index.ts';
 import { purgeOldMonthlyActiveUsers } from '#host/oauth/housekeeping.ts';
 import { createTestHost, personId, type TestHost } from '../../support/host.ts';
 import { createTestApplication } from '../../support/oauth-flow.ts';

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '#host/db/database.ts';
-import { recordDigest } from '#host/oauth/adapter.ts';
+import { recordDigest } from '#host/oauth/provider-records/index.ts';
 import { issueTokensForPerson } from '#host/oauth/issue-tokens.ts';
 import { personId } from '../../support/host.ts';
 import { createTestApplication, credentials, postOAuth, type TestApplication } from '../../support/oauth-flow.ts';

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { recordDigest, REFRESH_CONCURRENCY_GRACE_SECONDS } from '#host/oauth/adapter.ts';
+import { recordDigest, REFRESH_CONCURRENCY_GRACE_SECONDS } from '#host/oauth/provider-records/index.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { TestBrowser } from '../../support/oauth-browser.ts';
 import {

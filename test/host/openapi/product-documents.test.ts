@@ -14,7 +14,7 @@ import supertest from 'supertest';
 import { peopleRouter } from '#host/people/people-router.ts';
 import { routerOperations } from '#host/openapi/router-operations.ts';
 import { listPayload, listResource } from '#host/people/list-resource.ts';
-import { notePayload } from '#host/people/note-resource.ts';
+import { notePayload } from '#host/people/notes/note-resource.ts';
 import { OAUTH_ROUTES } from '#host/oauth/provider.ts';
 
 type Json = Record<string, any>;

@@ -1,7 +1,7 @@
 /** The Note resource (type Note): text with a category on a person's profile. */
-import type { PayloadShape } from '../jsonapi/payload.ts';
-import type { ResourceDefinition } from '../jsonapi/resource.ts';
-import { isoTimestampSql } from '../jsonapi/sql.ts';
+import type { PayloadShape } from '../../jsonapi/payload.ts';
+import type { ResourceDefinition } from '../../jsonapi/resource.ts';
+import { isoTimestampSql } from '../../jsonapi/sql.ts';
 
 const noteLink = (base: string, id: unknown) => `${base}/people/v2/notes/${String(id)}`;
 

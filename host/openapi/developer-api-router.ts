@@ -10,8 +10,8 @@ import {
   UnsupportedVersionError,
   isApiVersion,
   type ApiVersion,
-} from './api-version.ts';
-import { openApiDocument, type OpenApiDocument } from './openapi-document.ts';
+} from '../api/api-version.ts';
+import { openApiDocument, type OpenApiDocument } from './developer-api-document.ts';
 
 /** The public description routes; documents are built once per version. */
 export function openApiRouter(deps: { baseUrl: string }): Router {

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import Provider, { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 import { readRefreshGrant, takePrefetchedGrant, type RecordRow } from './refresh-reads.ts';
 import { ON_CONFLICT, addRecord, refreshWritesOf, type ProviderRecord } from './refresh-writes.ts';
 

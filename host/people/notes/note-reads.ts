@@ -4,20 +4,20 @@
  * `noteReadRoutes`.
  */
 import { Router, type RequestHandler } from 'express';
-import { organizationResource } from '../api/organization-resource.ts';
-import type { Database, Queryable } from '../db/database.ts';
-import { NotFoundError } from '../errors.ts';
-import { queryCollection } from '../jsonapi/collection-sql.ts';
-import type { CollectionQuery } from '../jsonapi/query.ts';
-import type { Row } from '../jsonapi/resource.ts';
-import { collectionRoute, pathId, singleRoute } from '../jsonapi/routes.ts';
-import { SqlParams } from '../jsonapi/sql.ts';
+import { organizationResource } from '../../api/organization-resource.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { NotFoundError } from '../../errors.ts';
+import { queryCollection } from '../../jsonapi/collection-sql.ts';
+import type { CollectionQuery } from '../../jsonapi/query.ts';
+import type { Row } from '../../jsonapi/resource.ts';
+import { collectionRoute, pathId, singleRoute } from '../../jsonapi/routes.ts';
+import { SqlParams } from '../../jsonapi/sql.ts';
 import { NOTE_CATEGORY_SELECT, noteCategoryResource } from './note-category-resource.ts';
 import { noteIncludes } from './note-includes.ts';
 import { NOTE_SELECT, noteResource } from './note-resource.ts';
-import { personResource } from './person-resource.ts';
-import { loadPersonRow, personIncludes } from './person-sql.ts';
-import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
+import { personResource } from '../person-resource.ts';
+import { loadPersonRow, personIncludes } from '../person-sql.ts';
+import { organizationParent, scopeOf, type RequestScope } from '../request-scope.ts';
 
 const related = [noteCategoryResource, personResource];
 

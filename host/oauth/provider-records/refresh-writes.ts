@@ -9,7 +9,7 @@
  * the one whose consume finds it already used writes nothing and is refused (invalid_grant).
  * @see RFC 9700 §4.14.2 (refresh token rotation), RFC 6749 §6
  */
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 
 /** One oauth_provider_records row to insert or replace. */
 export interface ProviderRecord {

@@ -1,5 +1,5 @@
 /** The NoteCategory resource: a named category of notes in an organization. */
-import type { ResourceDefinition } from '../jsonapi/resource.ts';
+import type { ResourceDefinition } from '../../jsonapi/resource.ts';
 
 /** Definition of NoteCategory. */
 export const noteCategoryResource: ResourceDefinition = {

@@ -13,8 +13,8 @@ import { hkdfSync } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Middleware } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { createSecretBox, type SecretBox } from '../crypto/secret-box.ts';
-import type { Queryable } from '../db/database.ts';
+import { createSecretBox, type SecretBox } from '../../crypto/secret-box.ts';
+import type { Queryable } from '../../db/database.ts';
 import { recordDigest, REFRESH_CONCURRENCY_GRACE_SECONDS } from './adapter.ts';
 import { collectRefreshWrites, sendRefreshWrites } from './refresh-writes.ts';
 

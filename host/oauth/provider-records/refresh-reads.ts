@@ -6,9 +6,9 @@
  * once, never shared between requests, so a revocation or an access change is seen by the next request.
  */
 import type { AdapterPayload } from 'oidc-provider';
-import { personSql, type PersonRecord } from '../auth/person.ts';
-import type { Queryable } from '../db/database.ts';
-import { accessRowSql, type AccessRow } from './application-access.ts';
+import { personSql, type PersonRecord } from '../../auth/person.ts';
+import type { Queryable } from '../../db/database.ts';
+import { accessRowSql, type AccessRow } from '../application-access.ts';
 
 /** A stored oidc-provider record as the adapter reads it. */
 export interface RecordRow {

@@ -17,9 +17,9 @@ import {
   type ParameterObject,
 } from '../jsonapi/openapi-schema.ts';
 import type { ResourceDefinition } from '../jsonapi/resource.ts';
-import { API_VERSION_HEADER, API_VERSIONS, PLATFORM_RELEASE, type ApiVersion } from './api-version.ts';
-import { developerApiEndpoints } from './developer-api-endpoints.ts';
-import type { Endpoint } from './endpoint.ts';
+import { API_VERSION_HEADER, API_VERSIONS, PLATFORM_RELEASE, type ApiVersion } from '../api/api-version.ts';
+import { developerApiEndpoints } from '../api/developer-api-endpoints.ts';
+import type { Endpoint } from '../api/endpoint.ts';
 import {
   errorResponse,
   internalServerErrorResponse,
@@ -31,7 +31,7 @@ import {
   tooManyRequestsResponse,
   unauthorizedResponse,
   userAgentParameter,
-} from '../openapi/components.ts';
+} from './components.ts';
 
 /** Where the API is mounted; OpenAPI paths are absolute from the host root. */
 export const API_PREFIX = '/api/v2';

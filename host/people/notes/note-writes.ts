@@ -7,20 +7,20 @@
  * `noteWriteRoutes`.
  */
 import { Router, type Request, type RequestHandler } from 'express';
-import type { Database } from '../db/database.ts';
-import { ForbiddenAttributeError, NotFoundError, ValidationError } from '../errors.ts';
-import { parseResourcePayload, type PayloadValue } from '../jsonapi/payload.ts';
-import type { Row } from '../jsonapi/resource.ts';
-import { baseUrlOf, pathId, singleRoute } from '../jsonapi/routes.ts';
+import type { Database } from '../../db/database.ts';
+import { ForbiddenAttributeError, NotFoundError, ValidationError } from '../../errors.ts';
+import { parseResourcePayload, type PayloadValue } from '../../jsonapi/payload.ts';
+import type { Row } from '../../jsonapi/resource.ts';
+import { baseUrlOf, pathId, singleRoute } from '../../jsonapi/routes.ts';
 import { noteCategoryResource } from './note-category-resource.ts';
 import { noteIncludes } from './note-includes.ts';
 import { loadNote } from './note-reads.ts';
 import { NOTE_SELECT, notePayload, noteResource } from './note-resource.ts';
-import { requireOrganizationRecord } from './org-records.ts';
-import { recordNoteEvent } from './people-events.ts';
-import { personResource } from './person-resource.ts';
-import { loadPersonRow } from './person-sql.ts';
-import { organizationParent, scopeOf, type RequestScope } from './request-scope.ts';
+import { requireOrganizationRecord } from '../org-records.ts';
+import { recordNoteEvent } from './note-events.ts';
+import { personResource } from '../person-resource.ts';
+import { loadPersonRow } from '../person-sql.ts';
+import { organizationParent, scopeOf, type RequestScope } from '../request-scope.ts';
 
 const related = [noteCategoryResource, personResource];
 

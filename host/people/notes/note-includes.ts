@@ -1,11 +1,11 @@
 /** Included resources of Note responses: category, created_by, person. */
-import type { Queryable } from '../db/database.ts';
-import { idsOf } from '../jsonapi/collection-sql.ts';
-import type { IncludedGroup } from '../jsonapi/document.ts';
-import type { Row } from '../jsonapi/resource.ts';
+import type { Queryable } from '../../db/database.ts';
+import { idsOf } from '../../jsonapi/collection-sql.ts';
+import type { IncludedGroup } from '../../jsonapi/document.ts';
+import type { Row } from '../../jsonapi/resource.ts';
 import { NOTE_CATEGORY_SELECT, noteCategoryResource } from './note-category-resource.ts';
-import { personResource } from './person-resource.ts';
-import { loadPeople } from './person-sql.ts';
+import { personResource } from '../person-resource.ts';
+import { loadPeople } from '../person-sql.ts';
 
 /** Loads the groups named by `include` for these note rows. */
 export async function noteIncludes(

@@ -1,0 +1,6 @@
+/** The people product's door: its API router, the List scheduler, a List run and what pages outside it read. */
+export { peopleRouter } from './people-router.ts';
+export { startListScheduler } from './list-scheduler.ts';
+export { runList } from './run-list.ts';
+export { personResource } from './person-resource.ts';
+export { firstListId, listSummaries, listSummary, listsNeverRun, type ListSummary } from './list-summaries.ts';
