@@ -3,7 +3,7 @@
  * lines and `--help` print, in one place. Kept apart from the commands so `main` prints help without loading them.
  */
 import { ENVIRONMENTS } from '../addons/index.ts';
-import { AVAILABLE_EVENTS } from '../webhooks/event-names.ts';
+import { AVAILABLE_EVENTS } from '../webhooks/index.ts';
 import { DEFAULT_PEOPLE } from '../db/seed/demo.ts';
 import { DATABASE_OPTIONS, UsageError, type CommandForm, type CommandSpec } from './args.ts';
 
