@@ -355,8 +355,13 @@ describe('/developer/webhooks/:id/events/:event', () => {
     await browser.submit(page, {}, { formIndex: formWith(page, '/test') });
     await expect.poll(async () => (await eventsOf(id))[0]?.attempts ?? 0).toBeGreaterThan(0);
     const [event] = await eventsOf(id);
+    // The attempt is counted when it is claimed; its delivery row is written once it has ended.
+    const unreachable = '<span data-field="response_status">no response (unreachable)</span>';
+    await expect
+      .poll(async () => (await browser.request(`/developer/webhooks/${id}/events/${event!.id}`)).body)
+      .toContain(unreachable);
     const eventPage = await browser.request(`/developer/webhooks/${id}/events/${event!.id}`);
-    expect(eventPage.body).toContain('<span data-field="response_status">no response (unreachable)</span>');
+    expect(eventPage.body).toContain(unreachable);
     const ignored = await browser.submit(eventPage, {}, { formIndex: formWith(eventPage, '/ignore') });
     expect(ignored.status).toBe(303);
     expect((await eventsOf(id))[0]!.status).toBe('ignored_failed');
