@@ -7,6 +7,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { GUIDE_SOURCES } from '#host/docs/guide-sources.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { personId } from '../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
@@ -75,6 +76,27 @@ for (const scheme of ['light', 'dark'] as const) {
             ).toEqual(APIS.map((a) => `/docs?api=${a.id}`));
             await checkPage(page, `docs-${api.id}-${scheme}-${width}`);
             expect(await horizontalOverflow(page), `${api.id} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+          }
+          expect(refused).toEqual([]);
+        },
+      );
+
+      it(
+        'renders every guide accessibly, without a CSP violation or horizontal scroll',
+        { timeout: 120_000 },
+        async () => {
+          for (const guide of GUIDE_SOURCES) {
+            const response = await page.goto(`${t.baseUrl}/docs/guides/${guide.slug}`);
+            expect(response?.status()).toBe(200);
+            expect(await page.title()).toBe(`${guide.title} · addon-kit`);
+            expect(await page.locator('.ak-docs-guides a[aria-current=page]').getAttribute('href')).toBe(
+              `/docs/guides/${guide.slug}`,
+            );
+            expect(await page.locator('article.ak-guide h1').count()).toBe(1);
+            await checkPage(page, `guide-${guide.slug}-${scheme}-${width}`);
+            expect(await horizontalOverflow(page), `${guide.slug} scrolls sideways at ${width} px`).toBeLessThanOrEqual(
+              0,
+            );
           }
           expect(refused).toEqual([]);
         },
