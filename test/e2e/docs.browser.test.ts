@@ -205,4 +205,19 @@ describe('/docs try-it console', () => {
       await context.close();
     }
   });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`shows an operation opened, executed and authorized accessibly [${scheme}]`, { timeout: 60_000 }, async () => {
+      const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'docs axe');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+      try {
+        const page = await context.newPage();
+        expect((await sendMeFromConsole(page, token)).status()).toBe(200);
+        await page.locator('.responses-table .response .response-col_status').first().waitFor();
+        await checkPage(page, `docs-console-${scheme}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

@@ -128,10 +128,26 @@
     persistAuthorization: false,
     withCredentials: false,
     validatorUrl: null,
+    // Plain code blocks: the highlighter's themes colour tokens inline, below the contrast the host asks for.
+    syntaxHighlight: { activated: false },
     onComplete: function () {
       // Swagger UI's server picker has no accessible name of its own.
       var servers = root.querySelector('#servers');
       if (servers) servers.setAttribute('aria-label', 'Server');
     },
   });
+
+  // What Swagger UI renders later (an opened operation, Try it out, a response) lacks two things keyboard and
+  // screen-reader users need: a name on each parameter's picker, and a way to scroll a long code block by keyboard.
+  function finish() {
+    root.querySelectorAll('tr[data-param-name] select:not([aria-label])').forEach(function (select) {
+      select.setAttribute('aria-label', select.closest('tr').getAttribute('data-param-name'));
+    });
+    root
+      .querySelectorAll('.highlight-code > .microlight:not([tabindex]), .curl:not([tabindex])')
+      .forEach(function (code) {
+        code.setAttribute('tabindex', '0');
+      });
+  }
+  new MutationObserver(finish).observe(root, { childList: true, subtree: true });
 })();
