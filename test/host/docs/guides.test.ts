@@ -147,6 +147,10 @@ describe('GET /docs/guides/{slug}', () => {
       expect(html).toContain('Guide not found');
       expect(html).not.toMatch(/at .*\.ts:\d+/);
     }
+    // A malformed percent-escape is the client's mistake, never a 500.
+    const malformed = await fetch(`${t.baseUrl}/docs/guides/%E0%A4%A`);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).not.toMatch(/URIError|at .*\.ts:\d+/);
   });
 
   it('links the guides from the reference', async () => {
