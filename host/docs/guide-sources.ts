@@ -40,10 +40,13 @@ export const GUIDE_SOURCES: readonly GuideSource[] = [
   { slug: 'limits-and-errors', title: 'Limits and errors', file: 'README.md', heading: 'Limits and abuse protection' },
 ];
 
-/** The repository's root, seen from this folder (host/docs, or host/dist/docs once built). */
-export function repositoryRoot(): string {
+/**
+ * The repository's root, seen from this folder (host/docs, or host/dist/docs once built); undefined in a host
+ * installed from its package, which ships no README of the repository.
+ */
+export function repositoryRoot(): string | undefined {
   const candidates = ['../../', '../../../'].map((up) => fileURLToPath(new URL(up, import.meta.url)));
-  return candidates.find((root) => existsSync(`${root}host/package.json`)) ?? candidates[0]!;
+  return candidates.find((root) => existsSync(`${root}host/package.json`) && existsSync(`${root}README.md`));
 }
 
 /** A Markdown heading line: its level and text (fenced code is skipped by the caller). */
@@ -88,7 +91,8 @@ export function sectionOf(markdown: string, heading: string): string | undefined
 }
 
 /** The Markdown of a guide, read from its file; undefined when the file or the heading is missing (a packed host). */
-export function guideMarkdown(source: GuideSource, root: string = repositoryRoot()): string | undefined {
+export function guideMarkdown(source: GuideSource, root: string | undefined = repositoryRoot()): string | undefined {
+  if (root === undefined) return undefined;
   const path = `${root}${source.file}`;
   if (!existsSync(path)) return undefined;
   return sectionOf(readFileSync(path, 'utf8'), source.heading);

@@ -15,7 +15,10 @@ export interface Guide {
 }
 
 /** The guides in the navigation's order. */
-export function loadGuides(sources: readonly GuideSource[] = GUIDE_SOURCES, root: string = repositoryRoot()): Guide[] {
+export function loadGuides(
+  sources: readonly GuideSource[] = GUIDE_SOURCES,
+  root: string | undefined = repositoryRoot(),
+): Guide[] {
   const read = sources.flatMap((source) => {
     const markdown = guideMarkdown(source, root);
     return markdown === undefined ? [] : [{ source, markdown, ids: new Set(headingIds(markdown)) }];
