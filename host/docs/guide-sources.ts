@@ -91,8 +91,7 @@ export function sectionOf(markdown: string, heading: string): string | undefined
 }
 
 /** The Markdown of a guide, read from its file; undefined when the file or the heading is missing (a packed host). */
-export function guideMarkdown(source: GuideSource, root: string | undefined = repositoryRoot()): string | undefined {
-  if (root === undefined) return undefined;
+export function guideMarkdown(source: GuideSource, root: string): string | undefined {
   const path = `${root}${source.file}`;
   if (!existsSync(path)) return undefined;
   return sectionOf(readFileSync(path, 'utf8'), source.heading);

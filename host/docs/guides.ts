@@ -14,11 +14,12 @@ export interface Guide {
   html: string;
 }
 
-/** The guides in the navigation's order. */
+/** The guides in the navigation's order; none without a repository (`root` null). */
 export function loadGuides(
   sources: readonly GuideSource[] = GUIDE_SOURCES,
-  root: string | undefined = repositoryRoot(),
+  root: string | null = repositoryRoot() ?? null,
 ): Guide[] {
+  if (root === null) return [];
   const read = sources.flatMap((source) => {
     const markdown = guideMarkdown(source, root);
     return markdown === undefined ? [] : [{ source, markdown, ids: new Set(headingIds(markdown)) }];

@@ -189,7 +189,7 @@ describe('loadGuides on a Markdown of its own', () => {
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   it('has no guides without a repository (a host installed from its package)', () => {
-    expect(loadGuides(GUIDE_SOURCES, undefined)).toEqual([]);
+    expect(loadGuides(GUIDE_SOURCES, null)).toEqual([]);
   });
 
   it('renders raw HTML as text, resolves links between guides, drops the others', () => {
