@@ -6,6 +6,7 @@
  */
 import type { VNode } from 'preact';
 import { Layout, type Viewer } from '../pages/render.tsx';
+import { DocsNav, type NavLink } from './docs-nav.tsx';
 
 /** One API of the navigation. */
 export interface DocumentLink {
@@ -18,6 +19,8 @@ export interface DocumentLink {
 export interface DocsPageProps {
   documents: readonly DocumentLink[];
   current: DocumentLink;
+  /** The guides, for the navigation. */
+  guides: readonly NavLink[];
   viewer?: Viewer | undefined;
   assets: { stylesheets: readonly string[]; scripts: readonly string[] };
 }
@@ -26,17 +29,11 @@ export function DocsPage(props: DocsPageProps): VNode {
   return (
     <Layout title={`API reference: ${props.current.title}`} viewer={props.viewer} assets={props.assets}>
       <h1>API reference</h1>
-      <nav class="ak-docs-nav" aria-label="APIs">
-        <ul>
-          {props.documents.map((d) => (
-            <li>
-              <a href={`/docs?api=${d.id}`} aria-current={d.id === props.current.id ? 'page' : undefined}>
-                {d.title}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <DocsNav
+        apis={props.documents.map((d) => ({ href: `/docs?api=${d.id}`, title: d.title }))}
+        guides={props.guides}
+        current={`/docs?api=${props.current.id}`}
+      />
       <p class="ak-subdued">
         The OpenAPI document: <a href={props.current.url}>{props.current.url}</a>. To try a request, choose Authorize
         and paste a personal access token (its client ID as user name, its secret as password) or an OAuth access token.

@@ -1,11 +1,14 @@
 /**
- * Routes of the API reference: `/docs` (the chosen API's reference; `?api=` picks it), the reference UI's files,
- * and `/docs/api` (the hand-written reference it replaces) sent on to `/docs`.
+ * Routes of the documentation: `/docs` (the chosen API's reference; `?api=` picks it), the guides at
+ * `/docs/guides/{slug}` (`/docs/guides` sends on to the first), the reference UI's files, and `/docs/api` (the
+ * hand-written reference it replaces) sent on to `/docs`.
  */
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { hostSessionPerson } from '../auth/session.ts';
-import { platformNameOf, renderPage, viewerOf } from '../pages/render.tsx';
+import { platformNameOf, renderPage, sendMessagePage, viewerOf } from '../pages/render.tsx';
 import { DocsPage, type DocumentLink } from './docs-page.tsx';
+import { GuidePage } from './guide-page.tsx';
+import { loadGuides } from './guides.ts';
 import { referenceAssets, referenceAssetsRouter } from './reference-assets.ts';
 
 /**
@@ -16,33 +19,70 @@ import { referenceAssets, referenceAssetsRouter } from './reference-assets.ts';
 export const DOCS_SECURITY_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/** The signed-in, active person of a docs page, for its header. */
+async function docsViewer(req: Request, res: Response) {
+  const person = await hostSessionPerson(req, res);
+  return person && person.status === 'active' ? viewerOf(person) : undefined;
+}
+
 export function docsRouter(deps: { documents: readonly DocumentLink[] }): Router {
   const assets = referenceAssets();
+  const guides = loadGuides();
+  const guideLinks = guides.map((g) => ({ href: `/docs/guides/${g.slug}`, title: g.title }));
+  const apiLinks = deps.documents.map((d) => ({ href: `/docs?api=${d.id}`, title: d.title }));
   const router = Router();
   router.use(referenceAssetsRouter(assets));
   router.get('/docs/api', (_req, res) => res.redirect(301, '/docs?api=api'));
   router.get('/docs', async (req, res) => {
     const wanted = typeof req.query.api === 'string' ? req.query.api : undefined;
     const current = deps.documents.find((d) => d.id === wanted) ?? deps.documents[0]!;
-    const person = await hostSessionPerson(req, res);
-    const viewer = person && person.status === 'active' ? viewerOf(person) : undefined;
     const page = DocsPage({
       documents: deps.documents,
       current,
-      viewer,
+      guides: guideLinks,
+      viewer: await docsViewer(req, res),
       assets: {
-        stylesheets: assets.stylesheets.map((a) => a.path),
+        stylesheets: [...assets.stylesheets.map((a) => a.path), assets.guides.path],
         scripts: assets.scripts.map((a) => a.path),
       },
     });
-    res
-      .status(200)
-      .type('html')
-      .set('Cache-Control', 'no-store')
-      .set('Content-Security-Policy', DOCS_SECURITY_POLICY)
-      .set('X-Frame-Options', 'DENY')
-      .set('Referrer-Policy', 'same-origin')
-      .send(renderPage(page, platformNameOf(res)));
+    sendDocsPage(res, 200, renderPage(page, platformNameOf(res)));
+  });
+  router.get('/docs/guides', (_req, res) => {
+    if (guides[0]) res.redirect(302, `/docs/guides/${guides[0].slug}`);
+    else sendMessagePage(res, 404, 'No guides', 'This installation of the host has no guides: read its README.');
+  });
+  router.get('/docs/guides/:slug', async (req, res) => {
+    const guide = guides.find((g) => g.slug === req.params.slug);
+    const viewer = await docsViewer(req, res);
+    if (!guide) {
+      sendMessagePage(res, 404, 'Guide not found', 'There is no guide at this address.', {
+        viewer,
+        link: { href: '/docs/guides', label: 'The guides' },
+      });
+      return;
+    }
+    const page = GuidePage({
+      title: guide.title,
+      html: guide.html,
+      current: `/docs/guides/${guide.slug}`,
+      apis: apiLinks,
+      guides: guideLinks,
+      viewer,
+      stylesheets: [assets.guides.path],
+    });
+    sendDocsPage(res, 200, renderPage(page, platformNameOf(res)));
   });
   return router;
+}
+
+function sendDocsPage(res: Response, status: number, html: string): void {
+  res
+    .status(status)
+    .type('html')
+    .set('Cache-Control', 'no-store')
+    .set('Content-Security-Policy', DOCS_SECURITY_POLICY)
+    .set('X-Frame-Options', 'DENY')
+    .set('Referrer-Policy', 'same-origin')
+    .send(html);
 }

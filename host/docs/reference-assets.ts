@@ -12,6 +12,8 @@ import { IMMUTABLE, hashed, sendAsset, type PageAsset } from '../pages/page-asse
 export interface ReferenceAssets {
   scripts: PageAsset[];
   stylesheets: PageAsset[];
+  /** The guides' and the navigation's styles (every docs page links it; the guides link only it). */
+  guides: PageAsset;
 }
 
 const dist = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -32,6 +34,7 @@ export function referenceAssets(): ReferenceAssets {
       hashed('swagger-ui', 'css', CSS, readFileSync(join(dist(), 'swagger-ui.css'))),
       hashed('reference', 'css', CSS, readFileSync(own('reference.css'))),
     ],
+    guides: hashed('guides', 'css', CSS, readFileSync(own('guides.css'))),
   };
   return loaded;
 }
@@ -39,7 +42,7 @@ export function referenceAssets(): ReferenceAssets {
 /** Serves every file at its hashed path, cached for good. */
 export function referenceAssetsRouter(assets: ReferenceAssets = referenceAssets()): Router {
   const router = Router();
-  for (const asset of [...assets.scripts, ...assets.stylesheets])
+  for (const asset of [...assets.scripts, ...assets.stylesheets, assets.guides])
     router.get(asset.path, (_req, res) => sendAsset(res, asset, IMMUTABLE));
   return router;
 }

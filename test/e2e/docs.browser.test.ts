@@ -7,6 +7,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
+import { GUIDE_SOURCES } from '#host/docs/guide-sources.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { personId } from '../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
@@ -79,8 +80,51 @@ for (const scheme of ['light', 'dark'] as const) {
           expect(refused).toEqual([]);
         },
       );
+
+      it(
+        'renders every guide accessibly, without a CSP violation or horizontal scroll',
+        { timeout: 120_000 },
+        async () => {
+          for (const guide of GUIDE_SOURCES) {
+            const response = await page.goto(`${t.baseUrl}/docs/guides/${guide.slug}`);
+            expect(response?.status()).toBe(200);
+            expect(await page.title()).toBe(`${guide.title} · addon-kit`);
+            expect(await page.locator('.ak-docs-guides a[aria-current=page]').getAttribute('href')).toBe(
+              `/docs/guides/${guide.slug}`,
+            );
+            expect(await page.locator('article.ak-guide h1').count()).toBe(1);
+            await checkPage(page, `guide-${guide.slug}-${scheme}-${width}`);
+            expect(await horizontalOverflow(page), `${guide.slug} scrolls sideways at ${width} px`).toBeLessThanOrEqual(
+              0,
+            );
+          }
+          expect(refused).toEqual([]);
+        },
+      );
     });
   }
+}
+
+/** Authorizes the console with `token`, then sends `GET /current/v2/me` from it; the API's answer. */
+async function sendMeFromConsole(page: Page, token: { client_id: string; secret: string }) {
+  await page.goto(`${t.baseUrl}/docs?api=current`);
+  await page
+    .getByRole('button', { name: /Authorize/ })
+    .first()
+    .click();
+  const dialog = page.locator('.dialog-ux');
+  const basic = dialog.locator('.auth-container', { hasText: 'personal_access_token' });
+  await basic.locator('input').nth(0).fill(token.client_id);
+  await basic.locator('input[type=password]').fill(token.secret);
+  await basic.locator('button.authorize').click();
+  await dialog.locator('button.btn-done').first().click();
+  await page.locator('.opblock-summary').first().click();
+  await page.getByRole('button', { name: 'Try it out' }).click();
+  // The API asks every client to name itself (a required header parameter of every operation).
+  await page.locator('tr[data-param-name="User-Agent"] input').fill('docs-console-test/1.0');
+  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/current/v2/me');
+  await page.getByRole('button', { name: 'Execute' }).click();
+  return await answered;
 }
 
 describe('/docs try-it console', () => {
@@ -92,24 +136,7 @@ describe('/docs try-it console', () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       try {
         const page = await context.newPage();
-        await page.goto(`${t.baseUrl}/docs?api=current`);
-        await page
-          .getByRole('button', { name: /Authorize/ })
-          .first()
-          .click();
-        const dialog = page.locator('.dialog-ux');
-        const basic = dialog.locator('.auth-container', { hasText: 'personal_access_token' });
-        await basic.locator('input').nth(0).fill(token.client_id);
-        await basic.locator('input[type=password]').fill(token.secret);
-        await basic.locator('button.authorize').click();
-        await dialog.locator('button.btn-done').first().click();
-        await page.locator('.opblock-summary').first().click();
-        await page.getByRole('button', { name: 'Try it out' }).click();
-        // The API asks every client to name itself (a required header parameter of every operation).
-        await page.locator('tr[data-param-name="User-Agent"] input').fill('docs-console-test/1.0');
-        const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/current/v2/me');
-        await page.getByRole('button', { name: 'Execute' }).click();
-        const response = await answered;
+        const response = await sendMeFromConsole(page, token);
         expect(response.status()).toBe(200);
         const body = (await response.json()) as { data: { type: string; attributes: { first_name: string } } };
         expect(body.data.type).toBe('Person');
@@ -123,4 +150,74 @@ describe('/docs try-it console', () => {
       }
     },
   );
+
+  it('shows the request as curl, JavaScript (fetch) and Python (requests)', { timeout: 60_000 }, async () => {
+    const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'docs samples');
+    const basic = `Basic ${Buffer.from(`${token.client_id}:${token.secret}`).toString('base64')}`;
+    const url = `${t.baseUrl}/current/v2/me`;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const refused = collectPolicyViolations(context);
+    try {
+      const page = await context.newPage();
+      expect((await sendMeFromConsole(page, token)).status()).toBe(200);
+      const snippets = page.locator('.opblock-body .request-snippets');
+      expect(await snippets.locator('.btn h4').evaluateAll((titles) => titles.map((h) => h.textContent))).toEqual([
+        'cURL (bash)',
+        'JavaScript (fetch)',
+        'Python (requests)',
+      ]);
+      const sample = async (title: string) => {
+        await snippets.locator('.btn', { hasText: title }).click();
+        await expect.poll(async () => await snippets.locator('.btn.active h4').textContent()).toBe(title);
+        return await snippets.locator('.curl').innerText();
+      };
+      expect(await sample('JavaScript (fetch)')).toBe(
+        [
+          `const response = await fetch("${url}", {`,
+          '  method: "GET",',
+          '  headers: {',
+          '    "accept": "*/*",',
+          '    "User-Agent": "docs-console-test/1.0",',
+          `    "Authorization": "${basic}",`,
+          '  },',
+          '});',
+          'console.log(response.status, await response.text());',
+        ].join('\n'),
+      );
+      expect(await sample('Python (requests)')).toBe(
+        [
+          'import requests',
+          '',
+          'response = requests.get(',
+          `    "${url}",`,
+          '    headers={',
+          '        "accept": "*/*",',
+          '        "User-Agent": "docs-console-test/1.0",',
+          `        "Authorization": "${basic}",`,
+          '    },',
+          ')',
+          'print(response.status_code, response.text)',
+        ].join('\n'),
+      );
+      expect(await sample('cURL (bash)')).toContain(`curl -X 'GET' \\\n  '${url}'`);
+      expect(refused).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`shows an operation opened, executed and authorized accessibly [${scheme}]`, { timeout: 60_000 }, async () => {
+      const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'docs axe');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+      try {
+        const page = await context.newPage();
+        expect((await sendMeFromConsole(page, token)).status()).toBe(200);
+        await page.locator('.responses-table .response .response-col_status').first().waitFor();
+        await checkPage(page, `docs-console-${scheme}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });
