@@ -64,6 +64,8 @@ describe('mountAddon() with the sample send_message add-on', () => {
     await page.getByLabel('Message').fill('Rehearsal moves to 7pm.');
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Message msg_1 sent to 2 people.').waitFor();
+    // Sent: the message box is empty again, ready for the next message.
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
     const sent = harness.servers.integratorLog.filter((e) => e.path === '/api/messages');
     expect(
       sent.map((e) => ({
@@ -89,6 +91,7 @@ describe('mountAddon() with the sample send_message add-on', () => {
       message: 'The integrator token was revoked',
       retryable: false,
     });
+    await page.getByLabel('Message').fill('Rehearsal moves to 7pm.');
     await page.getByRole('button', { name: 'Send message' }).click();
     await page.getByText('Sending failed: The integrator token was revoked').waitFor();
     await page.getByText('This add-on needs to be authorized again.').waitFor();
