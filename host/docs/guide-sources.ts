@@ -41,12 +41,18 @@ export const GUIDE_SOURCES: readonly GuideSource[] = [
 ];
 
 /**
- * The repository's root, seen from this folder (host/docs, or host/dist/docs once built); undefined in a host
- * installed from its package, which ships no README of the repository.
+ * Where the guides' Markdown is read: the repository's root, seen from this folder (host/docs, or host/dist/docs once
+ * built), or, in a host installed from its package, the copy of the README and docs/*.md its build puts in
+ * dist/guides (host/package.json's build). Undefined when neither is there.
  */
 export function repositoryRoot(): string | undefined {
   const candidates = ['../../', '../../../'].map((up) => fileURLToPath(new URL(up, import.meta.url)));
-  return candidates.find((root) => existsSync(`${root}host/package.json`) && existsSync(`${root}README.md`));
+  const inRepository = candidates.find(
+    (root) => existsSync(`${root}host/package.json`) && existsSync(`${root}README.md`),
+  );
+  if (inRepository) return inRepository;
+  const packaged = fileURLToPath(new URL('../guides/', import.meta.url));
+  return existsSync(`${packaged}README.md`) ? packaged : undefined;
 }
 
 /** A Markdown heading line: its level and text (fenced code is skipped by the caller). */

@@ -119,7 +119,7 @@ describe.skipIf(skip)('npm pack (each workspace)', () => {
       ).toEqual([]);
   });
 
-  it('ships the stylesheets and favicons the built pages read beside them in dist [assets]', () => {
+  it('ships the stylesheets and favicons the built pages read beside them in dist, and the guides [assets]', async () => {
     const files = (name: string) => pack(name).files.map((f) => f.path);
     expect(files('@addon-kit/sdk')).toContain('dist/host/components/components.css');
     expect(files('@addon-kit/host')).toEqual(
@@ -127,6 +127,12 @@ describe.skipIf(skip)('npm pack (each workspace)', () => {
     );
     expect(files('@addon-kit/integrator-template')).toEqual(
       expect.arrayContaining(['dist/pages/assets/integrator.css', 'dist/pages/assets/favicon.svg']),
+    ); // The guides' one source, copied as it is: an installed host serves /docs/guides from it.
+    expect(files('@addon-kit/host')).toEqual(
+      expect.arrayContaining(['dist/guides/README.md', 'dist/guides/docs/oauth.md']),
+    );
+    expect(await readFile(join(ROOT, 'host/dist/guides/README.md'), 'utf8')).toBe(
+      await readFile(join(ROOT, 'README.md'), 'utf8'),
     );
   });
 
