@@ -21,7 +21,7 @@ import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';
-import { deliveryTargets, openSubscriptionSecret, type DeliveryTarget } from './subscription-store.ts';
+import { openSubscriptionSecret, type DeliveryTarget } from './subscription-store.ts';
 
 /** How the worker runs. */
 export interface WebhookWorkerOptions {
@@ -174,11 +174,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again, so one
     // claim statement serves several attempts instead of one each.
     if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
+      // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
+      // still a People viewer).
       const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
-      const subscriptionIds = claimed.flatMap((e) => (e.subscription_id === null ? [] : [e.subscription_id]));
-      const targets = await deliveryTargets(db, [...new Set(subscriptionIds)]);
       for (const event of claimed)
-        start(event, event.subscription_id === null ? lifecycleTarget(event) : targets.get(event.subscription_id));
+        start(
+          event,
+          event.subscription_id === null ? lifecycleTarget(event) : (event.subscription_target ?? undefined),
+        );
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {
         const next = await msUntilNextDue(db);

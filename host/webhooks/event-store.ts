@@ -9,7 +9,7 @@ import { queryCollection } from '../jsonapi/collection-sql.ts';
 import type { CollectionQuery } from '../jsonapi/query.ts';
 import type { ResourceDefinition, Row } from '../jsonapi/resource.ts';
 import { isoTimestampSql, SqlParams } from '../jsonapi/sql.ts';
-import { activeSubscribersSql } from './subscription-store.ts';
+import { activeSubscribersSql, deliveryTargetsSql, type DeliveryTarget } from './subscription-store.ts';
 
 /** The events of one change, one per subscriber, in the caller's transaction. */
 export interface NewEvents {
@@ -99,6 +99,8 @@ export interface ClaimedEvent {
   target_url: string | null;
   /** A lifecycle event's sealed signing secret, else null. */
   signing_secret: string | null;
+  /** The subscription's target as the claim found it; null for a lifecycle event or a deleted subscription. */
+  subscription_target: DeliveryTarget | null;
 }
 
 /**
@@ -106,22 +108,50 @@ export interface ClaimedEvent {
  * ran out (its worker died mid-attempt) is due again — delivery is at least once.
  */
 export async function claimDueEvents(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
-  const { rows } = await db.query<ClaimedEvent>(
+  const { rows } = await db.query<
+    Omit<ClaimedEvent, 'subscription_target'> & {
+      t_url: string | null;
+      t_active: boolean | null;
+      t_visible: boolean | null;
+      t_secret: string | null;
+      t_previous: string | null;
+    }
+  >(
     `WITH due AS (
        SELECT id FROM webhook_events
        WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())
        ORDER BY next_attempt_at, id
        LIMIT $1
-       FOR UPDATE SKIP LOCKED)
-     UPDATE webhook_events e
-     SET attempts = e.attempts + 1, lease_until = now() + $2 * interval '1 millisecond'
-     FROM due
-     WHERE e.id = due.id
-     RETURNING e.id::text, e.uuid::text, e.organization_id::text, e.subscription_id::text, e.name, e.payload,
-       e.attempts AS attempt, e.target_url, e.signing_secret`,
+       FOR UPDATE SKIP LOCKED),
+     claimed AS (
+       UPDATE webhook_events e
+       SET attempts = e.attempts + 1, lease_until = now() + $2 * interval '1 millisecond'
+       FROM due
+       WHERE e.id = due.id
+       RETURNING e.id, e.uuid, e.organization_id, e.subscription_id, e.name, e.payload, e.attempts, e.target_url,
+         e.signing_secret, e.next_attempt_at)
+     SELECT c.id::text, c.uuid::text, c.organization_id::text, c.subscription_id::text, c.name, c.payload,
+       c.attempts AS attempt, c.target_url, c.signing_secret,
+       t.url AS t_url, t.active AS t_active, t.visible AS t_visible, t.authenticity_secret AS t_secret,
+       t.previous_secret AS t_previous
+     FROM claimed c LEFT JOIN (${deliveryTargetsSql()}) t ON t.id = c.subscription_id
+     ORDER BY c.next_attempt_at, c.id`,
     [limit, leaseMs],
   );
-  return rows;
+  return rows.map(({ t_url, t_active, t_visible, t_secret, t_previous, ...event }) => ({
+    ...event,
+    subscription_target:
+      event.subscription_id === null || t_url === null
+        ? null
+        : {
+            id: event.subscription_id,
+            url: t_url,
+            active: t_active === true,
+            visible: t_visible === true,
+            authenticity_secret: t_secret!,
+            previous_secret: t_previous,
+          },
+  }));
 }
 
 /** Milliseconds until the next pending event falls due (0 when one is due now), or undefined when none is pending. */

@@ -202,18 +202,15 @@ export interface DeliveryTarget {
   previous_secret: string | null;
 }
 
-/** The delivery targets of the subscriptions `ids`, by id (a deleted subscription is absent). */
-export async function deliveryTargets(db: Queryable, ids: readonly string[]): Promise<Map<string, DeliveryTarget>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<DeliveryTarget>(
-    `SELECT s.id::text, s.url, s.active,
-       ${activeInProduct('s.person_id', "'people'")} AS visible,
-       s.authenticity_secret,
-       CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret
-     FROM webhook_subscriptions s WHERE s.id = ANY($1::bigint[])`,
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.id, r]));
+/**
+ * Every subscription as a delivery target (id, url, active, visible, authenticity_secret, previous_secret), as a query
+ * the worker's claim joins its claimed events to (event-store.ts `claimDueEvents`): one statement claims the events
+ * and reads their targets.
+ */
+export function deliveryTargetsSql(): string {
+  return `SELECT s.id, s.url, s.active, ${activeInProduct('s.person_id', "'people'")} AS visible,
+       s.authenticity_secret, CASE WHEN s.previous_secret_until > now() THEN s.previous_secret END AS previous_secret
+     FROM webhook_subscriptions s`;
 }
 
 /** Deactivates a subscription (410 Gone, or its event's last attempt failed). */
