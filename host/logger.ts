@@ -89,7 +89,7 @@ const REQUEST_FIELDS = ['requestId', 'traceId', 'spanId', 'method', 'path', 'sta
 function prettyStream(destination: NodeJS.WritableStream | undefined, colorize: boolean) {
   return PinoPretty({
     destination: destination ?? 1,
-    sync: destination === undefined ? false : true,
+    sync: destination !== undefined,
     colorize,
     translateTime: 'SYS:HH:MM:ss',
     ignore: REQUEST_FIELDS.join(','),

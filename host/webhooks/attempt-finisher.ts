@@ -28,13 +28,15 @@ export interface AttemptFinisher {
  * statement and the deactivations commit together or not at all.
  */
 async function record(db: Database, batch: FinishedAttempt[]): Promise<boolean[]> {
-  if (!batch.some((attempt) => attempt.outcome.deactivate)) return finishAttempts(db, batch);
+  // A lifecycle event (add-on → integrator) has no subscription to deactivate: it only fails.
+  const subscriptionToDeactivate = ({ event, outcome }: FinishedAttempt) =>
+    outcome.deactivate ? event.subscription_id : null;
+  if (!batch.some((attempt) => subscriptionToDeactivate(attempt) !== null)) return finishAttempts(db, batch);
   return db.transaction(async (tx) => {
     const finished = await finishAttempts(tx, batch);
     const deactivated = new Set(
-      batch.filter((attempt, i) => finished[i] && attempt.outcome.deactivate).map((a) => a.event.subscription_id),
+      batch.flatMap((attempt, i) => (finished[i] ? [subscriptionToDeactivate(attempt)] : [])),
     );
-    // A lifecycle event (add-on → integrator) has no subscription to deactivate: it only fails.
     for (const subscription of deactivated) if (subscription !== null) await deactivateSubscription(tx, subscription);
     return finished;
   });
