@@ -148,7 +148,6 @@ export function openApiDocument(baseUrl: string, version: ApiVersion): OpenApiDo
   }
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Organization Developer API',
       version,

@@ -263,7 +263,6 @@ export function oauthDocument(baseUrl: string, version: string): OpenApiDocument
   };
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'OAuth 2.0 and OpenID Connect',
       version,

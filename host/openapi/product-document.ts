@@ -251,7 +251,6 @@ export function productDocument(api: ProductApi, baseUrl: string, version: strin
   const segments = [...new Set(operations.map((op) => op.path.split('/')[1] || 'root'))];
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: { title: api.title, version, description: api.description },
     servers: [{ url: baseUrl }],
     security: [{ oauth2: api.scope ? [api.scope.name] : [] }, { personal_access_token: [] }],

@@ -130,7 +130,6 @@ export function webhooksOpenApiDocument(baseUrl: string): Record<string, unknown
   for (const op of WEBHOOKS_OPERATIONS) (paths[`${WEBHOOKS_PREFIX}${op.path}`] ??= {})[op.method] = operationObject(op);
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: { title: 'Webhooks API', version: '2022-10-20', description: DESCRIPTION },
     servers: [{ url: baseUrl }],
     security: [{ oauth2: ['webhooks'] }, { personal_access_token: [] }],
