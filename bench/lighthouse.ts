@@ -7,7 +7,7 @@
  * version 12.2.3 (13 needs Node 22) into a scratch folder and pass it, with a running host (`npm start`):
  *   npm i --prefix /tmp/lh lighthouse@12.2.3
  *   npx tsx --conditions=source bench/lighthouse.ts /tmp/lh [--url http://localhost:4000] [--data-dir .addon-kit]
- *     [--screenshots docs/screenshots/pages/after]
+ *     [--screenshots docs/screenshots/pages/after] [--docs /docs?api=people]
  * It signs in as the demo's admin (the password `start` keeps in the data directory, or ADDON_KIT_DEMO_PASSWORD),
  * runs Lighthouse against Debian's Chromium with the session cookie, and prints a Markdown table with each page's
  * scores and the audits that failed.
@@ -43,6 +43,8 @@ const { values, positionals } = parseArgs({
     url: { type: 'string', default: 'http://localhost:4000' },
     'data-dir': { type: 'string', default: '.addon-kit' },
     screenshots: { type: 'string' },
+    // The reference's address: `/docs/api` before /docs rendered every API.
+    docs: { type: 'string', default: '/docs?api=people' },
   },
 });
 const lighthouseDir = positionals[0];
@@ -75,7 +77,7 @@ async function targets(page: Page): Promise<Target[]> {
   const list = await page.locator('a[href^="/demo/lists/"]').first().getAttribute('href');
   return [
     { name: 'login', path: '/login', signedIn: false },
-    { name: 'docs', path: '/docs?api=people', signedIn: true, ready: '#reference .opblock' },
+    { name: 'docs', path: values.docs, signedIn: true, ready: '#reference .opblock' },
     { name: 'list-with-addon', path: list ?? '/demo/lists', signedIn: true, ready: 'iframe' },
     { name: 'developer', path: '/developer', signedIn: true },
     { name: 'developer-account', path: '/developer/account', signedIn: true },
@@ -87,7 +89,10 @@ async function targets(page: Page): Promise<Target[]> {
 }
 
 /** Lighthouse's two categories for one URL, run in its own headless Chromium. */
-async function lighthouse(url: string, headersFile: string | undefined): Promise<LighthouseReport> {
+async function lighthouse(
+  url: string,
+  headersFile: string | undefined,
+): Promise<LighthouseReport | { unmeasured: string }> {
   const cli = join(resolve(lighthouseDir!), 'node_modules/lighthouse/cli/index.js');
   const args = [
     cli,
@@ -98,11 +103,17 @@ async function lighthouse(url: string, headersFile: string | undefined): Promise
     '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
     ...(headersFile ? [`--extra-headers=${headersFile}`] : []),
   ];
-  const { stdout } = await run(process.execPath, args, {
-    env: { ...process.env, CHROME_PATH: defaultChromiumPath() },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return JSON.parse(stdout) as LighthouseReport;
+  try {
+    const { stdout } = await run(process.execPath, args, {
+      env: { ...process.env, CHROME_PATH: defaultChromiumPath() },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return JSON.parse(stdout) as LighthouseReport;
+  } catch (error) {
+    // Lighthouse exits non-zero when the page could not be measured (a 404 on an older host): its reason.
+    const reason = (error as { stderr?: string }).stderr?.match(/Runtime error encountered: (.*)/)?.[1];
+    return { unmeasured: reason ?? String(error) };
+  }
 }
 
 /** The audits of `category` that failed (score below 1 with weight), by title. */
@@ -143,6 +154,10 @@ try {
       await shooter.screenshot({ path: join(values.screenshots, `${target.name}.png`) });
     }
     const report = await lighthouse(`${base}${target.path}`, target.signedIn ? headersFile : undefined);
+    if ('unmeasured' in report) {
+      console.log(`| ${target.name} | \`${target.path}\` | — | — | not measured: ${report.unmeasured} |`);
+      continue;
+    }
     // A session Lighthouse did not carry would measure the login page instead: say so rather than score it.
     if (target.signedIn && new URL(report.finalDisplayedUrl).pathname === '/login') {
       throw new Error(`${target.path}: Lighthouse was sent to /login (the session cookie was not accepted)`);
