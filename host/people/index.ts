@@ -4,3 +4,11 @@ export { startListScheduler } from './list-scheduler.ts';
 export { runList } from './run-list.ts';
 export { personResource } from './person-resource.ts';
 export { firstListId, listSummaries, listSummary, listsNeverRun, type ListSummary } from './list-summaries.ts';
+export {
+  addListWithRules,
+  campusIdsOf,
+  ensureCampuses,
+  ensureListCategories,
+  listCategoryIdByName,
+  type NewList,
+} from './bulk-writes.ts';
