@@ -217,14 +217,14 @@ function listPage({ db, config }: DemoDeps): RequestHandler {
       <Layout title={list.name} viewer={viewerOf(person, csrfToken)} section="lists">
         <ListHeader list={list} />
         <div class="ak-with-aside">
-          <div>
+          <div class="ak-with-aside-main">
             <ListRunState list={list} />
             <ListRules list={list} />
             <ListPeople list={list} people={people.people} total={people.total} page={page} />
           </div>
-          <aside aria-label="Add-ons">
+          <section class="ak-with-aside-side" aria-label="Add-ons">
             <ListAddons installations={installations} sandboxUrl={sandboxUrl} />
-          </aside>
+          </section>
         </div>
         <script
           type="application/json"

@@ -126,8 +126,8 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Send message' }).click();
       await page.getByText(/^Message \d+ sent to \d+ people\.$/).waitFor();
       // At 1200 px the add-on is beside the List's content (its rules and people), not under it.
-      const content = (await page.locator('.ak-with-aside > div').boundingBox())!;
-      const aside = (await page.locator('.ak-with-aside > aside').boundingBox())!;
+      const content = (await page.locator('.ak-with-aside-main').boundingBox())!;
+      const aside = (await page.locator('.ak-with-aside-side').boundingBox())!;
       expect(aside.x).toBeGreaterThanOrEqual(content.x + content.width);
       expect(aside.y).toBeLessThan(content.y + content.height);
       await checkPage(page, shot('list-page-addon'));
@@ -264,8 +264,8 @@ for (const scheme of ['light', 'dark'] as const) {
       await fixture.signInToList(small);
       const base = fixture.t.baseUrl;
       // The List page at a phone's width: its add-on below its content, not beside it.
-      const content = (await small.locator('.ak-with-aside > div').boundingBox())!;
-      const aside = (await small.locator('.ak-with-aside > aside').boundingBox())!;
+      const content = (await small.locator('.ak-with-aside-main').boundingBox())!;
+      const aside = (await small.locator('.ak-with-aside-side').boundingBox())!;
       expect(aside.y).toBeGreaterThanOrEqual(content.y + content.height);
       const pages = [
         `${base}/demo/lists/${fixture.listId}`,

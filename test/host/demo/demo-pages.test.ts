@@ -226,8 +226,8 @@ describe('GET /demo/lists/{id}: the List itself', () => {
     expect(page.body).not.toContain('rel="prev"');
     expect(page.body).not.toContain('id="list-outdated"');
     expect(page.body).not.toContain('id="list-refresh-due"');
-    // The add-ons are in the aside, after the List's content.
-    expect(page.body.indexOf('<aside aria-label="Add-ons">')).toBeGreaterThan(
+    // The add-ons are in the side column, after the List's content.
+    expect(page.body.indexOf('<section class="ak-with-aside-side" aria-label="Add-ons">')).toBeGreaterThan(
       page.body.indexOf('id="list-people-title"'),
     );
   });
