@@ -137,9 +137,14 @@
     },
   });
 
-  // What Swagger UI renders later (an opened operation, Try it out, a response) lacks two things keyboard and
-  // screen-reader users need: a name on each parameter's picker, and a way to scroll a long code block by keyboard.
+  // What Swagger UI renders later (the document's title, an opened operation, Try it out, a response) lacks three
+  // things keyboard and screen-reader users need: the title's level under the page's heading, a name on each
+  // parameter's picker, and a way to scroll a long code block by keyboard.
   function finish() {
+    // The document's title is Swagger UI's <h1>, under the page's own: a second level, so headings descend in order.
+    root.querySelectorAll('.info h1.title:not([aria-level])').forEach(function (title) {
+      title.setAttribute('aria-level', '2');
+    });
     root.querySelectorAll('tr[data-param-name] select:not([aria-label])').forEach(function (select) {
       select.setAttribute('aria-label', select.closest('tr').getAttribute('data-param-name'));
     });
