@@ -19,3 +19,4 @@ export {
   listCategoryIdByName,
   type NewList,
 } from './bulk-writes.ts';
+export { addNotes, ensureNoteCategories, noteCategoryIdsOf, type NoteColumns } from './notes/index.ts';

@@ -14,8 +14,15 @@ import {
   personIdsOf,
   type PeopleColumns,
 } from '../../directory/index.ts';
-import { campusIdsOf, ensureCampuses, ensureListCategories } from '../../people/index.ts';
-import { addNotes, ensureNoteCategories, noteCategoryIdsOf, type NoteColumns } from '../../people/notes/index.ts';
+import {
+  addNotes,
+  campusIdsOf,
+  ensureCampuses,
+  ensureListCategories,
+  ensureNoteCategories,
+  noteCategoryIdsOf,
+  type NoteColumns,
+} from '../../people/index.ts';
 import { addLists } from './seed-lists.ts';
 import { DAY, EPOCH, FIRST_F, FIRST_M, LAST } from './demo-names.ts';
 import { pick, seededRandom } from './random.ts';
