@@ -200,6 +200,15 @@ describe('console tokens on the APIs', () => {
     expect(current.body).toEqual(forbidden('This console token is for /current/v2 only'));
   });
 
+  it('is refused (403) by the add-on registry, which is no API of /docs [scope, /addons/v1]', async () => {
+    // The registry authenticates by the system clock: issue the token by it.
+    clock = new Date();
+    const people = await issue(await loggedIn('admin@demo.test'), 'people');
+    const res = await get('/addons/v1/applications/1/environments/development', people);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(forbidden('This console token is for /people/v2 only'));
+  });
+
   it('is refused (401) with a wrong secret', async () => {
     const token = await issue(await loggedIn('admin@demo.test'), 'people');
     const res = await get('/people/v2/people', { ...token, secret: '0'.repeat(64) });
