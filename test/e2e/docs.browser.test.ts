@@ -71,6 +71,14 @@ for (const scheme of ['light', 'dark'] as const) {
             expect(await page.locator('#reference .opblock').count()).toBe(await operationCount(api.url));
             // Swagger UI found nothing to warn about in the document (a warning box would sit above the reference).
             expect(await page.locator('#reference .errors-wrapper').allInnerTexts()).toEqual([]);
+            // Headings descend one level at a time (Lighthouse's heading-order): no level is skipped.
+            const skipped = await page.evaluate(() => {
+              const levels = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) =>
+                Number(h.getAttribute('aria-level') ?? h.tagName.slice(1)),
+              );
+              return levels.filter((level, i) => i > 0 && level > levels[i - 1]! + 1);
+            });
+            expect(skipped, `${api.id}: a heading skips a level`).toEqual([]);
             expect(await page.locator('.ak-docs-nav a[aria-current=page]').getAttribute('href')).toBe(
               `/docs?api=${api.id}`,
             );

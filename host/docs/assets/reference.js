@@ -205,11 +205,15 @@
     tab.click();
   });
 
-  // What Swagger UI renders later (an opened operation, Try it out, a response) lacks things keyboard and
-  // screen-reader users need: a name on each parameter's picker, a way to scroll a long code block by keyboard, and
-  // sample tabs they can reach.
+  // What Swagger UI renders later (the document's title, an opened operation, Try it out, a response) lacks four
+  // things keyboard and screen-reader users need: the title's level under the page's heading, a name on each
+  // parameter's picker, a way to scroll a long code block by keyboard, and sample tabs they can reach.
   function finish() {
     finishSampleTabs();
+    // The document's title is Swagger UI's <h1>, under the page's own: a second level, so headings descend in order.
+    root.querySelectorAll('.info h1.title:not([aria-level])').forEach(function (title) {
+      title.setAttribute('aria-level', '2');
+    });
     root.querySelectorAll('tr[data-param-name] select:not([aria-label])').forEach(function (select) {
       select.setAttribute('aria-label', select.closest('tr').getAttribute('data-param-name'));
     });
