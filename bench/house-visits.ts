@@ -18,7 +18,7 @@ import { resolveHostConfig } from '#host/config.ts';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import { openDatabase } from '#host/db/database.ts';
 import { migrate } from '#host/db/migrate.ts';
-import { seedDemo } from '#host/db/seed/demo.ts';
+import { seedDemo } from '#host/demo/seed/demo.ts';
 import { ensureSampleAddon } from '#host/demo/sample-addon.ts';
 import { listenOn } from '#host/http/listen.ts';
 import { sandboxStartingListener } from '#host/http/starting-response.ts';

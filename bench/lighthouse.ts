@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { defaultChromiumPath } from '#sdk/testing/launch-chromium.ts';
-import { readDemoPassword } from '#host/db/seed/demo-password.ts';
+import { readDemoPassword } from '#host/demo/seed/demo-password.ts';
 
 const run = promisify(execFile);
 

@@ -5,7 +5,7 @@
  * copy of list_results. A new database every round; the run and the floor go first in alternate rounds. Goal ≤ 2:
  * the load must leave statistics the run's plan can stand on.
  */
-import { seedDemo } from '#host/db/seed/demo.ts';
+import { seedDemo } from '#host/demo/seed/demo.ts';
 import { SqlParams } from '#host/jsonapi/sql.ts';
 import { compileListCondition } from '#host/people/list-rule-sql.ts';
 import { runList } from '#host/people/run-list.ts';

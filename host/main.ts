@@ -2,7 +2,7 @@
  * The platform's main job: the host over its database listening on its port and the add-on sandbox origin on a
  * second listener — and, when given, a companion on a third (what `addon-kit start` runs beside the platform in
  * development: the demo, host/demo/start-demo.ts). Seeding and the demo are not the platform's: `start` seeds a new
- * database (host/db/seed/seed-on-first-start.ts) and brings the demo as the companion.
+ * database (host/demo/seed/seed-on-first-start.ts) and brings the demo as the companion.
  */
 import type { RequestListener, Server } from 'node:http';
 import type { Router } from 'express';

@@ -42,12 +42,15 @@ export const WORKER_BUNDLE: BundleSpec = {
   format: 'es',
   budget: ADDON_BUDGET_BYTES,
 };
-/** The sample add-on for `people.list.send_message`. */
+/**
+ * The sample add-on for `people.list.send_message`. Its budget is tighter than an add-on's default (25 kB): the
+ * sample, SDK included, stays ≤ 20 kB so an author's own add-on has room within the default (issue 28).
+ */
 export const SAMPLE_ADDON_BUNDLE: BundleSpec = {
   file: 'addons/send-message.js',
   entry: sdk('sample/send-message.tsx'),
   format: 'addon',
-  budget: ADDON_BUDGET_BYTES,
+  budget: 20 * 1024,
 };
 
 /** Everything `npm run build:addon-sdk` produces. */

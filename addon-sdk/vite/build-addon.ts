@@ -56,7 +56,7 @@ interface RolldownLikeWatcher {
  * import { buildAddon, formatSizeReport } from '@addon-kit/sdk/vite';
  *
  * const result = await buildAddon({ entry: 'src/index.tsx', outFile: 'dist/addon.js' });
- * console.log(formatSizeReport(result)); // …/dist/addon.js  68.9 kB  gzip 23.5 kB / budget 25.0 kB ok
+ * console.log(formatSizeReport(result)); // …/dist/addon.js  32.5 kB  gzip 12.0 kB / budget 25.0 kB ok
  * if (!result.ok) process.exitCode = 1;
  * ```
  * @example

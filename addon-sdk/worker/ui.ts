@@ -1,8 +1,8 @@
 /**
- * Add-on UI: preact renders into remote elements (a DOM polyfill inside the worker); remote-dom turns
+ * Add-on UI: preact renders into remote elements (a small DOM inside the worker, `dom/`); remote-dom turns
  * changes into mutation records that go to the host, which renders its own allow-listed components.
  */
-import '@remote-dom/core/polyfill';
+import { connectRoot } from './dom/remote-sync.ts'; // first: it installs the DOM remote-dom's elements extend
 import {
   BatchingRemoteConnection,
   RemoteRootElement,
@@ -73,7 +73,7 @@ let root: RemoteRootElement | null = null;
 export function render(ui: ComponentChildren): void {
   if (!root) {
     root = document.createElement('remote-root') as RemoteRootElement;
-    root.connect(new BatchingRemoteConnection(connection));
+    connectRoot(root, new BatchingRemoteConnection(connection));
   }
   renderPreact(ui, root);
 }

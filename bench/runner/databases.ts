@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, quoteIdent, type Database } from '#host/db/database.ts';
 import { migrate } from '#host/db/migrate.ts';
-import { seedDemo } from '#host/db/seed/demo.ts';
+import { seedDemo } from '#host/demo/seed/demo.ts';
 import type { BenchOptions } from './options.ts';
 
 /** The demo logins' password in every bench database. */

@@ -4,7 +4,7 @@
  */
 import { ENVIRONMENTS } from '../addons/index.ts';
 import { AVAILABLE_EVENTS } from '../webhooks/index.ts';
-import { DEFAULT_PEOPLE } from '../db/seed/demo.ts';
+import { DEFAULT_PEOPLE } from '../demo/seed/demo.ts';
 import { DATABASE_OPTIONS, UsageError, type CommandForm, type CommandSpec } from './args.ts';
 
 /** Where `addon push|promote` and `doctor` find the running host. */

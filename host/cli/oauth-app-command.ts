@@ -3,7 +3,7 @@ import { SCOPES } from '../auth/require-scope.ts';
 import { loadPersonByEmail } from '../auth/person.ts';
 import { organizationIdBySlug } from '../directory/index.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
-import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
+import { DEMO_ORGANIZATION } from '../demo/seed/demo.ts';
 import { createOAuthApplication } from '../oauth/applications.ts';
 import { loadOrCreateSecrets } from '../secrets.ts';
 import { configFromEnvironment } from '../config.ts';

@@ -1,6 +1,6 @@
 /** `addon-kit seed [--people N]`: deterministic demo data, idempotent. */
-import { DEFAULT_PEOPLE, seedDemo } from '../db/seed/demo.ts';
-import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from '../db/seed/demo-password.ts';
+import { DEFAULT_PEOPLE, seedDemo } from '../demo/seed/demo.ts';
+import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from '../demo/seed/demo-password.ts';
 import { integer, parse } from './args.ts';
 import { SEED_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';

@@ -50,7 +50,7 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   hostModule.catch(() => {}); // a failure surfaces where it is awaited, after the database's own errors
   demoModule?.catch(() => {});
   const storage = await opening;
-  const { seedOnFirstStart } = await import('../db/seed/seed-on-first-start.ts');
+  const { seedOnFirstStart } = await import('../demo/seed/seed-on-first-start.ts');
   const logins = await seedOnFirstStart(storage.db, {
     dataDir: storage.dataDir,
     demoPassword: values['demo-password'],

@@ -1,6 +1,6 @@
 /** The seeded Lists have rules but no results until they run; the demo runs them once so the add-on has people to message. */
 import type { Database, Queryable } from '../db/database.ts';
-import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
+import { DEMO_ORGANIZATION } from './seed/demo.ts';
 import { organizationIdBySlug } from '../directory/index.ts';
 import { firstListId, listsNeverRun, runList } from '../people/index.ts';
 

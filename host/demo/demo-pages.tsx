@@ -11,8 +11,9 @@ import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
 import type { HostConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-import { firstListId, listSummaries, listSummary, type ListSummary } from '../people/index.ts';
+import { firstListId, listDetails, listPeoplePage, listSummaries, type ListSummary } from '../people/index.ts';
 import { Banner, Layout, platformNameOf, renderPage, sendMessagePage, Table, viewerOf } from '../pages/render.tsx';
+import { LIST_PAGE_SIZE, ListHeader, ListPeople, ListRules, ListRunState } from './list-content.tsx';
 import { SAMPLE_EXTENSION } from './sample-addon.ts';
 
 /** One add-on to mount: the element it goes into and the options of `mountAddon` (without the CSRF token). */
@@ -175,15 +176,35 @@ function ListsTable({ rows }: { rows: ListSummary[] }) {
   );
 }
 
-/** `GET /demo/lists/:id`: one List with the add-ons installed for its insertion point mounted in sandboxed frames. */
+/** The page of people asked for (`?page=N`, 1 when absent); undefined when it is not a page number. */
+function pageOf(value: unknown): number | undefined {
+  if (value === undefined) return 1;
+  return typeof value === 'string' && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * `GET /demo/lists/:id`: one List (its run, rules and a page of its people) with the add-ons installed for its
+ * insertion point mounted in sandboxed frames beside it.
+ */
 function listPage({ db, config }: DemoDeps): RequestHandler {
   return async (req, res) => {
     const person = hostPersonOf(req);
     if (!hasRole(person, 'people', 'viewer')) return sendMessagePage(res, 403, 'List', 'You have no access to People.');
     const id = String(req.params.id);
     // Another organization's List is as unknown as a missing one.
-    const list = /^[1-9][0-9]{0,17}$/.test(id) ? await listSummary(db, person.organization_id, id) : undefined;
+    const list = /^[1-9][0-9]{0,17}$/.test(id)
+      ? await listDetails(db, person.organization_id, id, new Date())
+      : undefined;
     if (!list) return sendMessagePage(res, 404, 'Not found', 'There is no such List.');
+    const page = pageOf(req.query.page);
+    const people = page
+      ? await listPeoplePage(db, person.organization_id, list.id, {
+          limit: LIST_PAGE_SIZE,
+          offset: (page - 1) * LIST_PAGE_SIZE,
+        })
+      : undefined;
+    if (!page || !people || (page > 1 && people.people.length === 0))
+      return sendMessagePage(res, 404, 'Not found', "There is no such page of this List's people.");
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const installations = (await listInstallations(db, person.organization_id)).filter(
       (i) => SAMPLE_EXTENSION in i.uiExtensions,
@@ -195,7 +216,16 @@ function listPage({ db, config }: DemoDeps): RequestHandler {
       res,
       <Layout title={list.name} viewer={viewerOf(person, csrfToken)} section="lists">
         <ListHeader list={list} />
-        <ListAddons installations={installations} sandboxUrl={sandboxUrl} />
+        <div class="ak-with-aside">
+          <div class="ak-with-aside-main">
+            <ListRunState list={list} />
+            <ListRules list={list} />
+            <ListPeople list={list} people={people.people} total={people.total} page={page} />
+          </div>
+          <section class="ak-with-aside-side" aria-label="Add-ons">
+            <ListAddons installations={installations} sandboxUrl={sandboxUrl} />
+          </section>
+        </div>
         <script
           type="application/json"
           id="addon-kit-mounts"
@@ -213,7 +243,7 @@ function listPage({ db, config }: DemoDeps): RequestHandler {
 }
 
 /** What the page's script hands `mountAddon` for each installation (the List as its props). */
-function mountSpecs(installations: Installation[], list: ListSummary, sandboxUrl: string): MountSpec[] {
+function mountSpecs(installations: Installation[], list: { id: string }, sandboxUrl: string): MountSpec[] {
   return installations.map((i) => ({
     element: `addon-${i.id}`,
     options: {
@@ -226,31 +256,6 @@ function mountSpecs(installations: Installation[], list: ListSummary, sandboxUrl
       uiOrigins: i.uiOrigins,
     },
   }));
-}
-
-function ListHeader({ list }: { list: ListSummary }) {
-  return (
-    <>
-      <div class="ak-page-header">
-        <p class="ak-eyebrow">
-          <a href="/demo/lists">
-            <span aria-hidden="true">← </span>All Lists
-          </a>
-        </p>
-        <h1>{list.name}</h1>
-        {list.description ? <p class="ak-lede">{list.description}</p> : null}
-      </div>
-      <p class="ak-stat">
-        <span>
-          <strong id="list-people-count">
-            {list.refreshed_at
-              ? `${list.total_people} ${list.total_people === 1 ? 'person' : 'people'}`
-              : 'This List has not run yet.'}
-          </strong>
-        </span>
-      </p>
-    </>
-  );
 }
 
 /** Each installation's place on the page, or why there is none. */

@@ -16,7 +16,7 @@ import {
 } from '../addons/index.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Database } from '../db/database.ts';
-import { DEMO_ORGANIZATION } from '../db/seed/demo.ts';
+import { DEMO_ORGANIZATION } from './seed/demo.ts';
 import { firstAdministratorOf } from '../directory/index.ts';
 import { createOAuthApplication, findOrganizationApplicationByName, setRedirectUris } from '../oauth/applications.ts';
 

@@ -9,3 +9,12 @@ export { passwordHashOf, setPasswordHash } from './passwords.ts';
 export { firstAdministratorOf, organizationIdBySlug } from './organizations.ts';
 export { peopleOfOrganization, personIdRange } from './people-rows.ts';
 export { activeInProduct, fromPeople, holdsProductRole, joinOrganization, joinPeople } from './sql.ts';
+export {
+  addLoginPerson,
+  addPeople,
+  ensureOrganization,
+  firstAdministratorIdOf,
+  personIdsOf,
+  type LoginPerson,
+  type PeopleColumns,
+} from './bulk-writes.ts';

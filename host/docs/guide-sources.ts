@@ -37,7 +37,7 @@ export const GUIDE_SOURCES: readonly GuideSource[] = [
     file: 'README.md',
     heading: 'Build your own integrator',
   },
-  { slug: 'limits-and-errors', title: 'Limits and errors', file: 'README.md', heading: 'Limits and abuse protection' },
+  { slug: 'limits-and-errors', title: 'Limits and errors', file: 'README.md', heading: 'Limits and errors' },
 ];
 
 /**

@@ -17,12 +17,6 @@ export async function listSummaries(db: Queryable, organizationId: string): Prom
     .rows;
 }
 
-/** One List of the organization; another organization's is as unknown as a missing one. */
-export async function listSummary(db: Queryable, organizationId: string, id: string): Promise<ListSummary | undefined> {
-  return (await db.query<ListSummary>(`${SUMMARY} WHERE organization_id = $1 AND id = $2`, [organizationId, id]))
-    .rows[0];
-}
-
 /** The organization's first List with people (any List when none has). */
 export async function firstListId(db: Queryable, organizationId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(

@@ -25,11 +25,19 @@ export interface RefreshedList {
  */
 export const LIST_RUN_LEASE = '15 minutes';
 
-/** Due at `$1`: auto-refresh on, valid, and never run or last run at least its frequency ago. */
-const DUE = `auto_refresh AND NOT invalid
-  AND (refreshed_at IS NULL OR refreshed_at <= $1::timestamptz - (CASE auto_refresh_frequency
+/**
+ * SQL condition on a `lists` row: due at `now` (an SQL expression) — auto-refresh on, valid, and never run or last
+ * run at least its frequency ago.
+ */
+export function refreshDueSql(now: string): string {
+  return `auto_refresh AND NOT invalid
+  AND (refreshed_at IS NULL OR refreshed_at <= ${now} - (CASE auto_refresh_frequency
         WHEN 'hourly' THEN interval '${REFRESH_INTERVALS.hourly}' WHEN 'daily' THEN interval '${REFRESH_INTERVALS.daily}'
         WHEN 'weekly' THEN interval '${REFRESH_INTERVALS.weekly}' ELSE interval '${REFRESH_INTERVALS.monthly}' END))`;
+}
+
+/** Due at `$1`. */
+const DUE = refreshDueSql('$1::timestamptz');
 
 /**
  * Runs up to `limit` due lists (never-run first, then the stalest) that no other pass holds; lists marked

@@ -125,6 +125,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByLabel('Message').fill('Choir practice moves to Thursday.');
       await page.getByRole('button', { name: 'Send message' }).click();
       await page.getByText(/^Message \d+ sent to \d+ people\.$/).waitFor();
+      // At 1200 px the add-on is beside the List's content (its rules and people), not under it.
+      const content = (await page.locator('.ak-with-aside-main').boundingBox())!;
+      const aside = (await page.locator('.ak-with-aside-side').boundingBox())!;
+      expect(aside.x).toBeGreaterThanOrEqual(content.x + content.width);
+      expect(aside.y).toBeLessThan(content.y + content.height);
       await checkPage(page, shot('list-page-addon'));
       await visit(page, `${fixture.t.baseUrl}/demo/lists`, shot('lists'), { status: 200, heading: 'Lists' });
       await visit(page, `${fixture.t.baseUrl}/`, shot('home'), { status: 200, heading: /^Welcome, / });
@@ -258,7 +263,12 @@ for (const scheme of ['light', 'dark'] as const) {
       const small = await phone.newPage();
       await fixture.signInToList(small);
       const base = fixture.t.baseUrl;
+      // The List page at a phone's width: its add-on below its content, not beside it.
+      const content = (await small.locator('.ak-with-aside-main').boundingBox())!;
+      const aside = (await small.locator('.ak-with-aside-side').boundingBox())!;
+      expect(aside.y).toBeGreaterThanOrEqual(content.y + content.height);
       const pages = [
+        `${base}/demo/lists/${fixture.listId}`,
         `${base}/demo/lists`,
         `${base}/developer`,
         `${base}/developer/personal-access-tokens`,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '#host/db/database.ts';
 import { migrate } from '#host/db/migrate.ts';
-import { seedDemo } from '#host/db/seed/demo.ts';
+import { seedDemo } from '#host/demo/seed/demo.ts';
 import { TEST_PASSWORD } from './constants.ts';
 import { adminUrl, withDatabase } from './postgres.ts';
 

@@ -6,3 +6,4 @@ export { noteReadRoutes } from './note-reads.ts';
 export { noteWriteRoutes } from './note-writes.ts';
 export { NOTE_CATEGORY_SELECT, noteCategoryResource } from './note-category-resource.ts';
 export { hasNoteInCategory } from './note-sql.ts';
+export { addNotes, ensureNoteCategories, noteCategoryIdsOf, type NoteColumns } from './bulk-writes.ts';

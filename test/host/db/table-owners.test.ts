@@ -59,30 +59,13 @@ const OWNERS: { table: string; owner: string }[] = [
   { table: 'webhook_deliveries', owner: 'host/webhooks/event-store.ts' },
 ];
 
-/**
- * Files still issuing SQL on a table they do not own, each waiting for a change outside this branch's reach: the
- * demo seed sits in host/db, a layer below host/people and host/directory, until it moves beside the demo
- * (host/demo) with the CLI's imports of it. Exact: a file that stops makes this fail until it is taken off.
- */
-const PENDING: Record<string, string[]> = {
-  lists: ['host/db/seed/demo-lists.ts'],
-  list_rules: ['host/db/seed/demo-lists.ts'],
-  list_categories: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
-  campuses: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
-  notes: ['host/db/seed/demo.ts'],
-  note_categories: ['host/db/seed/demo.ts'],
-  people: ['host/db/seed/demo-lists.ts', 'host/db/seed/demo.ts'],
-  organizations: ['host/db/seed/demo.ts', 'host/db/seed/seed-on-first-start.ts'],
-  person_product_roles: ['host/db/seed/demo.ts'],
-};
-
 describe('table owners', () => {
   const files = sources(HOST);
   it.each(OWNERS)('keeps the SQL on $table in $owner', ({ table, owner }) => {
     const issuing = files.filter((file) => sqlOn(table).test(readFileSync(join(ROOT, file), 'utf8')));
     const inOwner = (file: string) => (owner.endsWith('/') ? file.startsWith(owner) : file === owner);
     expect(issuing.filter(inOwner).length).toBeGreaterThan(0);
-    expect(issuing.filter((file) => !inOwner(file))).toEqual(PENDING[table] ?? []);
+    expect(issuing.filter((file) => !inOwner(file))).toEqual([]);
   });
 
   it('names every table of the migrations [coverage]', () => {

@@ -165,6 +165,148 @@ describe('GET /demo/lists/{id}', () => {
   });
 });
 
+/** The people rows of a List page: id, name and since when. */
+function peopleRowsOf(page: PageResponse): { id: string; name: string; since: string }[] {
+  return [
+    ...page.body.matchAll(
+      /<tr data-person-id="(\d+)"><td>([^<]+)<\/td><td><time datetime="([^"]+)">[^<]+<\/time><\/td><\/tr>/g,
+    ),
+  ].map((m) => ({ id: m[1]!, name: m[2]!, since: m[3]! }));
+}
+
+/** A List's people by plain SQL, in the page's order (last name, first name, id). */
+async function expectedPeople(listId: string): Promise<{ id: string; name: string; since: string }[]> {
+  const { rows } = await t.db.query<{ id: string; name: string; since: Date }>(
+    `SELECT p.id::text, p.first_name || ' ' || p.last_name AS name, r.created_at AS since
+     FROM list_results r JOIN people p ON p.id = r.person_id WHERE r.list_id = $1 ORDER BY p.last_name, p.first_name, p.id`,
+    [listId],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, since: new Date(r.since).toISOString() }));
+}
+
+/** The `<dl id="list-run">` facts of a List page as [term, text] pairs. */
+function runFactsOf(page: PageResponse): string[][] {
+  const dl = /<dl class="ak-facts" id="list-run">(.*?)<\/dl>/.exec(page.body)![1]!;
+  return [...dl.matchAll(/<dt>(.*?)<\/dt><dd>(.*?)<\/dd>/g)].map((m) => [m[1]!, m[2]!.replace(/<[^>]+>/g, '')]);
+}
+
+describe('GET /demo/lists/{id}: the List itself', () => {
+  const womenOver40 = () => lists.find((l) => l.organization === 'demo' && l.name === 'Women over 40')!;
+
+  it('shows when the List last ran, its rules as the API names them and its first 50 people by name [page 1]', async () => {
+    const list = womenOver40();
+    const people = await expectedPeople(list.id);
+    expect(people.length).toBe(list.total_people);
+    expect(people.length).toBeGreaterThan(100);
+    const page = await (await loggedIn('member@demo.test')).request(`/demo/lists/${list.id}`);
+    expect(page.status).toBe(200);
+    const { rows } = await t.db.query<{ refreshed_at: Date }>('SELECT refreshed_at FROM lists WHERE id = $1', [
+      list.id,
+    ]);
+    const ran = rows[0]!.refreshed_at.toISOString();
+    expect(runFactsOf(page)).toEqual([
+      ['Last run', `${ran.slice(0, 16).replace('T', ' ')} UTC`],
+      ['Status', 'complete Its people are those its rules found at the last run.'],
+      ['Auto-refresh', 'off: it runs only when asked'],
+    ]);
+    expect(page.body).toContain(`<time datetime="${ran}">`);
+    expect(page.body).toContain('<p>People matching all of these rules (inactive people left out):</p>');
+    const rules = [
+      ...page.body.matchAll(
+        /<tr><td class="ak-mono">([^<]*)<\/td><td class="ak-mono">([^<]*)<\/td><td class="ak-mono">([^<]*)<\/td><\/tr>/g,
+      ),
+    ].map((m) => [m[1], m[2], m[3]]);
+    expect(rules).toEqual([
+      ['gender', 'is', 'F'],
+      ['age', 'greater_than_or_equal', '40'],
+    ]);
+    expect(peopleRowsOf(page)).toEqual(people.slice(0, 50));
+    expect(page.body).toContain(`<p id="list-people-range">People 1–50 of ${people.length}</p>`);
+    expect(page.body).toContain(`<a rel="next" href="/demo/lists/${list.id}?page=2">Next 50</a>`);
+    expect(page.body).not.toContain('rel="prev"');
+    expect(page.body).not.toContain('id="list-outdated"');
+    expect(page.body).not.toContain('id="list-refresh-due"');
+    // The add-ons are in the side column, after the List's content.
+    expect(page.body.indexOf('<section class="ak-with-aside-side" aria-label="Add-ons">')).toBeGreaterThan(
+      page.body.indexOf('id="list-people-title"'),
+    );
+  });
+
+  it("shows the last page's people with a link back, and answers 404 past it or for a page that is not a number", async () => {
+    const list = womenOver40();
+    const people = await expectedPeople(list.id);
+    const last = Math.ceil(people.length / 50);
+    const browser = await loggedIn('member@demo.test');
+    const page = await browser.request(`/demo/lists/${list.id}?page=${last}`);
+    expect(page.status).toBe(200);
+    expect(peopleRowsOf(page)).toEqual(people.slice((last - 1) * 50));
+    expect(page.body).toContain(
+      `<p id="list-people-range">People ${(last - 1) * 50 + 1}–${people.length} of ${people.length}</p>`,
+    );
+    expect(page.body).toContain(
+      `<a rel="prev" href="/demo/lists/${list.id}${last > 2 ? `?page=${last - 1}` : ''}">Previous 50</a>`,
+    );
+    expect(page.body).not.toContain('rel="next"');
+    for (const p of [String(last + 1), '0', 'abc', '1.5', '-1']) {
+      const missing = await browser.request(`/demo/lists/${list.id}?page=${p}`);
+      expect([p, missing.status]).toEqual([p, 404]);
+      expect(missing.body).toContain("There is no such page of this List's people.");
+    }
+  });
+
+  it('says when its people are stale, when its last run failed, and when an auto-refresh is due', async () => {
+    const list = womenOver40();
+    const browser = await loggedIn('member@demo.test');
+    try {
+      await t.db.query("UPDATE lists SET status = 'stale' WHERE id = $1", [list.id]);
+      const stale = await browser.request(`/demo/lists/${list.id}`);
+      expect(stale.body).toMatch(
+        /<div class="ak-banner ak-banner--warning" role="status" id="list-outdated"><p class="ak-banner-title">Stale<\/p><p>Its rules or settings changed after it last ran: the people below may no longer match them\. Run it again/,
+      );
+      expect(runFactsOf(stale)[1]).toEqual([
+        'Status',
+        'stale Its rules or settings changed after it last ran: the people below may no longer match them.',
+      ]);
+      await t.db.query("UPDATE lists SET status = 'failed', invalid = true WHERE id = $1", [list.id]);
+      const failed = await browser.request(`/demo/lists/${list.id}`);
+      expect(failed.body).toContain('<p class="ak-banner-title">The last run failed</p>');
+      expect(peopleRowsOf(failed)).toEqual((await expectedPeople(list.id)).slice(0, 50));
+      await t.db.query(
+        "UPDATE lists SET status = 'complete', invalid = false, auto_refresh = true, auto_refresh_frequency = 'daily', refreshed_at = now() - interval '25 hours' WHERE id = $1",
+        [list.id],
+      );
+      const due = await browser.request(`/demo/lists/${list.id}`);
+      expect(due.body).not.toContain('id="list-outdated"');
+      expect(due.body).toContain(
+        '<div class="ak-banner ak-banner--info" role="status" id="list-refresh-due"><p>Due for its daily refresh: the List scheduler runs it on its next pass.</p></div>',
+      );
+      expect(runFactsOf(due)[2]).toEqual(['Auto-refresh', 'daily']);
+      await t.db.query("UPDATE lists SET refreshed_at = now() - interval '23 hours' WHERE id = $1", [list.id]);
+      expect((await browser.request(`/demo/lists/${list.id}`)).body).not.toContain('id="list-refresh-due"');
+    } finally {
+      await t.db.query(
+        "UPDATE lists SET status = 'complete', invalid = false, auto_refresh = false, refreshed_at = now() WHERE id = $1",
+        [list.id],
+      );
+    }
+  });
+
+  it('shows a List that never ran as such: no last run, its rules, no people [other organization]', async () => {
+    const own = lists.find((l) => l.organization === 'other' && l.name === 'Visitors or participants')!;
+    const page = await (await loggedIn('admin@other.test')).request(`/demo/lists/${own.id}`);
+    expect(page.status).toBe(200);
+    expect(runFactsOf(page)).toEqual([
+      ['Last run', 'Never'],
+      ['Status', 'never_run It has not run yet, so it has no people.'],
+      ['Auto-refresh', 'off: it runs only when asked'],
+    ]);
+    expect(page.body).toContain('<p>People matching any of these rules (inactive people left out):</p>');
+    expect(page.body).toContain('<p class="ak-empty">This List has not run yet.</p>');
+    expect(peopleRowsOf(page)).toEqual([]);
+    expect(page.body).not.toContain('id="list-people-range"');
+  });
+});
+
 describe('GET /assets/addon-sdk/host.js', () => {
   it('serves the built embedder without a login, from a bundle directory under a dot-folder [.addon-kit]', async () => {
     const res = await fetch(`${t.baseUrl}/assets/addon-sdk/host.js`);

@@ -2,8 +2,9 @@
  * What `addon-kit start` does to a new database before the host starts: the deterministic development data and the
  * demo logins' password, remembered in the data directory. A later start finds the organization and seeds nothing.
  */
-import type { Database } from '../database.ts';
-import { DEMO_LOGINS, seedDemo } from './demo.ts';
+import type { Database } from '../../db/database.ts';
+import { organizationIdBySlug } from '../../directory/index.ts';
+import { DEMO_LOGINS, DEMO_ORGANIZATION, seedDemo } from './demo.ts';
 import { generateDemoPassword, readDemoPassword, rememberDemoPassword } from './demo-password.ts';
 
 /** A demo login as `start` prints it (no password when this data directory did not seed them). */
@@ -18,9 +19,9 @@ export async function seedOnFirstStart(
   options: { dataDir: string; demoPassword?: string | undefined; log?: (line: string) => void },
 ): Promise<DemoLogin[]> {
   const log = options.log ?? (() => {});
-  const organizations = await db.query("SELECT 1 FROM organizations WHERE slug = 'demo'");
+  const seeded = (await organizationIdBySlug(db, DEMO_ORGANIZATION.slug)) !== undefined;
   let password = await readDemoPassword(options.dataDir);
-  if (organizations.rows.length === 0) {
+  if (!seeded) {
     const chosen = options.demoPassword ?? generateDemoPassword();
     log('addon-kit: seeding demo data (first start)…');
     // Hosts started together on an empty database all get here; the seed's lock lets one of them create the data.

@@ -1,5 +1,7 @@
 /** The demo organization's Lists (seeded with rules, not run: the demo runs them once at start). */
-import type { Queryable } from '../database.ts';
+import type { Queryable } from '../../db/database.ts';
+import { firstAdministratorIdOf } from '../../directory/index.ts';
+import { addListWithRules, campusIdsOf, listCategoryIdByName } from '../../people/index.ts';
 import { EPOCH } from './demo-names.ts';
 
 /** The demo's Lists: a category by name, whether on the first campus, and their rules (attribute, operator, value). */
@@ -60,47 +62,19 @@ function demoLists(firstCampus: string | null): DemoList[] {
 
 /** The demo organization's Lists with their rules, created by its first administrator. */
 export async function addLists(tx: Queryable, orgId: string): Promise<void> {
-  const categoryId = async (name: string) =>
-    (
-      await tx.query<{ id: string }>('SELECT id::text FROM list_categories WHERE organization_id = $1 AND name = $2', [
-        orgId,
-        name,
-      ])
-    ).rows[0]?.id ?? null;
-  const admin =
-    (
-      await tx.query<{ id: string }>(
-        'SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1',
-        [orgId],
-      )
-    ).rows[0]?.id ?? null;
-  const firstCampus =
-    (
-      await tx.query<{ id: string }>('SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id LIMIT 1', [
-        orgId,
-      ])
-    ).rows[0]?.id ?? null;
-  const lists = demoLists(firstCampus);
-  for (const list of lists) {
-    const { rows } = await tx.query<{ id: string }>(
-      `INSERT INTO lists (organization_id, campus_id, list_category_id, name, description, subset, created_by_id, updated_by_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $8) RETURNING id::text`,
-      [
-        orgId,
-        list.campus ? firstCampus : null,
-        await categoryId(list.category),
-        list.name,
-        list.description,
-        list.subset,
-        admin,
-        new Date(EPOCH),
-      ],
-    );
-    for (const [position, [attribute, operator, value]] of list.rules.entries()) {
-      await tx.query(
-        'INSERT INTO list_rules (list_id, attribute, operator, value, position) VALUES ($1, $2, $3, $4, $5)',
-        [rows[0]!.id, attribute, operator, value, position],
-      );
-    }
+  const admin = await firstAdministratorIdOf(tx, orgId);
+  const firstCampus = (await campusIdsOf(tx, orgId))[0] ?? null;
+  for (const list of demoLists(firstCampus)) {
+    await addListWithRules(tx, {
+      organizationId: orgId,
+      campusId: list.campus ? firstCampus : null,
+      listCategoryId: await listCategoryIdByName(tx, orgId, list.category),
+      name: list.name,
+      description: list.description,
+      subset: list.subset,
+      createdById: admin,
+      createdAt: new Date(EPOCH),
+      rules: list.rules,
+    });
   }
 }

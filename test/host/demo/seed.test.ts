@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#host/db/database.ts';
-import { DEFAULT_PEOPLE, seedDemo } from '#host/db/seed/demo.ts';
+import { DEFAULT_PEOPLE, seedDemo } from '#host/demo/seed/demo.ts';
 import { verifyPassword } from '#host/crypto/passwords.ts';
 import { TEST_PASSWORD } from '../../support/constants.ts';
 import { createEmptyPostgresDatabase, createTestDatabase } from '../../support/database.ts';
