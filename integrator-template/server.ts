@@ -56,7 +56,16 @@ export interface Integrator {
  *
  * @example
  * ```ts
- * // createIntegrator, openIntegratorDatabase, resolveIntegratorConfig: from `@addon-kit/integrator-template`.
+ * import {
+ *   createIntegrator,
+ *   openIntegratorDatabase,
+ *   resolveIntegratorConfig,
+ *   type HostTokens,
+ * } from '@addon-kit/integrator-template';
+ *
+ * // Your own store of the host's tokens for the person (keep only what you need).
+ * declare function saveHostTokens(tokens: HostTokens): Promise<void>;
+ *
  * const config = resolveIntegratorConfig({ baseUrl: 'https://integrator.example', hostBaseUrl: 'https://host.example' });
  * const db = await openIntegratorDatabase({ dataDir: '.data/integrator' });
  * const integrator = await createIntegrator({
@@ -177,7 +186,8 @@ export interface RunningIntegrator extends Integrator {
  *
  * @example
  * ```ts
- * // startIntegrator: the package's entry point (`@addon-kit/integrator-template`).
+ * import { startIntegrator } from '@addon-kit/integrator-template';
+ *
  * // INTEGRATOR_* environment variables fill in what is not given here.
  * const integrator = await startIntegrator({ port: 4100, hostBaseUrl: 'http://127.0.0.1:4000' });
  * console.log(`integrator at ${integrator.url}; redirect_url ${integrator.urls.redirect}`);
