@@ -10,6 +10,7 @@ import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
 import { metricsExposed, type HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
+import { API_PREFIX } from './openapi/developer-api-document.ts';
 import { openApiRouter } from './openapi/developer-api-router.ts';
 import { currentApi, documentLinks, peopleApi, servedDocuments } from './openapi/apis.ts';
 import { docsRouter } from './docs/docs-router.ts';
@@ -204,7 +205,7 @@ function mountApis(app: Express, deps: HostDeps, services: Services, worker: { c
   });
   const api = (scope: Scope | undefined, router: Router): RequestHandler[] => [
     requireUserAgent,
-    limits.api(authenticate({ db, bearer })),
+    limits.api(authenticate({ db, bearer, ...(deps.now ? { now: deps.now } : {}) })),
     ...(scope ? [requireScope(scope)] : []),
     json,
     router,
@@ -213,10 +214,10 @@ function mountApis(app: Express, deps: HostDeps, services: Services, worker: { c
   const productApis = [currentApi(currentRouter()), peopleApi(peopleRouter({ db }))];
   app.use(documentsRouter(servedDocuments(productApis, config.baseUrl)));
   // The webhooks API serves its own document (host/webhooks/api): listed after the others.
-  app.use(docsRouter({ documents: [...documentLinks(productApis), WEBHOOKS_DOCUMENT_LINK] }));
+  app.use(docsRouter({ db, now: deps.now, documents: [...documentLinks(productApis), WEBHOOKS_DOCUMENT_LINK] }));
   for (const product of productApis) app.use(product.prefix, ...api(product.scope?.name, product.router));
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
-  app.use('/api/v2', ...api('api', developerApiRouter({ db, now: deps.now })));
+  app.use(API_PREFIX, ...api('api', developerApiRouter({ db, now: deps.now })));
   app.use(webhooksOpenApiRouter({ baseUrl: config.baseUrl }));
   app.use('/webhooks/v2', ...api('webhooks', webhooksRouter({ db, box, wake: () => worker.current?.wake() })));
 }
@@ -266,6 +267,7 @@ function mountPages(app: Express, deps: HostDeps, services: Services, worker: { 
       db,
       box: services.box,
       throttle: services.limits.signIn,
+      now: deps.now,
       wakeWebhooks: () => worker.current?.wake(),
     }),
   );

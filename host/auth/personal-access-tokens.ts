@@ -70,7 +70,7 @@ export interface PersonalAccessTokenRow {
 /** The person's tokens, newest first (the developer page's list). */
 export async function listPersonalAccessTokens(db: Queryable, personId: string): Promise<PersonalAccessTokenRow[]> {
   const { rows } = await db.query<PersonalAccessTokenRow>(
-    'SELECT id::text, name, client_id, created_at, disabled_at FROM personal_access_tokens WHERE person_id = $1 ORDER BY created_at DESC, id DESC',
+    'SELECT id::text, name, client_id, created_at, disabled_at FROM personal_access_tokens WHERE person_id = $1 ORDER BY created_at DESC, personal_access_tokens.id DESC',
     [personId],
   );
   return rows;

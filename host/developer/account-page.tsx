@@ -1,10 +1,12 @@
 /**
- * Developer account: the person's own login — change the password (every other session is logged out), and
- * "sign out everywhere" (every session of the person, this one included, is revoked).
+ * Developer account: the person's own login — change the password (every other session is logged out),
+ * "sign out everywhere" (every session of the person, this one included, is revoked) — and the console tokens
+ * /docs issued to them (console-tokens-section.tsx).
  */
 import { Router, type Request, type Response } from 'express';
 import type { VNode } from 'preact';
 import { changePassword, PASSWORD_LENGTH, type PasswordChangeProblem } from '../auth/change-password.ts';
+import { listConsoleTokens, type ConsoleTokenRow } from '../auth/console-tokens.ts';
 import { requireCsrf } from '../auth/csrf.ts';
 import { revokePersonSessions } from '../auth/host-sessions.ts';
 import type { PersonRecord } from '../auth/person.ts';
@@ -14,6 +16,7 @@ import { clientAddress } from '../http/client-address.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { throttledMessage } from '../pages/login.tsx';
 import { Banner, CsrfField, Field, sendPage } from '../pages/render.tsx';
+import { ConsoleTokensSection, consoleTokenRoutes } from './console-tokens-section.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
 /** What each refusal of a password change says, and beside which field. */
@@ -24,10 +27,13 @@ const PROBLEMS: Record<PasswordChangeProblem, { field: 'current_password' | 'new
   unchanged: { field: 'new_password', message: 'The new password must differ from the current one.' },
 };
 
-/** The account page: the password form and the sign-out-everywhere button. */
+/** The account page: the password form, the sign-out-everywhere button and the console tokens. */
 export function AccountPage(props: {
   person: PersonRecord;
   csrfToken: string;
+  consoleTokens: readonly ConsoleTokenRow[];
+  /** A refused console-token revocation. */
+  consoleError?: string;
   problem?: PasswordChangeProblem;
   changed?: boolean;
   /** Too many wrong current passwords: the sign-in throttle's message. */
@@ -37,7 +43,7 @@ export function AccountPage(props: {
   return (
     <DeveloperLayout
       title="Account"
-      lede="Your password and where you are logged in."
+      lede="Your password, where you are logged in, and the API reference's console tokens."
       person={props.person}
       csrfToken={props.csrfToken}
       tab="account"
@@ -98,6 +104,7 @@ export function AccountPage(props: {
           </button>
         </form>
       </section>
+      <ConsoleTokensSection tokens={props.consoleTokens} csrfToken={props.csrfToken} error={props.consoleError} />
     </DeveloperLayout>
   );
 }
@@ -111,13 +118,24 @@ const field = (req: Request, name: string): string => {
  * Routes under `/developer/account` (behind requireHostLogin). The current password is checked under the
  * sign-in throttle, so a borrowed session cannot be used to guess the password either.
  */
-export function accountPages(deps: { db: Queryable; throttle: SignInThrottle }): Router {
+export function accountPages(deps: {
+  db: Queryable;
+  throttle: SignInThrottle;
+  now?: (() => Date) | undefined;
+}): Router {
   const router = Router();
-  type Extra = { problem?: PasswordChangeProblem; changed?: boolean; throttled?: string };
+  type Extra = { problem?: PasswordChangeProblem; changed?: boolean; throttled?: string; consoleError?: string };
   const show = async (req: Request, res: Response, status: number, extra: Extra = {}) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
-    sendPage(res, status, <AccountPage person={hostPersonOf(req)} csrfToken={csrfToken} {...extra} />);
+    const person = hostPersonOf(req);
+    const consoleTokens = await listConsoleTokens(deps.db, person.id, deps.now?.() ?? new Date());
+    sendPage(
+      res,
+      status,
+      <AccountPage person={person} csrfToken={csrfToken} consoleTokens={consoleTokens} {...extra} />,
+    );
   };
+  router.use(consoleTokenRoutes({ db: deps.db, show }));
   router.get('/account', async (req, res) => show(req, res, 200, req.query.changed === '1' ? { changed: true } : {}));
   router.post('/account/password', requireCsrf, async (req, res) => {
     const session = await getHostSession(req, res);

@@ -21,6 +21,8 @@ export function developerRouter(deps: {
   db: Queryable;
   box: SecretBox;
   throttle: SignInThrottle;
+  /** The clock console tokens expire by (tests set it). */
+  now?: (() => Date) | undefined;
   /** Wakes this process's webhook delivery worker (a test event, a redelivery). */
   wakeWebhooks?: () => void;
 }): Router {

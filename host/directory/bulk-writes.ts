@@ -98,7 +98,7 @@ export async function addPeople(db: Queryable, organizationId: string, people: P
 /** Every person id of the organization, ascending. */
 export async function personIdsOf(db: Queryable, organizationId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM people WHERE organization_id = $1 ORDER BY id',
+    'SELECT id::text FROM people WHERE organization_id = $1 ORDER BY people.id',
     [organizationId],
   );
   return rows.map((r) => r.id);
@@ -107,7 +107,7 @@ export async function personIdsOf(db: Queryable, organizationId: string): Promis
 /** The organization's site administrator of lowest id, or null. */
 export async function firstAdministratorIdOf(db: Queryable, organizationId: string): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY id LIMIT 1',
+    'SELECT id::text FROM people WHERE organization_id = $1 AND site_administrator ORDER BY people.id LIMIT 1',
     [organizationId],
   );
   return rows[0]?.id ?? null;

@@ -2,10 +2,11 @@
  * `/docs`: the API reference, rendered by Swagger UI (swagger-ui-dist, served by the host: nothing is fetched from
  * elsewhere) from the OpenAPI document of the API chosen in the page's navigation. Its try-it console sends real
  * requests to this host with the credentials pasted into Authorize (a personal access token as HTTP Basic, or an
- * OAuth access token). The page is the host's frame (header with the signed-in person) around the UI.
+ * OAuth access token), or with a console token the host issues to the signed-in person. The page is the host's frame (header with the signed-in person) around the UI.
  */
 import type { VNode } from 'preact';
 import { Layout, type Viewer } from '../pages/render.tsx';
+import { ConsoleTokenControl, type ConsoleReader } from './console-token-control.tsx';
 import { DocsNav, type NavLink } from './docs-nav.tsx';
 
 /** One API of the navigation. */
@@ -14,6 +15,8 @@ export interface DocumentLink {
   id: string;
   title: string;
   url: string;
+  /** Where a console token for this API is accepted, and its scope there; absent: the API offers none. */
+  console?: { apiPrefix: string; scope: string | null };
 }
 
 export interface DocsPageProps {
@@ -22,6 +25,8 @@ export interface DocsPageProps {
   /** The guides, for the navigation. */
   guides: readonly NavLink[];
   viewer?: Viewer | undefined;
+  /** The reader of the console-token control (signed in: their CSRF token), and where it posts. */
+  console: { reader: ConsoleReader; action: string };
   assets: { stylesheets: readonly string[]; scripts: readonly string[] };
 }
 
@@ -38,6 +43,13 @@ export function DocsPage(props: DocsPageProps): VNode {
         The OpenAPI document: <a href={props.current.url}>{props.current.url}</a>. To try a request, choose Authorize
         and paste a personal access token (its client ID as user name, its secret as password) or an OAuth access token.
       </p>
+      {props.current.console ? (
+        <ConsoleTokenControl
+          api={{ ...props.current, console: props.current.console }}
+          reader={props.console.reader}
+          action={props.console.action}
+        />
+      ) : null}
       <div id="reference" data-document={props.current.url}>
         <noscript>The reference needs JavaScript; the OpenAPI document above says the same.</noscript>
       </div>

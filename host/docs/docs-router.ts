@@ -1,11 +1,13 @@
 /**
  * Routes of the documentation: `/docs` (the chosen API's reference; `?api=` picks it), the guides at
- * `/docs/guides/{slug}` (`/docs/guides` sends on to the first), the reference UI's files, and `/docs/api` (the
- * hand-written reference it replaces) sent on to `/docs`.
+ * `/docs/guides/{slug}` (`/docs/guides` sends on to the first), the reference UI's files, `POST /docs/console-token`
+ * (console-token-route.ts) and `/docs/api` (the hand-written reference it replaces) sent on to `/docs`.
  */
 import { Router, type Request, type Response } from 'express';
-import { hostSessionPerson } from '../auth/session.ts';
+import { ensureCsrfToken, getHostSession, hostSessionPerson } from '../auth/session.ts';
+import type { Queryable } from '../db/database.ts';
 import { platformNameOf, renderPage, sendMessagePage, viewerOf } from '../pages/render.tsx';
+import { CONSOLE_TOKEN_PATH, consoleTokenRouter } from './console-token-route.ts';
 import { DocsPage, type DocumentLink } from './docs-page.tsx';
 import { GuidePage } from './guide-page.tsx';
 import { loadGuides } from './guides.ts';
@@ -25,22 +27,31 @@ async function docsViewer(req: Request, res: Response) {
   return person && person.status === 'active' ? viewerOf(person) : undefined;
 }
 
-export function docsRouter(deps: { documents: readonly DocumentLink[] }): Router {
+export function docsRouter(deps: {
+  db: Queryable;
+  documents: readonly DocumentLink[];
+  /** The clock console tokens are issued by (tests set it). */
+  now?: (() => Date) | undefined;
+}): Router {
   const assets = referenceAssets();
   const guides = loadGuides();
   const guideLinks = guides.map((g) => ({ href: `/docs/guides/${g.slug}`, title: g.title }));
   const apiLinks = deps.documents.map((d) => ({ href: `/docs?api=${d.id}`, title: d.title }));
   const router = Router();
   router.use(referenceAssetsRouter(assets));
+  router.use(consoleTokenRouter(deps));
   router.get('/docs/api', (_req, res) => res.redirect(301, '/docs?api=api'));
   router.get('/docs', async (req, res) => {
     const wanted = typeof req.query.api === 'string' ? req.query.api : undefined;
     const current = deps.documents.find((d) => d.id === wanted) ?? deps.documents[0]!;
+    const viewer = await docsViewer(req, res);
+    const reader = viewer && { csrfToken: await ensureCsrfToken(await getHostSession(req, res)) };
     const page = DocsPage({
       documents: deps.documents,
       current,
       guides: guideLinks,
-      viewer: await docsViewer(req, res),
+      viewer,
+      console: { reader, action: CONSOLE_TOKEN_PATH },
       assets: {
         stylesheets: [...assets.stylesheets.map((a) => a.path), assets.guides.path],
         scripts: assets.scripts.map((a) => a.path),

@@ -25,8 +25,13 @@ export const RATE_LIMIT_HEADERS = {
 function counterKey(req: Parameters<RequestHandler>[0]): string {
   const auth = req.auth;
   if (!auth) return limiterKey('address', clientAddress(req));
+  // A person's console tokens share one counter: issuing another does not buy more requests.
   const application =
-    auth.method === 'oauth' ? `oauth:${auth.clientId}` : `pat:${parseBasic(req.get('authorization') ?? '')?.username}`;
+    auth.method === 'oauth'
+      ? `oauth:${auth.clientId}`
+      : auth.method === 'console_token'
+        ? 'console'
+        : `pat:${parseBasic(req.get('authorization') ?? '')?.username}`;
   return limiterKey('user', auth.person.id, application);
 }
 

@@ -4,8 +4,9 @@
  */
 import type { Router } from 'express';
 import { LATEST_API_VERSION } from '../api/api-version.ts';
-import { openApiDocument } from './developer-api-document.ts';
+import { API_PREFIX, openApiDocument } from './developer-api-document.ts';
 import { SCOPE_DESCRIPTIONS } from '../oauth/scopes.ts';
+import type { DocumentLink } from '../docs/docs-page.tsx';
 import type { ServedDocument } from './documents-router.ts';
 import { oauthDocument } from './oauth-document.ts';
 import type { ProductApi } from './product-api.ts';
@@ -60,11 +61,24 @@ export function servedDocuments(apis: readonly ProductApi[], baseUrl: string): S
   ];
 }
 
-/** Where each document is, for the reference UI's navigation (the product APIs first). */
-export function documentLinks(apis: readonly ProductApi[]): { id: string; title: string; url: string }[] {
+/**
+ * Where each document is, for the reference UI's navigation (the product APIs first), and where a /docs console
+ * token for it is accepted with which scope (the OAuth endpoints take none).
+ */
+export function documentLinks(apis: readonly ProductApi[]): DocumentLink[] {
   return [
-    ...apis.map((api) => ({ id: api.product, title: api.title, url: `/${api.product}/v2/open_api` })),
-    { id: 'api', title: openApiDocument('', LATEST_API_VERSION).info.title, url: '/api/v2/open_api' },
+    ...apis.map((api) => ({
+      id: api.product,
+      title: api.title,
+      url: `/${api.product}/v2/open_api`,
+      console: { apiPrefix: api.prefix, scope: api.scope?.name ?? null },
+    })),
+    {
+      id: 'api',
+      title: openApiDocument('', LATEST_API_VERSION).info.title,
+      url: '/api/v2/open_api',
+      console: { apiPrefix: API_PREFIX, scope: 'api' },
+    },
     { id: 'oauth', title: 'OAuth 2.0 and OpenID Connect', url: '/oauth/v2/open_api' },
   ];
 }

@@ -15,7 +15,7 @@ export async function ensureCampuses(db: Queryable, organizationId: string, name
 /** The ids of the organization's campuses, ascending. */
 export async function campusIdsOf(db: Queryable, organizationId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY id',
+    'SELECT id::text FROM campuses WHERE organization_id = $1 ORDER BY campuses.id',
     [organizationId],
   );
   return rows.map((r) => r.id);

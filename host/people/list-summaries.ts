@@ -20,7 +20,7 @@ export async function listSummaries(db: Queryable, organizationId: string): Prom
 /** The organization's first List with people (any List when none has). */
 export async function firstListId(db: Queryable, organizationId: string): Promise<string | undefined> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM lists WHERE organization_id = $1 ORDER BY (total_people = 0), id LIMIT 1',
+    'SELECT id::text FROM lists WHERE organization_id = $1 ORDER BY (total_people = 0), lists.id LIMIT 1',
     [organizationId],
   );
   return rows[0]?.id;
@@ -29,7 +29,7 @@ export async function firstListId(db: Queryable, organizationId: string): Promis
 /** The ids of the organization's Lists that have never run, in id order. */
 export async function listsNeverRun(db: Queryable, organizationId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM lists WHERE organization_id = $1 AND refreshed_at IS NULL ORDER BY id',
+    'SELECT id::text FROM lists WHERE organization_id = $1 AND refreshed_at IS NULL ORDER BY lists.id',
     [organizationId],
   );
   return rows.map((r) => r.id);

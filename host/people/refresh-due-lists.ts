@@ -53,7 +53,7 @@ export async function refreshDueLists(
 ): Promise<RefreshedList[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id::text FROM lists WHERE ${DUE} AND (run_lease_until IS NULL OR run_lease_until <= $1)
-     ORDER BY refreshed_at ASC NULLS FIRST, id ASC
+     ORDER BY refreshed_at ASC NULLS FIRST, lists.id ASC
      LIMIT $2`,
     [now, limit],
   );

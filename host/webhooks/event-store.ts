@@ -397,7 +397,7 @@ export async function listDeliveries(db: Queryable, eventId: string): Promise<De
   const { rows } = await db.query<DeliveryRecord>(
     `SELECT id::text, attempt, request_url, request_headers, request_body, response_status, response_headers,
        response_body, response_truncated, error, started_at, duration_ms
-     FROM webhook_deliveries WHERE event_id = $1 ORDER BY attempt DESC, id DESC`,
+     FROM webhook_deliveries WHERE event_id = $1 ORDER BY attempt DESC, webhook_deliveries.id DESC`,
     [eventId],
   );
   return rows;

@@ -2,13 +2,15 @@
  * `/docs` in Chromium: each API's reference rendered by Swagger UI under the page's Content-Security-Policy (no
  * violation), every operation of its OpenAPI document shown, axe-core's zero serious or critical violations and no
  * horizontal scroll at 1280 and 375 px in the light and the dark scheme, and the try-it console sending a real
- * request with a pasted personal access token. The host listens on a free port.
+ * request with a pasted personal access token or the signed-in person's console token; the request samples' tabs
+ * are operated by keyboard. The host listens on a free port.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalAccessToken } from '#host/auth/personal-access-tokens.ts';
 import { GUIDE_SOURCES } from '#host/docs/guide-sources.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { TEST_PASSWORD } from '../support/constants.ts';
 import { personId } from '../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../support/oauth-server.ts';
 import { checkPage, collectPolicyViolations } from '../support/page-checks.ts';
@@ -128,6 +130,11 @@ async function sendMeFromConsole(page: Page, token: { client_id: string; secret:
   await basic.locator('input[type=password]').fill(token.secret);
   await basic.locator('button.authorize').click();
   await dialog.locator('button.btn-done').first().click();
+  return await executeMe(page);
+}
+
+/** Opens `GET /current/v2/me` on the page, Try it out, Execute; the API's answer. */
+async function executeMe(page: Page) {
   await page.locator('.opblock-summary').first().click();
   await page.getByRole('button', { name: 'Try it out' }).click();
   // The API asks every client to name itself (a required header parameter of every operation).
@@ -230,4 +237,91 @@ describe('/docs try-it console', () => {
       }
     });
   }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(
+      `authorizes Try it out with a console token for the signed-in person, accessibly [${scheme}]`,
+      { timeout: 60_000 },
+      async () => {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+        const refused = collectPolicyViolations(context);
+        try {
+          const page = await context.newPage();
+          await page.goto(`${t.baseUrl}/docs?api=current`);
+          await page.getByRole('link', { name: 'sign in' }).click();
+          await page.fill('input[name=email]', 'member@demo.test');
+          await page.fill('input[name=password]', TEST_PASSWORD);
+          await Promise.all([page.waitForURL(`${t.baseUrl}/docs?api=current`), page.click('button[type=submit]')]);
+          await page.locator('#reference .opblock').first().waitFor();
+          const issued = page.waitForResponse((r) => new URL(r.url()).pathname === '/docs/console-token');
+          await page.getByRole('button', { name: 'Use a console token for this API' }).click();
+          expect((await issued).status()).toBe(201);
+          await expect
+            .poll(async () => await page.getByRole('status').textContent())
+            .toMatch(/^Try it out now sends requests to \/current\/v2 as you, with a console token valid until /);
+          const response = await executeMe(page);
+          expect(response.status()).toBe(200);
+          const sent = response.request().headers().authorization ?? '';
+          expect(Buffer.from(sent.replace(/^Basic /, ''), 'base64').toString()).toMatch(/^console_[0-9a-f]{32}:/);
+          const body = (await response.json()) as { data: { attributes: { first_name: string } } };
+          expect(body.data.attributes.first_name).toBe('Morgan');
+          // The secret went in a header only: not in the page's address, not in storage.
+          expect(page.url()).toBe(`${t.baseUrl}/docs?api=current`);
+          expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+          await page.locator('.responses-table .response .response-col_status').first().waitFor();
+          await checkPage(page, `docs-console-token-${scheme}`);
+          // At 375 px: the control on /docs, then the account page listing the token with Revoke, which removes it.
+          await page.setViewportSize({ width: 375, height: 900 });
+          await page.goto(`${t.baseUrl}/docs?api=current`);
+          await page.locator('#reference .opblock').first().waitFor();
+          await checkPage(page, `docs-console-token-control-${scheme}-375`);
+          expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+          await page.goto(`${t.baseUrl}/developer/account`);
+          const revoke = page.getByRole('button', { name: 'Revoke the console token for /current/v2' });
+          expect(await revoke.count()).toBeGreaterThanOrEqual(1);
+          await checkPage(page, `account-console-tokens-${scheme}-375`);
+          expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+          const listed = await revoke.count();
+          await Promise.all([page.waitForURL(/\/developer\/account#console-tokens$/), revoke.first().click()]);
+          expect(await revoke.count()).toBe(listed - 1);
+          expect(refused).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      },
+    );
+  }
+
+  it('switches the request samples by keyboard', { timeout: 60_000 }, async () => {
+    const token = await createPersonalAccessToken(t.db, await personId(t.db, 'admin@demo.test'), 'docs keyboard');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      expect((await sendMeFromConsole(page, token)).status()).toBe(200);
+      const snippets = page.locator('.opblock-body .request-snippets');
+      // Each tab is a button with its pressed state (Playwright counts a button without aria-pressed as not pressed).
+      await snippets.getByRole('button', { name: 'cURL (bash)', pressed: true }).waitFor();
+      const tabs = snippets.locator('[role=button][aria-pressed]');
+      expect(
+        await tabs.evaluateAll((all) => all.map((tab) => [tab.textContent, tab.getAttribute('aria-pressed')])),
+      ).toEqual([
+        ['cURL (bash)', 'true'],
+        ['JavaScript (fetch)', 'false'],
+        ['Python (requests)', 'false'],
+      ]);
+      await snippets.getByRole('button', { name: 'cURL (bash)' }).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('JavaScript (fetch)');
+      await page.keyboard.press('Enter');
+      await snippets.getByRole('button', { name: 'JavaScript (fetch)', pressed: true }).waitFor();
+      expect(await snippets.locator('.curl').innerText()).toMatch(/^const response = await fetch\(/);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press(' ');
+      await snippets.getByRole('button', { name: 'Python (requests)', pressed: true }).waitFor();
+      expect(await snippets.locator('.curl').innerText()).toMatch(/^import requests\n/);
+      expect(await snippets.locator('[aria-pressed=true]').allTextContents()).toEqual(['Python (requests)']);
+    } finally {
+      await context.close();
+    }
+  });
 });

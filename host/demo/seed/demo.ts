@@ -213,7 +213,8 @@ const NOTE_TEXTS = [
 /** Adds `count` generated Notes about the organization's people, written by its first administrator. */
 async function addGeneratedNotes(tx: Queryable, orgId: string, count: number, seed: number): Promise<void> {
   const random = seededRandom(seed * 104729);
-  const people = await personIdsOf(tx, orgId);
+  // Drawn from in the ids' text order, as the seed always has ("10" before "9"): the demo data stays the same.
+  const people = (await personIdsOf(tx, orgId)).sort();
   const categories = await noteCategoryIdsOf(tx, orgId);
   const admin = await firstAdministratorIdOf(tx, orgId);
   const notes: NoteColumns = { personId: [], noteCategoryId: [], note: [], at: [] };

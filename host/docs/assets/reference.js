@@ -104,7 +104,12 @@
     };
   }
 
-  window.SwaggerUIBundle({
+  var markReady;
+  var ready = new Promise(function (resolve) {
+    markReady = resolve;
+  });
+
+  var ui = window.SwaggerUIBundle({
     url: root.getAttribute('data-document'),
     domNode: root,
     // Deep links put an anchor inside each operation's toggle button (nested interactive controls).
@@ -134,13 +139,77 @@
       // Swagger UI's server picker has no accessible name of its own.
       var servers = root.querySelector('#servers');
       if (servers) servers.setAttribute('aria-label', 'Server');
+      markReady();
     },
   });
 
-  // What Swagger UI renders later (the document's title, an opened operation, Try it out, a response) lacks three
+  // The console-token control (a signed-in person's /docs): asks the host for a token for this API and authorizes
+  // Swagger UI with it (HTTP Basic, as a personal access token is), so Try it out works without pasting. The secret
+  // stays in this page's memory: not in a URL, not in storage (persistAuthorization is off).
+  var consoleForm = document.querySelector('form[data-console-token]');
+  if (consoleForm) consoleForm.addEventListener('submit', useConsoleToken);
+
+  function useConsoleToken(event) {
+    event.preventDefault();
+    var status = consoleForm.querySelector('[data-console-status]');
+    var body = new URLSearchParams(new FormData(consoleForm));
+    var headers = { Accept: 'application/json' };
+    headers[consoleForm.getAttribute('data-csrf-header')] = body.get('_csrf');
+    status.textContent = 'Asking for a console token…';
+    fetch(consoleForm.getAttribute('action'), {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: headers,
+      body: body,
+    })
+      .then(function (response) {
+        return response.json().then(function (answer) {
+          if (!response.ok) throw new Error((answer.errors && answer.errors[0] && answer.errors[0].detail) || '');
+          return ready.then(function () {
+            return answer;
+          });
+        });
+      })
+      .then(function (token) {
+        ui.preauthorizeBasic('personal_access_token', token.client_id, token.secret);
+        var until = new Date(token.expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+        status.textContent =
+          'Try it out now sends requests to ' +
+          token.api_prefix +
+          ' as you, with a console token valid until ' +
+          until +
+          '.';
+      })
+      .catch(function (error) {
+        status.textContent = 'No console token was issued. ' + (error.message || 'Reload the page and try again.');
+      });
+  }
+
+  // The request samples' language tabs are <div onClick>: neither focusable nor operable by keyboard. Each becomes
+  // a button (role, tab stop, pressed state); Enter and Space click it, as they would a <button>.
+  function finishSampleTabs() {
+    root.querySelectorAll('.request-snippets .curl-command .btn').forEach(function (tab) {
+      if (!tab.hasAttribute('role')) {
+        tab.setAttribute('role', 'button');
+        tab.setAttribute('tabindex', '0');
+      }
+      var pressed = tab.classList.contains('active') ? 'true' : 'false';
+      if (tab.getAttribute('aria-pressed') !== pressed) tab.setAttribute('aria-pressed', pressed);
+    });
+  }
+  root.addEventListener('keydown', function (event) {
+    var tab = event.target;
+    if (!(tab instanceof Element) || !tab.matches('.request-snippets .btn[role=button]')) return;
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    event.preventDefault();
+    tab.click();
+  });
+
+  // What Swagger UI renders later (the document's title, an opened operation, Try it out, a response) lacks four
   // things keyboard and screen-reader users need: the title's level under the page's heading, a name on each
-  // parameter's picker, and a way to scroll a long code block by keyboard.
+  // parameter's picker, a way to scroll a long code block by keyboard, and sample tabs they can reach.
   function finish() {
+    finishSampleTabs();
     // The document's title is Swagger UI's <h1>, under the page's own: a second level, so headings descend in order.
     root.querySelectorAll('.info h1.title:not([aria-level])').forEach(function (title) {
       title.setAttribute('aria-level', '2');
@@ -154,5 +223,11 @@
         code.setAttribute('tabindex', '0');
       });
   }
-  new MutationObserver(finish).observe(root, { childList: true, subtree: true });
+  // Attributes too: choosing a sample tab only changes the tabs' classes when the samples read the same.
+  new MutationObserver(finish).observe(root, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['class'],
+  });
 })();

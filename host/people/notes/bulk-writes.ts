@@ -16,7 +16,7 @@ export async function ensureNoteCategories(
 /** The ids of the organization's note categories, ascending. */
 export async function noteCategoryIdsOf(db: Queryable, organizationId: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
-    'SELECT id::text FROM note_categories WHERE organization_id = $1 ORDER BY id',
+    'SELECT id::text FROM note_categories WHERE organization_id = $1 ORDER BY note_categories.id',
     [organizationId],
   );
   return rows.map((r) => r.id);

@@ -5,8 +5,13 @@ import { webhooksOpenApiDocument } from './webhooks-openapi.ts';
 
 const VERSION = '2022-10-20';
 
-/** Where the reference UI at `/docs` finds the document (`/docs?api=webhooks`). */
-export const WEBHOOKS_DOCUMENT_LINK = { id: 'webhooks', title: 'Webhooks API', url: '/webhooks/v2/open_api' } as const;
+/** Where the reference UI at `/docs` finds the document (`/docs?api=webhooks`), and its console token's reach. */
+export const WEBHOOKS_DOCUMENT_LINK = {
+  id: 'webhooks',
+  title: 'Webhooks API',
+  url: '/webhooks/v2/open_api',
+  console: { apiPrefix: '/webhooks/v2', scope: 'webhooks' },
+} as const;
 
 /** The description routes (no authentication); the document is built once. */
 export function webhooksOpenApiRouter(deps: { baseUrl: string }): Router {

@@ -34,6 +34,7 @@ const OWNERS: { table: string; owner: string }[] = [
   { table: 'oauth_monthly_active_users', owner: 'host/oauth/mau.ts' },
   { table: 'oauth_signing_keys', owner: 'host/oauth/signing-keys.ts' },
   { table: 'personal_access_tokens', owner: 'host/auth/personal-access-tokens.ts' },
+  { table: 'console_tokens', owner: 'host/auth/console-tokens.ts' },
   { table: 'rate_limits', owner: 'host/limits/limiter-store.ts' },
   { table: 'list_automations', owner: 'host/people/' },
   { table: 'lists', owner: 'host/people/' },
