@@ -111,11 +111,13 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const lifecycle = { draining: false };
   const app = createBaseApp(deps, services, lifecycle);
   const worker: { current?: WebhookWorker } = {};
+  // First after the base: no other router serves `/addons`, and a proxied call then passes no other router's layers.
+  const addons = mountAddons(app, deps, services);
   mountApis(app, deps, services, worker);
   mountSignIn(app, deps, services);
   const background = startBackgroundWork({ ...services, config: deps.config, db: deps.db, now: deps.now });
   worker.current = background.webhooks;
-  const addons = mountPagesAndAddons(app, deps, services, worker);
+  mountPages(app, deps, services, worker);
   app.use(notFound);
   app.use(pageErrors);
   app.use(errorHandler(services.logger));
@@ -236,19 +238,9 @@ function mountSignIn(app: Express, deps: HostDeps, services: Services): void {
   );
 }
 
-/** The developer pages, the add-on runtime and registry, the embedder bundle, the home page and the caller's routers. */
-function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }) {
+/** The add-on runtime (`/addons`: installations, bundles, the handshake, the fetch proxy) and its registry (`/addons/v1`). */
+function mountAddons(app: Express, deps: HostDeps, services: Services) {
   const { config, db } = deps;
-  app.use(
-    '/developer',
-    developerRouter({
-      db,
-      box: services.box,
-      throttle: services.limits.signIn,
-      now: deps.now,
-      wakeWebhooks: () => worker.current?.wake(),
-    }),
-  );
   const addons = createAddonRuntime({
     app,
     config,
@@ -263,9 +255,24 @@ function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, w
   });
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
+  return addons;
+}
+
+/** The developer pages, the embedder bundle, the home page and the caller's routers. */
+function mountPages(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }): void {
+  const { config, db } = deps;
+  app.use(
+    '/developer',
+    developerRouter({
+      db,
+      box: services.box,
+      throttle: services.limits.signIn,
+      now: deps.now,
+      wakeWebhooks: () => worker.current?.wake(),
+    }),
+  );
   // The embedder bundle that pages mounting add-ons import.
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
   app.use(homeRouter({ db }));
   for (const router of deps.routers ?? []) app.use(router);
-  return addons;
 }
