@@ -239,16 +239,7 @@ function mountSignIn(app: Express, deps: HostDeps, services: Services): void {
 /** The developer pages, the add-on runtime and registry, the embedder bundle, the home page and the caller's routers. */
 function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }) {
   const { config, db } = deps;
-  app.use(
-    '/developer',
-    developerRouter({
-      db,
-      box: services.box,
-      throttle: services.limits.signIn,
-      now: deps.now,
-      wakeWebhooks: () => worker.current?.wake(),
-    }),
-  );
+  // Created first: the account page revokes add-on authorizations as the runtime's own route does.
   const addons = createAddonRuntime({
     app,
     config,
@@ -261,6 +252,17 @@ function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, w
     metrics: services.metrics,
     ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
   });
+  app.use(
+    '/developer',
+    developerRouter({
+      db,
+      box: services.box,
+      throttle: services.limits.signIn,
+      now: deps.now,
+      wakeWebhooks: () => worker.current?.wake(),
+      addonRevoking: addons.revoking,
+    }),
+  );
   app.use('/addons/v1', ...addons.registry);
   app.use('/addons', addons.router);
   // The embedder bundle that pages mounting add-ons import.

@@ -1,10 +1,12 @@
 /**
  * Developer account: the person's own login — change the password (every other session is logged out),
- * "sign out everywhere" (every session of the person, this one included, is revoked) — and the console tokens
- * /docs issued to them (console-tokens-section.tsx).
+ * "sign out everywhere" (every session of the person, this one included, is revoked) —, the console tokens
+ * /docs issued to them (console-tokens-section.tsx) and the add-ons they have authorized
+ * (addon-authorizations-section.tsx).
  */
 import { Router, type Request, type Response } from 'express';
 import type { VNode } from 'preact';
+import { listPersonAuthorizations, type PersonAuthorization, type RevokeDeps } from '../addons/index.ts';
 import { changePassword, PASSWORD_LENGTH, type PasswordChangeProblem } from '../auth/change-password.ts';
 import { listConsoleTokens, type ConsoleTokenRow } from '../auth/console-tokens.ts';
 import { requireCsrf } from '../auth/csrf.ts';
@@ -16,6 +18,7 @@ import { clientAddress } from '../http/client-address.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { throttledMessage } from '../pages/login.tsx';
 import { Banner, CsrfField, Field, sendPage } from '../pages/render.tsx';
+import { AddonAuthorizationsSection, addonAuthorizationRoutes } from './addon-authorizations-section.tsx';
 import { ConsoleTokensSection, consoleTokenRoutes } from './console-tokens-section.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
@@ -27,13 +30,18 @@ const PROBLEMS: Record<PasswordChangeProblem, { field: 'current_password' | 'new
   unchanged: { field: 'new_password', message: 'The new password must differ from the current one.' },
 };
 
-/** The account page: the password form, the sign-out-everywhere button and the console tokens. */
+/** The account page: the password form, the sign-out-everywhere button, the console tokens and the add-ons. */
 export function AccountPage(props: {
   person: PersonRecord;
   csrfToken: string;
   consoleTokens: readonly ConsoleTokenRow[];
   /** A refused console-token revocation. */
   consoleError?: string;
+  addonAuthorizations: readonly PersonAuthorization[];
+  /** An add-on authorization was just revoked. */
+  addonRevoked?: boolean;
+  /** A refused add-on revocation. */
+  addonError?: string;
   problem?: PasswordChangeProblem;
   changed?: boolean;
   /** Too many wrong current passwords: the sign-in throttle's message. */
@@ -43,7 +51,7 @@ export function AccountPage(props: {
   return (
     <DeveloperLayout
       title="Account"
-      lede="Your password, where you are logged in, and the API reference's console tokens."
+      lede="Your password, where you are logged in, the API reference's console tokens and the add-ons you have authorized."
       person={props.person}
       csrfToken={props.csrfToken}
       tab="account"
@@ -105,6 +113,12 @@ export function AccountPage(props: {
         </form>
       </section>
       <ConsoleTokensSection tokens={props.consoleTokens} csrfToken={props.csrfToken} error={props.consoleError} />
+      <AddonAuthorizationsSection
+        authorizations={props.addonAuthorizations}
+        csrfToken={props.csrfToken}
+        revoked={props.addonRevoked}
+        error={props.addonError}
+      />
     </DeveloperLayout>
   );
 }
@@ -122,21 +136,43 @@ export function accountPages(deps: {
   db: Queryable;
   throttle: SignInThrottle;
   now?: (() => Date) | undefined;
+  /** What revoking an add-on authorization needs (the add-on runtime's). */
+  addonRevoking: RevokeDeps;
 }): Router {
   const router = Router();
-  type Extra = { problem?: PasswordChangeProblem; changed?: boolean; throttled?: string; consoleError?: string };
+  type Extra = {
+    problem?: PasswordChangeProblem;
+    changed?: boolean;
+    throttled?: string;
+    consoleError?: string;
+    addonRevoked?: boolean;
+    addonError?: string;
+  };
   const show = async (req: Request, res: Response, status: number, extra: Extra = {}) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const person = hostPersonOf(req);
     const consoleTokens = await listConsoleTokens(deps.db, person.id, deps.now?.() ?? new Date());
+    const addonAuthorizations = await listPersonAuthorizations(deps.db, person);
     sendPage(
       res,
       status,
-      <AccountPage person={person} csrfToken={csrfToken} consoleTokens={consoleTokens} {...extra} />,
+      <AccountPage
+        person={person}
+        csrfToken={csrfToken}
+        consoleTokens={consoleTokens}
+        addonAuthorizations={addonAuthorizations}
+        {...extra}
+      />,
     );
   };
   router.use(consoleTokenRoutes({ db: deps.db, show }));
-  router.get('/account', async (req, res) => show(req, res, 200, req.query.changed === '1' ? { changed: true } : {}));
+  router.use(addonAuthorizationRoutes({ revoking: deps.addonRevoking, show }));
+  router.get('/account', async (req, res) =>
+    show(req, res, 200, {
+      ...(req.query.changed === '1' ? { changed: true } : {}),
+      ...(req.query.addon_revoked === '1' ? { addonRevoked: true } : {}),
+    }),
+  );
   router.post('/account/password', requireCsrf, async (req, res) => {
     const session = await getHostSession(req, res);
     const person = hostPersonOf(req);
