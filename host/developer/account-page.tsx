@@ -6,7 +6,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { VNode } from 'preact';
-import { listPersonAuthorizations, type PersonAuthorization, type RevokeDeps } from '../addons/index.ts';
+import { authorizedAddons, type PersonAuthorization, type RevokeDeps } from '../addons/index.ts';
 import { changePassword, PASSWORD_LENGTH, type PasswordChangeProblem } from '../auth/change-password.ts';
 import { listConsoleTokens, type ConsoleTokenRow } from '../auth/console-tokens.ts';
 import { requireCsrf } from '../auth/csrf.ts';
@@ -152,7 +152,7 @@ export function accountPages(deps: {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const person = hostPersonOf(req);
     const consoleTokens = await listConsoleTokens(deps.db, person.id, deps.now?.() ?? new Date());
-    const addonAuthorizations = await listPersonAuthorizations(deps.db, person);
+    const addonAuthorizations = await authorizedAddons(deps.db, person);
     sendPage(
       res,
       status,

@@ -25,7 +25,11 @@ export {
   type SealedColumn,
   type SealedTokens,
 } from './store.ts';
-export { listPersonAuthorizations, type PersonAuthorization } from './person-authorizations.ts';
+export {
+  listPersonAuthorizations,
+  type InstallationLabelSql,
+  type PersonAuthorization,
+} from './person-authorizations.ts';
 export { createTokenVault, keyIdOf, type TokenSet, type TokenVault, type VaultRecord } from './token-vault.ts';
 export {
   claimRefreshLease,

@@ -1,10 +1,10 @@
 /**
  * The add-ons a person has authorized, for their account page: each of their `addon_authorizations` rows past
- * `uninitialized` whose installation their organization still sees, named by the registry (`installationLabelSql`).
+ * `uninitialized` whose installation their organization still sees, named by the registry's SQL piece — passed in
+ * (`installationLabelSql`, by lifecycle/authorized-addons.ts), as the registry sits above this room.
  */
 import type { Queryable } from '../../db/database.ts';
 import type { Environment } from '../config.ts';
-import { installationLabelSql } from '../registry/index.ts';
 import type { AuthorizationState } from './states.ts';
 
 /** One authorized add-on as the account page lists it. */
@@ -18,10 +18,17 @@ export interface PersonAuthorization {
   updatedAt: Date;
 }
 
+/**
+ * SQL: installation `id` of organization `org` (SQL expressions) as `{name, environment}` JSON while the organization
+ * sees it, null otherwise.
+ */
+export type InstallationLabelSql = (org: string, id: string) => string;
+
 /** The person's authorizations (not `uninitialized`) of installations visible to their organization, by name. */
 export async function listPersonAuthorizations(
   db: Queryable,
   person: { id: string; organization_id: string },
+  installationLabelSql: InstallationLabelSql,
 ): Promise<PersonAuthorization[]> {
   const { rows } = await db.query<{
     installation_id: string;
