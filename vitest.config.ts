@@ -17,6 +17,7 @@ const DATABASE_INDEPENDENT = [
   'test/addon-sdk/vite/**',
   'test/bench/**',
   'test/host/layers.test.ts',
+  'test/examples.test.ts',
   'test/host/db/table-owners.test.ts',
   'integrator-template/test/data-dir-creation.test.ts',
 ];

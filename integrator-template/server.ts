@@ -56,7 +56,16 @@ export interface Integrator {
  *
  * @example
  * ```ts
- * // createIntegrator, openIntegratorDatabase, resolveIntegratorConfig: from `@addon-kit/integrator-template`.
+ * import {
+ *   createIntegrator,
+ *   openIntegratorDatabase,
+ *   resolveIntegratorConfig,
+ *   type HostTokens,
+ * } from '@addon-kit/integrator-template';
+ *
+ * // Your own store of the host's tokens for the person (keep only what you need).
+ * declare function saveHostTokens(tokens: HostTokens): Promise<void>;
+ *
  * const config = resolveIntegratorConfig({ baseUrl: 'https://integrator.example', hostBaseUrl: 'https://host.example' });
  * const db = await openIntegratorDatabase({ dataDir: '.data/integrator' });
  * const integrator = await createIntegrator({
@@ -73,37 +82,12 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   const logger = options.logger ?? createLogger(config.logLevel);
   await migrateIntegrator(db);
   await seedUsers(db, config.users, now());
-
-  const ctx: IntegratorContext = {
-    config,
-    db,
-    logger,
-    now,
-    session: {
-      cookieName: config.sessionCookieName,
-      secret: config.secret,
-      secure: config.baseUrl.startsWith('https:'),
-    },
-    site: createPageSite(config.serviceName),
-    applicationName: options.applicationName,
-    derive: createTokenDeriver(config.secret),
-  };
+  const ctx = integratorContext(options, logger, now);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use((_req, res, next) => {
-    // The consent page must not be framed (clickjacking); no `form-action`, which would block the
-    // redirect to the host after Allow in some browsers.
-    res.set({
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-      'Content-Security-Policy':
-        "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-      'Referrer-Policy': 'no-referrer',
-    });
-    next();
-  });
+  app.use(securityHeaders);
   app.use(pageSiteRouter(ctx.site));
   app.get('/', (_req, res) => {
     res
@@ -125,19 +109,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found', error_description: 'no such route' });
   });
-  // Last resort: log the failure, never show internals.
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status =
-      typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
-        ? error.status
-        : 500;
-    if (status < 500)
-      return res
-        .status(status)
-        .json({ error: 'invalid_request', error_description: 'the request could not be processed' });
-    logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
-    res.status(500).json({ error: 'server_error', error_description: 'an internal error occurred' });
-  });
+  app.use(lastResort(logger));
 
   return {
     app,
@@ -151,6 +123,56 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
       webhook: `${config.baseUrl}${ADDON_KIT_WEBHOOK_PATH}`,
     },
     async close() {},
+  };
+}
+
+/** What every route of the integrator shares: configuration, database, logger, clock, session, page site. */
+function integratorContext(options: CreateIntegratorOptions, logger: Logger, now: Clock): IntegratorContext {
+  const { config, db } = options;
+  return {
+    config,
+    db,
+    logger,
+    now,
+    session: {
+      cookieName: config.sessionCookieName,
+      secret: config.secret,
+      secure: config.baseUrl.startsWith('https:'),
+    },
+    site: createPageSite(config.serviceName),
+    applicationName: options.applicationName,
+    derive: createTokenDeriver(config.secret),
+  };
+}
+
+/**
+ * The headers of every response. The consent page must not be framed (clickjacking); no `form-action`, which would
+ * block the redirect to the host after Allow in some browsers.
+ */
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.set({
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'Referrer-Policy': 'no-referrer',
+  });
+  next();
+}
+
+/** Last resort: log the failure, never show internals. */
+function lastResort(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status =
+      typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number'
+        ? error.status
+        : 500;
+    if (status < 500)
+      return res
+        .status(status)
+        .json({ error: 'invalid_request', error_description: 'the request could not be processed' });
+    logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
+    res.status(500).json({ error: 'server_error', error_description: 'an internal error occurred' });
   };
 }
 
@@ -177,7 +199,8 @@ export interface RunningIntegrator extends Integrator {
  *
  * @example
  * ```ts
- * // startIntegrator: the package's entry point (`@addon-kit/integrator-template`).
+ * import { startIntegrator } from '@addon-kit/integrator-template';
+ *
  * // INTEGRATOR_* environment variables fill in what is not given here.
  * const integrator = await startIntegrator({ port: 4100, hostBaseUrl: 'http://127.0.0.1:4000' });
  * console.log(`integrator at ${integrator.url}; redirect_url ${integrator.urls.redirect}`);

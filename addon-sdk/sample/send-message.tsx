@@ -71,14 +71,30 @@ async function sendMessage(listId: string, personIds: string[], message: string)
   };
 }
 
-function SendMessage() {
-  const listId = String((addOnContext().props.listId as string | number | undefined) ?? '');
+/**
+ * The List's people, loaded once; `shown` grows by RENDER_STEP after each render until all are listed. A failed
+ * load is reported through `onError`.
+ */
+function usePeople(listId: string, onError: (result: Result) => void) {
   const [people, setPeople] = useState<Person[] | null>(null);
   const [shown, setShown] = useState(RENDER_STEP);
+
+  useEffect(() => {
+    loadPeople(listId).then(setPeople, (error: Error) => onError({ kind: 'error', text: error.message }));
+  }, [listId]);
+
+  useEffect(() => {
+    if (!people || shown >= people.length) return;
+    const timer = setTimeout(() => setShown(shown + RENDER_STEP), 0);
+    return () => clearTimeout(timer);
+  }, [people, shown]);
+
+  return { people, shown };
+}
+
+/** The people unticked, and each person's checkbox handler. */
+function useExclusions() {
   const [excluded, setExcluded] = useState<Set<string>>(new Set());
-  const [message, setMessage] = useState('');
-  const [sending, setSending] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
   // One handler per person for the add-on's lifetime: a new function each render would be a new host callback.
   const toggles = useRef(new Map<string, (checked: boolean) => void>());
   const toggle = (id: string) => {
@@ -95,16 +111,16 @@ function SendMessage() {
     }
     return handler;
   };
+  return { excluded, toggle };
+}
 
-  useEffect(() => {
-    loadPeople(listId).then(setPeople, (error: Error) => setResult({ kind: 'error', text: error.message }));
-  }, [listId]);
-
-  useEffect(() => {
-    if (!people || shown >= people.length) return;
-    const timer = setTimeout(() => setShown(shown + RENDER_STEP), 0);
-    return () => clearTimeout(timer);
-  }, [people, shown]);
+function SendMessage() {
+  const listId = String((addOnContext().props.listId as string | number | undefined) ?? '');
+  const [result, setResult] = useState<Result | null>(null);
+  const { people, shown } = usePeople(listId, setResult);
+  const { excluded, toggle } = useExclusions();
+  const [message, setMessage] = useState('');
+  const [sending, setSending] = useState(false);
 
   const recipients = (people ?? []).filter((p) => !excluded.has(p.id));
   const send = async () => {

@@ -105,7 +105,7 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
     `/addons/installations/${INSTALLATION_ID}/fetch/:target`,
     express.raw({ type: () => true, limit: '8mb' }),
     (req, res) => {
-      proxy(req, res).catch(() => {
+      answerFetch(options, csrfToken, req, res).catch(() => {
         // A bug of the kit (or a header the worker should not have let through) must not hang the add-on's call.
         if (res.headersSent) res.destroy();
         else
@@ -117,73 +117,6 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
       });
     },
   );
-
-  async function proxy(req: Request, res: Response): Promise<void> {
-    const target = req.params.target as FetchTarget;
-    if (target !== 'service' && target !== 'integrator') return fail(res, { fail: 'policy', code: 'unknown_target' });
-    if (req.get(CSRF_HEADER) !== csrfToken) return fail(res, { fail: 'host_auth', code: 'csrf_failed' });
-    let call: FetchEnvelope;
-    try {
-      call = decodeEnvelope(req.get(FETCH_HEADER) ?? '') as FetchEnvelope;
-    } catch {
-      return fail(res, {
-        fail: 'policy',
-        code: 'invalid_request',
-        message: `The ${FETCH_HEADER} header is not URI-encoded JSON`,
-      });
-    }
-    const base = new URL(options.bases[target]);
-    const url = parseUrl(call.url, base);
-    const record = (outcome: RecordedRequest['outcome']): RecordedRequest => ({
-      target,
-      method: call.method,
-      url: url?.href ?? call.url,
-      path: url ? `${url.pathname}${url.search}` : call.url,
-      headers: Object.fromEntries(new Headers(call.headers)),
-      body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body.toString('utf8') : null,
-      outcome,
-    });
-    // As the host's proxy: the API base's origin only, relative URLs resolved against the base.
-    if (!url || url.origin !== base.origin) {
-      const request = record('not_allowed');
-      fail(res, { fail: 'policy', code: 'not_allowed', message: `${CALLER[target]} calls ${base.origin} only` });
-      return options.onRequest(request);
-    }
-    url.hash = '';
-    const responder = options.scripts[target](call.method, url);
-    const request = record(responder ? 'scripted' : 'not_scripted');
-    let answer: ScriptedResponse | ScriptedFailure;
-    try {
-      answer =
-        typeof responder === 'function'
-          ? await responder(request)
-          : (responder ?? notScripted(call.method, request.path));
-    } catch (error) {
-      answer = {
-        fail: 'upstream',
-        code: 'script_failed',
-        message: `The scripted responder threw: ${(error as Error).message}`,
-      };
-    }
-    if (isFailure(answer)) fail(res, answer);
-    else {
-      const status = answer.status ?? 200;
-      const headers: HeaderPairs = Object.entries(answer.headers ?? {}).map(([name, value]) => [
-        name.toLowerCase(),
-        value,
-      ]);
-      let body = Buffer.from(answer.body ?? '');
-      if (answer.json !== undefined) {
-        body = Buffer.from(JSON.stringify(answer.json));
-        if (!headers.some(([name]) => name === 'content-type'))
-          headers.push(['content-type', 'application/json; charset=utf-8']);
-      }
-      const head = { status, statusText: answer.statusText ?? STATUS_CODES[status] ?? '', url: url.href, headers };
-      res.status(200).set({ [UPSTREAM_HEADER]: encodeEnvelope(head), 'Content-Type': 'application/octet-stream' });
-      res.send(body);
-    }
-    options.onRequest(request);
-  }
 
   sandbox.use(
     createSandboxRouter({
@@ -203,6 +136,81 @@ export async function startFakeHost(options: FakeHostOptions): Promise<FakeHost>
       }
     },
   };
+}
+
+/** One call to the fake fetch proxy: checked as the host's proxy checks it, answered from the scripts, recorded. */
+async function answerFetch(options: FakeHostOptions, csrfToken: string, req: Request, res: Response): Promise<void> {
+  const target = req.params.target as FetchTarget;
+  if (target !== 'service' && target !== 'integrator') return fail(res, { fail: 'policy', code: 'unknown_target' });
+  if (req.get(CSRF_HEADER) !== csrfToken) return fail(res, { fail: 'host_auth', code: 'csrf_failed' });
+  let call: FetchEnvelope;
+  try {
+    call = decodeEnvelope(req.get(FETCH_HEADER) ?? '') as FetchEnvelope;
+  } catch {
+    return fail(res, {
+      fail: 'policy',
+      code: 'invalid_request',
+      message: `The ${FETCH_HEADER} header is not URI-encoded JSON`,
+    });
+  }
+  const base = new URL(options.bases[target]);
+  const url = parseUrl(call.url, base);
+  const record = (outcome: RecordedRequest['outcome']): RecordedRequest => ({
+    target,
+    method: call.method,
+    url: url?.href ?? call.url,
+    path: url ? `${url.pathname}${url.search}` : call.url,
+    headers: Object.fromEntries(new Headers(call.headers)),
+    body: Buffer.isBuffer(req.body) && req.body.length > 0 ? req.body.toString('utf8') : null,
+    outcome,
+  });
+  // As the host's proxy: the API base's origin only, relative URLs resolved against the base.
+  if (!url || url.origin !== base.origin) {
+    const request = record('not_allowed');
+    fail(res, { fail: 'policy', code: 'not_allowed', message: `${CALLER[target]} calls ${base.origin} only` });
+    return options.onRequest(request);
+  }
+  url.hash = '';
+  const responder = options.scripts[target](call.method, url);
+  const request = record(responder ? 'scripted' : 'not_scripted');
+  const answer = await scriptedAnswer(responder, request, call.method);
+  if (isFailure(answer)) fail(res, answer);
+  else sendUpstreamAnswer(res, answer, url);
+  options.onRequest(request);
+}
+
+/** The scripted answer of a call (the not-scripted failure without a script, a failure when the script throws). */
+async function scriptedAnswer(
+  responder: Responder | undefined,
+  request: RecordedRequest,
+  method: string,
+): Promise<ScriptedResponse | ScriptedFailure> {
+  try {
+    return typeof responder === 'function'
+      ? await responder(request)
+      : (responder ?? notScripted(method, request.path));
+  } catch (error) {
+    return {
+      fail: 'upstream',
+      code: 'script_failed',
+      message: `The scripted responder threw: ${(error as Error).message}`,
+    };
+  }
+}
+
+/** A scripted response as the real proxy relays an upstream's: 200, its head in the upstream header, its body. */
+function sendUpstreamAnswer(res: Response, answer: ScriptedResponse, url: URL): void {
+  const status = answer.status ?? 200;
+  const headers: HeaderPairs = Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]);
+  let body = Buffer.from(answer.body ?? '');
+  if (answer.json !== undefined) {
+    body = Buffer.from(JSON.stringify(answer.json));
+    if (!headers.some(([name]) => name === 'content-type'))
+      headers.push(['content-type', 'application/json; charset=utf-8']);
+  }
+  const head = { status, statusText: answer.statusText ?? STATUS_CODES[status] ?? '', url: url.href, headers };
+  res.status(200).set({ [UPSTREAM_HEADER]: encodeEnvelope(head), 'Content-Type': 'application/octet-stream' });
+  res.send(body);
 }
 
 /** `new URL(input, base)`, or undefined when it cannot be parsed (URL.parse is not in Node 20). */

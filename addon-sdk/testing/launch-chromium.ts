@@ -7,6 +7,8 @@ import { chromium, type Browser } from 'playwright-core';
  *
  * @example
  * ```ts
+ * import { defaultChromiumPath } from '@addon-kit/sdk/testing';
+ *
  * defaultChromiumPath(); // '/usr/bin/chromium' unless CHROMIUM_PATH is set
  * ```
  */
@@ -19,6 +21,8 @@ export function defaultChromiumPath(): string {
  *
  * @example
  * ```ts
+ * import { launchChromium, startAddonTest } from '@addon-kit/sdk/testing';
+ *
  * // One browser for every test of a file (startAddonTest leaves a given browser open).
  * const browser = await launchChromium();
  * const addon = await startAddonTest({ entry: 'src/index.tsx', browser });

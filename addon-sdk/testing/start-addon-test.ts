@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AddOnEnvironment, FetchTarget } from '../protocol/messages.ts';
 import { buildAddon } from '../vite/build-addon.ts';
 import { createAddonTestSession, ObservedState, type AddonTest } from './addon-test-session.ts';
@@ -78,7 +78,6 @@ export interface AddonTestOptions {
 export async function startAddonTest(options: AddonTestOptions): Promise<AddonTest> {
   if (!options.entry === !options.script)
     throw new TypeError('startAddonTest: give exactly one of `entry` and `script`');
-  const root = resolve(options.root ?? process.cwd());
   const timeout = options.timeout ?? 5000;
   const bootTimeoutMs = options.bootTimeoutMs ?? 10_000;
   const scripts = {
@@ -93,79 +92,107 @@ export async function startAddonTest(options: AddonTestOptions): Promise<AddonTe
 
   try {
     const supportDir = await buildSupportBundles();
-    const build = async (entry: string) => {
-      const dir = await mkdtemp(join(tmpdir(), 'addon-kit-test-'));
-      cleanups.push(() => rm(dir, { recursive: true, force: true }));
-      return (await buildAddon({ entry, outFile: join(dir, 'addon.js'), root })).file;
-    };
-    const addonScript = options.entry ? await build(options.entry) : resolve(root, options.script!);
-    const host: FakeHost = await startFakeHost({
-      supportDir,
-      addonScript,
-      page: {
-        boot: {
-          environment: options.environment ?? 'development',
-          extension: options.extension ?? '',
-          props: options.props ?? {},
-        },
-        bootTimeoutMs,
-        fetchTimeoutMs: 30_000,
-        uiOrigins: options.uiOrigins ?? [],
-      },
-      bases: {
-        service: options.hostApiBase ?? 'https://host.example',
-        integrator: options.integratorApiBase ?? 'https://integrator.example',
-      },
-      scripts,
-      onRequest(request) {
-        state.requests.push(request);
-        state.changed();
-      },
-    });
+    const addonScript = await addonScriptOf(options, cleanups);
+    const host = await startHostFor(options, { supportDir, addonScript, bootTimeoutMs, state, scripts });
     cleanups.push(() => host.close());
-
-    const browser = options.browser ?? (await launchChromium(options.chromiumPath));
-    if (!options.browser) cleanups.push(() => browser.close());
-    const context: BrowserContext = await browser.newContext();
-    cleanups.push(() => context.close());
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-
-    // The page reports its boot outcome once; a page that never does (its script failed) times out.
-    let settleBoot: (error?: Error) => void = () => {};
-    const booted = new Promise<void>((resolveBoot, rejectBoot) => {
-      settleBoot = (error) => (error ? rejectBoot(error) : resolveBoot());
-    });
-    await page.exposeFunction(REPORT_BINDING, (report: TestPageReport) => {
-      if (report.type === 'ready') settleBoot();
-      else if (report.type === 'boot-failed') {
-        // The worker imports the add-on across origins, so the browser mutes an error thrown at its top level.
-        const hint = /failed to load/.test(report.message)
-          ? ' (the script is missing, or it threw while it first ran)'
-          : '';
-        settleBoot(new Error(`startAddonTest: the add-on did not start (${report.code}): ${report.message}${hint}`));
-      } else if (report.type === 'ui') state.tree = report.tree;
-      else state.events.push(report.event);
-      state.changed();
-    });
-    await page.goto(host.pageUrl);
-    const pageTimeout = bootTimeoutMs + 5000;
-    const timer = setTimeout(
-      () =>
-        settleBoot(
-          new Error(
-            `startAddonTest: the test page did not start the add-on within ${pageTimeout} ms` +
-              (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''),
-          ),
-        ),
-      pageTimeout,
-    );
-    await booted.finally(() => clearTimeout(timer));
-
+    const page = await openPage(options, cleanups);
+    await bootAddon(page, host.pageUrl, state, bootTimeoutMs);
     return createAddonTestSession({ page, state, timeout, close: cleanUp });
   } catch (error) {
     await cleanUp();
     throw error;
   }
+}
+
+/** The add-on's script: `entry` built into a temporary folder (removed by a cleanup), or `script` as given. */
+async function addonScriptOf(options: AddonTestOptions, cleanups: Array<() => Promise<unknown>>): Promise<string> {
+  const root = resolve(options.root ?? process.cwd());
+  if (!options.entry) return resolve(root, options.script!);
+  const dir = await mkdtemp(join(tmpdir(), 'addon-kit-test-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return (await buildAddon({ entry: options.entry, outFile: join(dir, 'addon.js'), root })).file;
+}
+
+/** The fake host serving the add-on, answering from the scripted responses and recording each call in `state`. */
+function startHostFor(
+  options: AddonTestOptions,
+  run: {
+    supportDir: string;
+    addonScript: string;
+    bootTimeoutMs: number;
+    state: ObservedState;
+    scripts: Parameters<typeof startFakeHost>[0]['scripts'];
+  },
+): Promise<FakeHost> {
+  const { state } = run;
+  return startFakeHost({
+    supportDir: run.supportDir,
+    addonScript: run.addonScript,
+    page: {
+      boot: {
+        environment: options.environment ?? 'development',
+        extension: options.extension ?? '',
+        props: options.props ?? {},
+      },
+      bootTimeoutMs: run.bootTimeoutMs,
+      fetchTimeoutMs: 30_000,
+      uiOrigins: options.uiOrigins ?? [],
+    },
+    bases: {
+      service: options.hostApiBase ?? 'https://host.example',
+      integrator: options.integratorApiBase ?? 'https://integrator.example',
+    },
+    scripts: run.scripts,
+    onRequest(request) {
+      state.requests.push(request);
+      state.changed();
+    },
+  });
+}
+
+/** A page in a fresh context of the given browser (or of a Chromium launched for this test), closed by cleanups. */
+async function openPage(options: AddonTestOptions, cleanups: Array<() => Promise<unknown>>): Promise<Page> {
+  const browser = options.browser ?? (await launchChromium(options.chromiumPath));
+  if (!options.browser) cleanups.push(() => browser.close());
+  const context: BrowserContext = await browser.newContext();
+  cleanups.push(() => context.close());
+  return context.newPage();
+}
+
+/**
+ * Opens the test page and waits for the add-on's boot: the page reports its outcome once (then its UI trees and
+ * events, kept in `state`); a page that never does (its script failed) times out.
+ */
+async function bootAddon(page: Page, pageUrl: string, state: ObservedState, bootTimeoutMs: number): Promise<void> {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  let settleBoot: (error?: Error) => void = () => {};
+  const booted = new Promise<void>((resolveBoot, rejectBoot) => {
+    settleBoot = (error) => (error ? rejectBoot(error) : resolveBoot());
+  });
+  await page.exposeFunction(REPORT_BINDING, (report: TestPageReport) => {
+    if (report.type === 'ready') settleBoot();
+    else if (report.type === 'boot-failed') {
+      // The worker imports the add-on across origins, so the browser mutes an error thrown at its top level.
+      const hint = /failed to load/.test(report.message)
+        ? ' (the script is missing, or it threw while it first ran)'
+        : '';
+      settleBoot(new Error(`startAddonTest: the add-on did not start (${report.code}): ${report.message}${hint}`));
+    } else if (report.type === 'ui') state.tree = report.tree;
+    else state.events.push(report.event);
+    state.changed();
+  });
+  await page.goto(pageUrl);
+  const pageTimeout = bootTimeoutMs + 5000;
+  const timer = setTimeout(
+    () =>
+      settleBoot(
+        new Error(
+          `startAddonTest: the test page did not start the add-on within ${pageTimeout} ms` +
+            (pageErrors.length ? ` (page errors: ${pageErrors.join('; ')})` : ''),
+        ),
+      ),
+    pageTimeout,
+  );
+  await booted.finally(() => clearTimeout(timer));
 }

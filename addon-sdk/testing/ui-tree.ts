@@ -30,6 +30,10 @@ export function componentName(element: string): UiComponent {
  *
  * @example
  * ```ts
+ * import { expect } from 'vitest';
+ * import { startAddonTest, textOf } from '@addon-kit/sdk/testing';
+ *
+ * const addon = await startAddonTest({ entry: 'src/index.tsx' });
  * expect(textOf(await addon.findByText(/^Message \S+ sent/))).toBe('Message msg_1 sent to 2 people.');
  * ```
  */

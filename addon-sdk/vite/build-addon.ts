@@ -61,6 +61,8 @@ interface RolldownLikeWatcher {
  * ```
  * @example
  * ```ts
+ * import { buildAddon, formatSizeReport } from '@addon-kit/sdk/vite';
+ *
  * const watcher = await buildAddon({
  *   entry: 'src/index.tsx',
  *   mode: 'development',

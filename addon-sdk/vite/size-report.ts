@@ -34,6 +34,8 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
  *
  * @example
  * ```ts
+ * import { buildAddon, formatSizeReport } from '@addon-kit/sdk/vite';
+ *
  * console.log(formatSizeReport(await buildAddon({ entry: 'src/index.tsx' })));
  * ```
  */

@@ -40,43 +40,10 @@ export async function addonDevCommand(
   const settings = buildSettings(values);
   const configPath = resolve(values.config ?? 'addon.config.json');
   const host = hostUrl(values.host, env);
-  const sourceDir = dirname(settings.entry);
-  const outDir = dirname(settings.outFile);
   const auth = registryAuth(host, io, { env, interactive: true, openBrowser: !values['no-browser'] });
   const project = { host, configPath, target: 'development' as const, env, integrator: values.integrator };
-  let shownPreview = false;
-
-  /** One build and push; false when it could not get as far as a push. Never throws but for usage mistakes. */
-  const cycle = async (reason: string): Promise<boolean> => {
-    let result;
-    try {
-      result = await buildAddon(settings);
-    } catch (error) {
-      io.err(`${reason}: build failed, still watching:`);
-      for (const line of await formatBuildError(error)) io.err(`  ${line}`);
-      return false;
-    }
-    try {
-      const config = await prepareDevelopmentPush(io, auth, project);
-      if (!config) return false;
-      const bundle = await readFile(result.file, 'utf8');
-      const outcome = await pushAddon(io, auth, { host, target: 'development', config, bundle });
-      if (outcome.code !== 0) return false;
-      io.out(`${reason}: built ${sizeLine(result)} → ${outcome.line}`);
-      if (outcome.preview && !shownPreview) {
-        shownPreview = true;
-        io.out(`open ${outcome.preview} to see it (reload the page to mount a new version)`);
-      }
-      return true;
-    } catch (error) {
-      if (error instanceof ConfigFileError) printConfigFileError(io, error);
-      else if (error instanceof UsageError) throw error;
-      else if (error instanceof SignInError || error instanceof HostUnreachableError)
-        io.err(`${reason}: ${error.message}`);
-      else io.err(`${reason}: push failed, still watching: ${(error as Error).message}`);
-      return false;
-    }
-  };
+  const session: DevSession = { io, settings, auth, project, shownPreview: false };
+  const cycle = (reason: string) => buildAndPush(session, reason);
 
   try {
     await cycle('start');
@@ -85,7 +52,71 @@ export async function addonDevCommand(
     io.err(`addon-kit addon dev: ${error.message}`);
     return 2;
   }
+  const watching = await watchAndRebuild(settings, configPath, io, cycle);
+  await untilStopped(signal);
+  await watching.close();
+  return 0;
+}
 
+/** What every build-and-push of one `addon dev` run shares. */
+interface DevSession {
+  io: CommandIo;
+  settings: ReturnType<typeof buildSettings>;
+  auth: ReturnType<typeof registryAuth>;
+  project: Parameters<typeof prepareDevelopmentPush>[2];
+  /** The preview page is printed once, after the first push that has one. */
+  shownPreview: boolean;
+}
+
+/** One build and push; false when it could not get as far as a push. Never throws but for usage mistakes. */
+async function buildAndPush(session: DevSession, reason: string): Promise<boolean> {
+  const { io, settings, auth, project } = session;
+  let result;
+  try {
+    result = await buildAddon(settings);
+  } catch (error) {
+    io.err(`${reason}: build failed, still watching:`);
+    for (const line of await formatBuildError(error)) io.err(`  ${line}`);
+    return false;
+  }
+  try {
+    const config = await prepareDevelopmentPush(io, auth, project);
+    if (!config) return false;
+    const bundle = await readFile(result.file, 'utf8');
+    const outcome = await pushAddon(io, auth, { host: project.host, target: 'development', config, bundle });
+    if (outcome.code !== 0) return false;
+    io.out(`${reason}: built ${sizeLine(result)} → ${outcome.line}`);
+    if (outcome.preview && !session.shownPreview) {
+      session.shownPreview = true;
+      io.out(`open ${outcome.preview} to see it (reload the page to mount a new version)`);
+    }
+    return true;
+  } catch (error) {
+    reportPushError(io, reason, error);
+    return false;
+  }
+}
+
+/** A push that failed: said on stderr, the watch goes on (a usage mistake is rethrown). */
+function reportPushError(io: CommandIo, reason: string, error: unknown): void {
+  if (error instanceof ConfigFileError) printConfigFileError(io, error);
+  else if (error instanceof UsageError) throw error;
+  else if (error instanceof SignInError || error instanceof HostUnreachableError) io.err(`${reason}: ${error.message}`);
+  else io.err(`${reason}: push failed, still watching: ${(error as Error).message}`);
+}
+
+/**
+ * Watches the entry's folder and the config; changes settled for SETTLE_MS are one rebuild, one at a time.
+ * `close` stops the watch and waits for a rebuild under way.
+ */
+async function watchAndRebuild(
+  settings: ReturnType<typeof buildSettings>,
+  configPath: string,
+  io: CommandIo,
+  cycle: (reason: string) => Promise<boolean>,
+): Promise<{ close(): Promise<void> }> {
+  const sourceDir = dirname(settings.entry);
+  const outDir = dirname(settings.outFile);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let changed = new Set<string>();
@@ -108,8 +139,18 @@ export async function addonDevCommand(
     `addon-kit addon dev: watching ${relative(process.cwd(), sourceDir) || '.'} and ` +
       `${relative(process.cwd(), configPath)} (Ctrl-C stops)`,
   );
+  return {
+    async close() {
+      clearTimeout(timer);
+      await watcher.close();
+      await running;
+    },
+  };
+}
 
-  await new Promise<void>((resolveStop) => {
+/** Resolves on SIGINT, SIGTERM or `signal`'s abort (already aborted: at once). */
+function untilStopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -121,8 +162,4 @@ export async function addonDevCommand(
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
   });
-  clearTimeout(timer);
-  await watcher.close();
-  await running;
-  return 0;
 }

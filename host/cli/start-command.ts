@@ -3,36 +3,21 @@
  * it as its companion (demo pages, sample add-on, template integrator: host/demo/start-demo.ts) unless `--no-demo`,
  * and the CLI channel for commands run while it runs on the embedded database.
  */
-import { integer, parse } from './args.ts';
+import type { RunningDemo } from '../demo/start-demo.ts';
+import type { DemoLogin } from '../demo/seed/seed-on-first-start.ts';
+import type { RunningHost } from '../main.ts';
+import { integer, parse, type ParsedArgs } from './args.ts';
 import { START_FORM } from './command-specs.ts';
 import type { CommandIo } from './io.ts';
-import { openStorage, storageLocation } from './storage.ts';
+import { openStorage, storageLocation, type Storage } from './storage.ts';
 
 /** Runs until SIGINT/SIGTERM; resolves with the exit code. */
 export async function startCommand(argv: string[], io: CommandIo, signal?: AbortSignal): Promise<number> {
   const { values } = parse(argv, START_FORM.options);
-  const port =
-    integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
-  const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
-  const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);
-  // ADDON_KIT_DEMO=false is --no-demo for a host configured by its environment alone (a service manager's unit).
-  const demo = !values['no-demo'] && process.env.ADDON_KIT_DEMO !== 'false';
-  if (!demo && integratorPort !== undefined) {
-    io.err("addon-kit: --integrator-port is the demo integrator's; it makes no sense with --no-demo");
-    return 2;
-  }
-  if (values['demo-password'] !== undefined && values['demo-password'].length < 8) {
-    io.err('addon-kit: --demo-password must be at least 8 characters');
-    return 2;
-  }
-
-  // Listen for the stop signals before anything is printed: whoever reads "listening" may stop us at once.
-  // SIGTERM (a service manager, a rolling restart) drains first; SIGINT (Ctrl-C at a terminal) does not wait.
-  const stopped = new Promise<{ drain: boolean }>((resolve) => {
-    process.once('SIGINT', () => resolve({ drain: false }));
-    process.once('SIGTERM', () => resolve({ drain: true }));
-    signal?.addEventListener('abort', () => resolve({ drain: false }), { once: true });
-  });
+  const checked = checkStartOptions(values, io);
+  if (checked === undefined) return 2;
+  const { port, integratorPort, sandboxPort, demo } = checked;
+  const stopped = stopSignals(signal);
   const started = Date.now();
   if (demo) {
     // A first start creates the demo integrator's embedded database on another core while the host creates its
@@ -72,13 +57,65 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
     companion,
     log: io.err,
   });
-  const shown = running.companion;
   // The embedded database is this process's alone: CLI commands that need it are run here, sent over the channel.
   const channel =
     storage.db.kind === 'pglite' ? await (await import('./cli-channel.ts')).openCliChannel(storage, io.err) : undefined;
 
+  printAddresses(io, running, storage, Date.now() - started, logins);
+
+  const stop = await stopped;
+  io.err('addon-kit: shutting down…');
+  await channel?.close();
+  await running.close(stop);
+  await storage.db.close();
+  return 0;
+}
+
+/** The ports and the demo switch, or undefined when they contradict each other (said on stderr: exit 2). */
+function checkStartOptions(
+  values: ParsedArgs<typeof START_FORM.options>['values'],
+  io: CommandIo,
+): { port: number; integratorPort?: number; sandboxPort?: number; demo: boolean } | undefined {
+  const port =
+    integer(values.port, 'port', 0, 65535) ?? (process.env.ADDON_KIT_PORT ? Number(process.env.ADDON_KIT_PORT) : 4000);
+  const integratorPort = integer(values['integrator-port'], 'integrator-port', 0, 65535);
+  const sandboxPort = integer(values['sandbox-port'], 'sandbox-port', 0, 65535);
+  // ADDON_KIT_DEMO=false is --no-demo for a host configured by its environment alone (a service manager's unit).
+  const demo = !values['no-demo'] && process.env.ADDON_KIT_DEMO !== 'false';
+  if (!demo && integratorPort !== undefined) {
+    io.err("addon-kit: --integrator-port is the demo integrator's; it makes no sense with --no-demo");
+    return undefined;
+  }
+  if (values['demo-password'] !== undefined && values['demo-password'].length < 8) {
+    io.err('addon-kit: --demo-password must be at least 8 characters');
+    return undefined;
+  }
+  return { port, integratorPort, sandboxPort, demo };
+}
+
+/**
+ * Listens for the stop signals — before anything is printed: whoever reads "listening" may stop us at once.
+ * SIGTERM (a service manager, a rolling restart) drains first; SIGINT (Ctrl-C at a terminal) does not wait.
+ */
+function stopSignals(signal: AbortSignal | undefined): Promise<{ drain: boolean }> {
+  return new Promise<{ drain: boolean }>((resolve) => {
+    process.once('SIGINT', () => resolve({ drain: false }));
+    process.once('SIGTERM', () => resolve({ drain: true }));
+    signal?.addEventListener('abort', () => resolve({ drain: false }), { once: true });
+  });
+}
+
+/** Where the host, the demo and the sandbox listen, and the demo logins. */
+function printAddresses(
+  io: CommandIo,
+  running: RunningHost<RunningDemo>,
+  storage: Storage,
+  readyMs: number,
+  logins: readonly DemoLogin[],
+): void {
+  const shown = running.companion;
   io.out(
-    `addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${Date.now() - started} ms)`,
+    `addon-kit host listening on ${running.url} (${storage.db.kind === 'pglite' ? `embedded PGlite in ${storage.dataDir}` : 'PostgreSQL'}; ready in ${readyMs} ms)`,
   );
   io.out(`  health:            ${running.url}/health`);
   if (running.metricsUrl) io.out(`  metrics:           ${running.metricsUrl}`);
@@ -93,11 +130,4 @@ export async function startCommand(argv: string[], io: CommandIo, signal?: Abort
   io.out('demo logins (email / password):');
   for (const login of logins)
     io.out(`${login.email} / ${login.password ?? '(the password chosen when this database was first seeded)'}`);
-
-  const stop = await stopped;
-  io.err('addon-kit: shutting down…');
-  await channel?.close();
-  await running.close(stop);
-  await storage.db.close();
-  return 0;
 }

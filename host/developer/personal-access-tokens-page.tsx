@@ -35,92 +35,106 @@ export function TokensPage(props: {
       csrfToken={props.csrfToken}
       tab="tokens"
     >
-      {props.created ? (
-        <section id="created" aria-labelledby="created-title" class="ak-banner ak-banner--success">
-          <h2 id="created-title" class="ak-banner-title">
-            Token “{props.created.name}” created
-          </h2>
-          <p>Copy the secret now: it is shown only once.</p>
-          <dl class="ak-facts">
-            <dt>Client ID</dt>
-            <dd>
-              <span class="ak-secret" data-field="client_id">
-                {props.created.client_id}
-              </span>
-            </dd>
-            <dt>Secret</dt>
-            <dd>
-              <span class="ak-secret" data-field="secret">
-                {props.created.secret}
-              </span>
-            </dd>
-          </dl>
-        </section>
-      ) : null}
+      {props.created ? <CreatedToken created={props.created} /> : null}
       {props.error ? (
         <Banner tone="critical">
           <p>{props.error}</p>
         </Banner>
       ) : null}
       {props.tokens.length ? (
-        <Table label="Your personal access tokens">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Client ID</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span class="ak-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.tokens.map((t) => (
-              <tr key={t.id} data-token-id={t.id}>
-                <td>
-                  {t.name}
-                  {t.disabled_at ? (
-                    <>
-                      {' '}
-                      <span class="ak-badge">disabled</span>
-                    </>
-                  ) : null}
-                </td>
-                <td class="ak-mono">{t.client_id}</td>
-                <td>{t.created_at.toISOString().slice(0, 10)}</td>
-                <td class="ak-cell-actions">
-                  <form method="post" action={`/developer/personal-access-tokens/${t.id}/delete`}>
-                    <CsrfField token={props.csrfToken} />
-                    <button type="submit" class="ak-button--danger ak-button--small">
-                      Delete<span class="ak-visually-hidden"> {t.name}</span>
-                    </button>
-                  </form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <TokensTable tokens={props.tokens} csrfToken={props.csrfToken} />
       ) : (
         <p class="ak-empty">You have no personal access tokens yet.</p>
       )}
-      <section class="ak-card" aria-labelledby="new-token">
-        <h2 id="new-token">New token</h2>
-        <form method="post" action="/developer/personal-access-tokens" class="ak-inline-form">
-          <CsrfField token={props.csrfToken} />
-          <Field
-            id="name"
-            label="Name"
-            hint="What the token is for, e.g. the script that uses it."
-            error={props.nameError}
-          >
-            {(aria) => <input {...aria} type="text" name="name" required maxLength={255} value="" />}
-          </Field>
-          <button type="submit" class="ak-button--primary">
-            Create token
-          </button>
-        </form>
-      </section>
+      <NewTokenForm csrfToken={props.csrfToken} nameError={props.nameError} />
     </DeveloperLayout>
+  );
+}
+
+/** The new token's client ID and secret, shown once. */
+function CreatedToken({ created }: { created: { name: string; client_id: string; secret: string } }): VNode {
+  return (
+    <section id="created" aria-labelledby="created-title" class="ak-banner ak-banner--success">
+      <h2 id="created-title" class="ak-banner-title">
+        Token “{created.name}” created
+      </h2>
+      <p>Copy the secret now: it is shown only once.</p>
+      <dl class="ak-facts">
+        <dt>Client ID</dt>
+        <dd>
+          <span class="ak-secret" data-field="client_id">
+            {created.client_id}
+          </span>
+        </dd>
+        <dt>Secret</dt>
+        <dd>
+          <span class="ak-secret" data-field="secret">
+            {created.secret}
+          </span>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+/** The person's tokens, each with its Delete button. */
+function TokensTable({ tokens, csrfToken }: { tokens: TokenRow[]; csrfToken: string }): VNode {
+  return (
+    <Table label="Your personal access tokens">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Client ID</th>
+          <th scope="col">Created</th>
+          <th scope="col">
+            <span class="ak-visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {tokens.map((t) => (
+          <tr key={t.id} data-token-id={t.id}>
+            <td>
+              {t.name}
+              {t.disabled_at ? (
+                <>
+                  {' '}
+                  <span class="ak-badge">disabled</span>
+                </>
+              ) : null}
+            </td>
+            <td class="ak-mono">{t.client_id}</td>
+            <td>{t.created_at.toISOString().slice(0, 10)}</td>
+            <td class="ak-cell-actions">
+              <form method="post" action={`/developer/personal-access-tokens/${t.id}/delete`}>
+                <CsrfField token={csrfToken} />
+                <button type="submit" class="ak-button--danger ak-button--small">
+                  Delete<span class="ak-visually-hidden"> {t.name}</span>
+                </button>
+              </form>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** The form creating a token, with the name's problem beside its field. */
+function NewTokenForm({ csrfToken, nameError }: { csrfToken: string; nameError: string | undefined }): VNode {
+  return (
+    <section class="ak-card" aria-labelledby="new-token">
+      <h2 id="new-token">New token</h2>
+      <form method="post" action="/developer/personal-access-tokens" class="ak-inline-form">
+        <CsrfField token={csrfToken} />
+        <Field id="name" label="Name" hint="What the token is for, e.g. the script that uses it." error={nameError}>
+          {(aria) => <input {...aria} type="text" name="name" required maxLength={255} value="" />}
+        </Field>
+        <button type="submit" class="ak-button--primary">
+          Create token
+        </button>
+      </form>
+    </section>
   );
 }
 

@@ -80,6 +80,98 @@ function lifecycleTarget(event: ClaimedEvent): DeliveryTarget | undefined {
   };
 }
 
+/** Where a claimed event goes: its subscription's target, or a lifecycle event's own. */
+function targetOf(event: ClaimedEvent): DeliveryTarget | undefined {
+  return event.subscription_id === null ? lifecycleTarget(event) : (event.subscription_target ?? undefined);
+}
+
+/** One attempt of an event: sent when its target is still active and visible, its outcome recorded. */
+async function deliverOne(
+  options: WebhookWorkerOptions,
+  finisher: ReturnType<typeof createAttemptFinisher>,
+  event: ClaimedEvent,
+  target: DeliveryTarget | undefined,
+): Promise<void> {
+  if (!target?.active || !target.visible) {
+    // The subscription was deactivated (or deleted), or its person may no longer see People data: nothing is sent.
+    await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
+    return;
+  }
+  const { body, headers } = signedRequest(options, event, target);
+  const record = await attemptDelivery({
+    url: target.url,
+    headers,
+    body,
+    timeoutMs: options.timeoutMs,
+    allowNonPublic: options.allowNonPublic,
+    ...(options.pool ? { pool: options.pool } : {}),
+  });
+  const outcome = attemptOutcome(record.responseStatus, event.attempt, options.retryScale);
+  await finisher.finish({ event, outcome, record });
+  options.onAttempt?.(outcome.status === 'delivered' ? 'delivered' : 'failed');
+  if (outcome.status !== 'delivered') {
+    options.logger.debug(
+      { event: event.uuid, attempt: event.attempt, status: record.responseStatus, error: record.error },
+      'webhook delivery attempt failed',
+    );
+  }
+}
+
+/** The body of an attempt and its headers, signed with the target's secret (and its previous one while it rotates). */
+function signedRequest(
+  options: WebhookWorkerOptions,
+  event: ClaimedEvent,
+  target: DeliveryTarget,
+): { body: string; headers: [string, string][] } {
+  const lifecycle = event.subscription_id === null;
+  const secrets = [
+    lifecycle
+      ? openLifecycleSecret(options.box, target.authenticity_secret)
+      : openSubscriptionSecret(options.box, target.authenticity_secret),
+  ];
+  if (target.previous_secret) secrets.push(openSubscriptionSecret(options.box, target.previous_secret));
+  const body = deliveryBody({
+    uuid: event.uuid,
+    name: event.name,
+    attempt: event.attempt,
+    payload: event.payload,
+    organizationId: event.organization_id,
+  });
+  const headers: [string, string][] = [
+    ['Content-Type', 'application/json'],
+    ['User-Agent', options.userAgent],
+    ...signDelivery({
+      id: event.uuid,
+      timestamp: Math.floor(Date.now() / 1000),
+      body,
+      secrets,
+      // A lifecycle event's secret is an integrator's OAuth client secret: its UTF-8 bytes key the HMAC.
+      format: lifecycle ? 'raw' : 'whsec',
+    }),
+  ];
+  return { body, headers };
+}
+
+/** Deletes the finished events past their retention, at most once every SWEEP_EVERY_MS. */
+function createSweeper({ db, logger, retentionDays }: WebhookWorkerOptions): () => Promise<void> {
+  let lastSweep = 0;
+  return async () => {
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = Date.now();
+    const deleted = await deleteFinishedEvents(db, retentionDays);
+    if (deleted) logger.info({ deleted }, 'finished webhook events past their retention deleted');
+  };
+}
+
+/** Wakes the worker on each NOTIFY of a recorded event; undefined (the worker polls) when it cannot listen. */
+async function listenForEvents(db: Database, wake: () => void, logger: Logger): Promise<Subscription | undefined> {
+  if (!db.listen) return undefined;
+  return db.listen(WEBHOOK_EVENTS_CHANNEL, wake, wake).catch((error: unknown) => {
+    logger.warn({ err: error }, 'webhook worker could not listen; it polls');
+    return undefined;
+  });
+}
+
 /** Starts the worker; the caller must `stop()` it on shutdown. */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
@@ -88,67 +180,16 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   let wakeUp: (() => void) | undefined;
   let woken = false;
   let listening: Subscription | undefined;
-  let lastSweep = 0;
   const finisher = createAttemptFinisher(db);
+  const sweep = createSweeper(options);
 
   const wake = () => {
     woken = true;
     wakeUp?.();
   };
 
-  async function deliver(event: ClaimedEvent, target: DeliveryTarget | undefined): Promise<void> {
-    if (!target?.active || !target.visible) {
-      // The subscription was deactivated (or deleted), or its person may no longer see People data: nothing is sent.
-      await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
-      return;
-    }
-    const lifecycle = event.subscription_id === null;
-    const secrets = [
-      lifecycle
-        ? openLifecycleSecret(options.box, target.authenticity_secret)
-        : openSubscriptionSecret(options.box, target.authenticity_secret),
-    ];
-    if (target.previous_secret) secrets.push(openSubscriptionSecret(options.box, target.previous_secret));
-    const body = deliveryBody({
-      uuid: event.uuid,
-      name: event.name,
-      attempt: event.attempt,
-      payload: event.payload,
-      organizationId: event.organization_id,
-    });
-    const headers: [string, string][] = [
-      ['Content-Type', 'application/json'],
-      ['User-Agent', options.userAgent],
-      ...signDelivery({
-        id: event.uuid,
-        timestamp: Math.floor(Date.now() / 1000),
-        body,
-        secrets,
-        // A lifecycle event's secret is an integrator's OAuth client secret: its UTF-8 bytes key the HMAC.
-        format: lifecycle ? 'raw' : 'whsec',
-      }),
-    ];
-    const record = await attemptDelivery({
-      url: target.url,
-      headers,
-      body,
-      timeoutMs: options.timeoutMs,
-      allowNonPublic: options.allowNonPublic,
-      ...(options.pool ? { pool: options.pool } : {}),
-    });
-    const outcome = attemptOutcome(record.responseStatus, event.attempt, options.retryScale);
-    await finisher.finish({ event, outcome, record });
-    options.onAttempt?.(outcome.status === 'delivered' ? 'delivered' : 'failed');
-    if (outcome.status !== 'delivered') {
-      logger.debug(
-        { event: event.uuid, attempt: event.attempt, status: record.responseStatus, error: record.error },
-        'webhook delivery attempt failed',
-      );
-    }
-  }
-
   function start(event: ClaimedEvent, target: DeliveryTarget | undefined): void {
-    const running: Promise<void> = deliver(event, target)
+    const running: Promise<void> = deliverOne(options, finisher, event, target)
       .catch((error: unknown) => {
         // The lease runs out and another claim tries again: at least once.
         logger.warn({ err: error, event: event.uuid }, 'webhook delivery attempt could not be recorded');
@@ -158,13 +199,6 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         wake();
       });
     inFlight.add(running);
-  }
-
-  async function sweep(): Promise<void> {
-    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
-    lastSweep = Date.now();
-    const deleted = await deleteFinishedEvents(db, options.retentionDays);
-    if (deleted) logger.info({ deleted }, 'finished webhook events past their retention deleted');
   }
 
   async function pass(): Promise<number> {
@@ -177,11 +211,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
       // still a People viewer).
       const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
-      for (const event of claimed)
-        start(
-          event,
-          event.subscription_id === null ? lifecycleTarget(event) : (event.subscription_target ?? undefined),
-        );
+      for (const event of claimed) start(event, targetOf(event));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {
         const next = await msUntilNextDue(db);
@@ -192,12 +222,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   }
 
   const loop = (async () => {
-    if (db.listen) {
-      listening = await db.listen(WEBHOOK_EVENTS_CHANNEL, wake, wake).catch((error: unknown) => {
-        logger.warn({ err: error }, 'webhook worker could not listen; it polls');
-        return undefined;
-      });
-    }
+    listening = await listenForEvents(db, wake, logger);
     while (!stopped) {
       woken = false;
       let waitMs: number;

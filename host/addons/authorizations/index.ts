@@ -1,7 +1,7 @@
 /**
  * Each person's authorization of an installation: the handshake's state machine, the token vault (both grants'
  * tokens sealed at rest) and the refresh leases. The one owner of `addon_authorizations` (its only SQL is in
- * store.ts, lease.ts and person-authorizations.ts).
+ * store.ts's statement files, lease.ts and person-authorizations.ts).
  */
 export {
   AUTHORIZATION_STATES,

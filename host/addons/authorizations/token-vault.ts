@@ -7,7 +7,7 @@
  * first time they are read. The rows are read and written through the authorizations store.
  */
 import type { AddonSide } from '@addon-kit/sdk/protocol';
-import { createOpenedSecrets } from '../../crypto/opened-secrets.ts';
+import { createOpenedSecrets, type OpenedSecrets } from '../../crypto/opened-secrets.ts';
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { AuthorizationState } from './states.ts';
@@ -48,6 +48,64 @@ export function keyIdOf(sealed: string): string {
 /** Binds a ciphertext to its row and column. */
 function aad(id: string, column: SealedColumn): string {
   return `addon_authorizations:${id}:${column}`;
+}
+
+/** A row's sealed values opened, by column. */
+type OpenedColumns = Partial<Record<SealedColumn, string>>;
+
+/** Opens every sealed value of a row; those sealed with a retired key come back re-sealed with the current one. */
+function openSealedColumns(
+  row: AuthorizationRow,
+  opened: OpenedSecrets,
+  box: SecretBox,
+): { plain: OpenedColumns; stale: { column: SealedColumn; sealed: string; previous: string }[] } {
+  const plain: OpenedColumns = {};
+  const stale: { column: SealedColumn; sealed: string; previous: string }[] = [];
+  for (const column of SEALED_COLUMNS) {
+    const sealed = row[column];
+    if (sealed === null) continue;
+    plain[column] = opened.open(sealed, aad(row.id, column));
+    if (box.isStale(sealed))
+      stale.push({ column, sealed: opened.seal(plain[column], aad(row.id, column)), previous: sealed });
+  }
+  return { plain, stale };
+}
+
+/** One side's token set of the opened values, none when its access token is absent. */
+function tokenSetOf(
+  plain: OpenedColumns,
+  access: SealedColumn,
+  refresh: SealedColumn,
+  expires: Date | null,
+  scope: string | undefined,
+): TokenSet | undefined {
+  return plain[access] === undefined
+    ? undefined
+    : { accessToken: plain[access], refreshToken: plain[refresh], expiresAt: expires ?? undefined, scope };
+}
+
+/** The record of a row and its opened values. */
+function recordOf(row: AuthorizationRow, plain: OpenedColumns): VaultRecord {
+  return {
+    id: row.id,
+    installationId: row.installation_id,
+    personId: row.person_id,
+    state: row.state,
+    service: tokenSetOf(
+      plain,
+      'service_access_token_encrypted',
+      'service_refresh_token_encrypted',
+      row.service_expires_at,
+      row.service_scopes.join(' '),
+    ),
+    integrator: tokenSetOf(
+      plain,
+      'integrator_access_token_encrypted',
+      'integrator_refresh_token_encrypted',
+      row.integrator_expires_at,
+      row.integrator_scope ?? undefined,
+    ),
+  };
 }
 
 /** Reads and writes vault records; every token sealed at rest. */
@@ -103,43 +161,9 @@ export function createTokenVault(
 
   /** Decrypts a row; re-seals values of a retired key with the current one, guarded against a concurrent write. */
   async function toRecord(row: AuthorizationRow, q: Queryable): Promise<VaultRecord> {
-    const plain: Partial<Record<SealedColumn, string>> = {};
-    const stale: { column: SealedColumn; sealed: string; previous: string }[] = [];
-    for (const column of SEALED_COLUMNS) {
-      const sealed = row[column];
-      if (sealed === null) continue;
-      plain[column] = opened.open(sealed, aad(row.id, column));
-      if (box.isStale(sealed))
-        stale.push({ column, sealed: opened.seal(plain[column], aad(row.id, column)), previous: sealed });
-    }
+    const { plain, stale } = openSealedColumns(row, opened, box);
     if (stale.length > 0) await store.reseal(row.id, keyIdOf(stale[0]!.sealed), stale, q);
-    const tokens = (
-      access: SealedColumn,
-      refresh: SealedColumn,
-      expires: Date | null,
-      scope: string | undefined,
-    ): TokenSet | undefined =>
-      plain[access] === undefined
-        ? undefined
-        : { accessToken: plain[access], refreshToken: plain[refresh], expiresAt: expires ?? undefined, scope };
-    return {
-      id: row.id,
-      installationId: row.installation_id,
-      personId: row.person_id,
-      state: row.state,
-      service: tokens(
-        'service_access_token_encrypted',
-        'service_refresh_token_encrypted',
-        row.service_expires_at,
-        row.service_scopes.join(' '),
-      ),
-      integrator: tokens(
-        'integrator_access_token_encrypted',
-        'integrator_refresh_token_encrypted',
-        row.integrator_expires_at,
-        row.integrator_scope ?? undefined,
-      ),
-    };
+    return recordOf(row, plain);
   }
 
   const decrypt = async (row: AuthorizationRow | undefined, q: Queryable) => (row ? toRecord(row, q) : undefined);

@@ -91,11 +91,20 @@ function requireDeliveryUrl(url: unknown): string {
   return parsed;
 }
 
-/** The `/webhooks/v2` router. */
+/**
+ * The `/webhooks/v2` router: the available events, the person's subscriptions, and each subscription's events
+ * and their deliveries — in that order, one mounting function each.
+ */
 export function webhooksRouter(deps: WebhooksApiDeps): Router {
-  const { db, box } = deps;
   const router = Router();
+  mountAvailableEvents(router);
+  mountSubscriptionRoutes(router, deps);
+  mountEventRoutes(router, deps);
+  return router;
+}
 
+/** `GET /available_events`: the events one may subscribe to. */
+function mountAvailableEvents(router: Router): void {
   router.get(
     '/available_events',
     collectionRoute(availableEventResource, async (req, query: CollectionQuery) => ({
@@ -104,7 +113,11 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
       parent: organizationParent(req),
     })),
   );
+}
 
+/** `/webhook_subscriptions` and `/webhook_subscriptions/:id`: list, create, read, (de)activate, delete, rotate the secret. */
+function mountSubscriptionRoutes(router: Router, deps: WebhooksApiDeps): void {
+  const { db, box } = deps;
   router.get(
     '/webhook_subscriptions',
     collectionRoute(webhookSubscriptionResource, async (req, query) => {
@@ -115,28 +128,7 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
 
   router.post(
     '/webhook_subscriptions',
-    singleRoute(
-      webhookSubscriptionResource,
-      async (req) => {
-        const { person } = authOf(req);
-        // Deliveries carry People data: only someone who may read it subscribes to it.
-        if (!hasRole(person, 'people', 'viewer'))
-          throw new ForbiddenError('Subscribing to People events needs the people viewer role or higher');
-        const values = parseResourcePayload(req.body, subscriptionCreatePayload);
-        if (typeof values.name !== 'string')
-          throw new ValidationError('WebhookSubscription', [{ parameter: 'name', detail: "name can't be blank" }]);
-        const url = requireDeliveryUrl(values.url);
-        const { row } = await createSubscription(db, box, {
-          ...ownerOf(req),
-          applicationId: await applicationIdOf(db, req),
-          name: values.name,
-          url,
-          active: values.active !== false,
-        });
-        return { row: await loadSubscription(db, box, ownerOf(req), row.id), parent: organizationParent(req) };
-      },
-      { status: 201, location: true },
-    ),
+    singleRoute(webhookSubscriptionResource, (req) => subscribe(deps, req), { status: 201, location: true }),
   );
 
   router.get(
@@ -173,7 +165,32 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
       return { row: await loadSubscription(db, box, owner, id), parent: organizationParent(req) };
     }),
   );
+}
 
+/** `POST /webhook_subscriptions`: a new subscription of the person (the People viewer role needed). */
+async function subscribe(deps: WebhooksApiDeps, req: Request) {
+  const { db, box } = deps;
+  const { person } = authOf(req);
+  // Deliveries carry People data: only someone who may read it subscribes to it.
+  if (!hasRole(person, 'people', 'viewer'))
+    throw new ForbiddenError('Subscribing to People events needs the people viewer role or higher');
+  const values = parseResourcePayload(req.body, subscriptionCreatePayload);
+  if (typeof values.name !== 'string')
+    throw new ValidationError('WebhookSubscription', [{ parameter: 'name', detail: "name can't be blank" }]);
+  const url = requireDeliveryUrl(values.url);
+  const { row } = await createSubscription(db, box, {
+    ...ownerOf(req),
+    applicationId: await applicationIdOf(db, req),
+    name: values.name,
+    url,
+    active: values.active !== false,
+  });
+  return { row: await loadSubscription(db, box, ownerOf(req), row.id), parent: organizationParent(req) };
+}
+
+/** `/webhook_subscriptions/:id/events…`: a subscription's events (read, ignore, redeliver) and their deliveries. */
+function mountEventRoutes(router: Router, deps: WebhooksApiDeps): void {
+  const { db, box } = deps;
   router.get(
     '/webhook_subscriptions/:id/events',
     collectionRoute(eventResource, async (req, query) => {
@@ -242,5 +259,4 @@ export function webhooksRouter(deps: WebhooksApiDeps): Router {
       return { row, parent: { id: String(event.id), type: 'Event' } };
     }),
   );
-  return router;
 }
