@@ -30,6 +30,49 @@ const PROBLEMS: Record<PasswordChangeProblem, { field: 'current_password' | 'new
   unchanged: { field: 'new_password', message: 'The new password must differ from the current one.' },
 };
 
+/** The password form, each refusal beside its field. */
+function ChangePasswordSection(props: { csrfToken: string; problem?: PasswordChangeProblem | undefined }): VNode {
+  const problem = props.problem ? PROBLEMS[props.problem] : undefined;
+  return (
+    <section class="ak-card" aria-labelledby="change-password">
+      <h2 id="change-password">Change password</h2>
+      <form method="post" action="/developer/account/password">
+        <CsrfField token={props.csrfToken} />
+        <Field
+          id="current_password"
+          label="Current password"
+          error={problem?.field === 'current_password' ? problem.message : undefined}
+        >
+          {(aria) => (
+            <input {...aria} type="password" name="current_password" autoComplete="current-password" required />
+          )}
+        </Field>
+        <Field
+          id="new_password"
+          label="New password"
+          hint={`At least ${PASSWORD_LENGTH.min} characters. Your other sessions will be logged out.`}
+          error={problem?.field === 'new_password' ? problem.message : undefined}
+        >
+          {(aria) => (
+            <input
+              {...aria}
+              type="password"
+              name="new_password"
+              autoComplete="new-password"
+              required
+              minLength={PASSWORD_LENGTH.min}
+              maxLength={PASSWORD_LENGTH.max}
+            />
+          )}
+        </Field>
+        <button type="submit" class="ak-button--primary">
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}
+
 /** The account page: the password form, the sign-out-everywhere button, the console tokens and the add-ons. */
 export function AccountPage(props: {
   person: PersonRecord;
@@ -47,7 +90,6 @@ export function AccountPage(props: {
   /** Too many wrong current passwords: the sign-in throttle's message. */
   throttled?: string;
 }): VNode {
-  const problem = props.problem ? PROBLEMS[props.problem] : undefined;
   return (
     <DeveloperLayout
       title="Account"
@@ -66,42 +108,7 @@ export function AccountPage(props: {
           <p>{props.throttled}</p>
         </Banner>
       ) : null}
-      <section class="ak-card" aria-labelledby="change-password">
-        <h2 id="change-password">Change password</h2>
-        <form method="post" action="/developer/account/password">
-          <CsrfField token={props.csrfToken} />
-          <Field
-            id="current_password"
-            label="Current password"
-            error={problem?.field === 'current_password' ? problem.message : undefined}
-          >
-            {(aria) => (
-              <input {...aria} type="password" name="current_password" autoComplete="current-password" required />
-            )}
-          </Field>
-          <Field
-            id="new_password"
-            label="New password"
-            hint={`At least ${PASSWORD_LENGTH.min} characters. Your other sessions will be logged out.`}
-            error={problem?.field === 'new_password' ? problem.message : undefined}
-          >
-            {(aria) => (
-              <input
-                {...aria}
-                type="password"
-                name="new_password"
-                autoComplete="new-password"
-                required
-                minLength={PASSWORD_LENGTH.min}
-                maxLength={PASSWORD_LENGTH.max}
-              />
-            )}
-          </Field>
-          <button type="submit" class="ak-button--primary">
-            Change password
-          </button>
-        </form>
-      </section>
+      <ChangePasswordSection csrfToken={props.csrfToken} problem={props.problem} />
       <section class="ak-card" aria-labelledby="sign-out-everywhere">
         <h2 id="sign-out-everywhere">Sign out everywhere</h2>
         <p>Logs you out on every browser and device, this one included.</p>
