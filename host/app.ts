@@ -38,7 +38,13 @@ import { homeRouter } from './home/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';
-import { addonSdkDir, createAddonRuntime, createProxyCallCache, type AddonPages } from './addons/index.ts';
+import {
+  addonSdkDir,
+  createAddonRuntime,
+  createProxyCallCache,
+  type AddonPages,
+  type AddonRuntime,
+} from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createClientCache } from './oauth/client-cache.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
@@ -111,11 +117,13 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   const lifecycle = { draining: false };
   const app = createBaseApp(deps, services, lifecycle);
   const worker: { current?: WebhookWorker } = {};
+  // First after the base: no other router serves `/addons`, and a proxied call then passes no other router's layers.
+  const addons = mountAddons(app, deps, services);
   mountApis(app, deps, services, worker);
   mountSignIn(app, deps, services);
   const background = startBackgroundWork({ ...services, config: deps.config, db: deps.db, now: deps.now });
   worker.current = background.webhooks;
-  const addons = mountPagesAndAddons(app, deps, services, worker);
+  mountPages(app, deps, services, worker, addons);
   app.use(notFound);
   app.use(pageErrors);
   app.use(errorHandler(services.logger));
@@ -236,10 +244,9 @@ function mountSignIn(app: Express, deps: HostDeps, services: Services): void {
   );
 }
 
-/** The developer pages, the add-on runtime and registry, the embedder bundle, the home page and the caller's routers. */
-function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }) {
+/** The add-on runtime (`/addons`: installations, bundles, the handshake, the fetch proxy) and its registry (`/addons/v1`). */
+function mountAddons(app: Express, deps: HostDeps, services: Services) {
   const { config, db } = deps;
-  // Created first: the account page revokes add-on authorizations as the runtime's own route does.
   const addons = createAddonRuntime({
     app,
     config,
@@ -252,6 +259,20 @@ function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, w
     metrics: services.metrics,
     ...(deps.now ? { clock: { now: () => deps.now!().getTime() } } : {}),
   });
+  app.use('/addons/v1', ...addons.registry);
+  app.use('/addons', addons.router);
+  return addons;
+}
+
+/** The developer pages, the embedder bundle, the home page and the caller's routers. */
+function mountPages(
+  app: Express,
+  deps: HostDeps,
+  services: Services,
+  worker: { current?: WebhookWorker },
+  addons: AddonRuntime,
+): void {
+  const { config, db } = deps;
   app.use(
     '/developer',
     developerRouter({
@@ -260,14 +281,12 @@ function mountPagesAndAddons(app: Express, deps: HostDeps, services: Services, w
       throttle: services.limits.signIn,
       now: deps.now,
       wakeWebhooks: () => worker.current?.wake(),
+      // The account page revokes add-on authorizations as the runtime's own route does.
       addonRevoking: addons.revoking,
     }),
   );
-  app.use('/addons/v1', ...addons.registry);
-  app.use('/addons', addons.router);
   // The embedder bundle that pages mounting add-ons import.
   app.use('/assets/addon-sdk', createEmbedderRouter({ bundleDir: addonSdkDir(config) }));
   app.use(homeRouter({ db }));
   for (const router of deps.routers ?? []) app.use(router);
-  return addons;
 }

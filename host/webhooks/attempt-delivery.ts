@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { OutboundError, sendOutbound, type UpstreamPool } from '../outbound/index.ts';
-import type { AttemptRecord } from './event-store.ts';
+import type { AttemptRecord } from './event-store/index.ts';
 
 /** Bytes of a receiver's response body kept on the delivery. */
 export const RESPONSE_BODY_LIMIT = 4096;

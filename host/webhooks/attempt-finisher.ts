@@ -6,7 +6,7 @@
  * connection every statement queues on, that is most of a delivery's cost).
  */
 import type { Database } from '../db/database.ts';
-import { finishAttempts, type FinishedAttempt } from './event-store.ts';
+import { finishAttempts, type FinishedAttempt } from './event-store/index.ts';
 import { deactivateSubscription } from './subscription-store.ts';
 
 /** At most this many attempts in one statement. */

@@ -4,7 +4,7 @@
  * the schedule, and the schedule's last failure fails it and deactivates the subscription (a redelivery that fails
  * after it fails the event again, nothing more).
  */
-import type { AttemptOutcome } from './event-store.ts';
+import type { AttemptOutcome } from './event-store/index.ts';
 import { MAX_RETRIES, retryDelayMs } from './retry-schedule.ts';
 
 /** The outcome of attempt `attempt` answered with `status` (null: no response). */

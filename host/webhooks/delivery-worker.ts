@@ -1,5 +1,5 @@
 /**
- * The delivery worker of one host process. It claims due events from the outbox (event-store.ts) up to
+ * The delivery worker of one host process. It claims due events from the outbox (event-store/) up to
  * `concurrency` attempts in flight, reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
  * (attempt-delivery.ts) and records the outcomes of the attempts that ended meanwhile in one statement
  * (attempt-finisher.ts; with the deactivations an outcome asks for, in one transaction). It wakes on a NOTIFY sent at
@@ -17,7 +17,7 @@ import { attemptDelivery } from './attempt-delivery.ts';
 import { attemptOutcome } from './attempt-outcome.ts';
 import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
-import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store.ts';
+import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store/index.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';

@@ -1,11 +1,11 @@
 /**
  * What a person does to an event: ignore it (a failed, skipped or duplicated event is marked ignored_…; a pending
  * one stops being retried and becomes ignored_failed) and redeliver it (one more attempt, now). The rules and their
- * 422s are here; the SQL is event-store.ts's.
+ * 422s are here; the SQL is event-store/'s.
  */
 import type { Queryable } from '../db/database.ts';
 import { ValidationError } from '../errors.ts';
-import { makeEventDue, markEventIgnored } from './event-store.ts';
+import { makeEventDue, markEventIgnored } from './event-store/index.ts';
 
 /** Marks the event ignored; 422 for a delivered or already ignored event. */
 export async function ignoreEvent(db: Queryable, eventId: string): Promise<void> {

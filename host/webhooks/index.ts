@@ -29,7 +29,7 @@ export {
   type SubscriptionOwner,
   type SubscriptionRow,
 } from './subscription-store.ts';
-export { listDeliveries, listEvents, type DeliveryRecord, type EventSummary } from './event-store.ts';
+export { listDeliveries, listEvents, type DeliveryRecord, type EventSummary } from './event-store/index.ts';
 export { ignoreEvent, redeliverEvent } from './event-actions.ts';
 export { sendTestEvent, testEventPayload, type TestEventSubscription } from './send-test-event.ts';
 export { EVENT_STATUSES } from './api/event-resource.ts';

@@ -2,11 +2,11 @@
  * Records an event in the outbox, inside the caller's transaction: one row per active subscription of the
  * organization to the event's name, so a committed change always has its events and a rolled-back one has none.
  * Delivery is never inline: the worker is woken by a NOTIFY that PostgreSQL sends only at commit. One statement, with
- * or without subscribers (event-store.ts inserts the events of the subscribers subscription-store.ts's query finds).
+ * or without subscribers (event-store/ inserts the events of the subscribers subscription-store.ts's query finds).
  */
 import type { Queryable } from '../db/database.ts';
 import type { EventName } from './event-names.ts';
-import { insertEventsForSubscribers } from './event-store.ts';
+import { insertEventsForSubscribers } from './event-store/index.ts';
 
 /** The channel the delivery worker listens on (NOTIFY is delivered at commit, never for a rolled-back write). */
 export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events';

@@ -3,11 +3,11 @@
  * `webhook_events` row without a subscription, carrying its own target URL and its signing secret (sealed with the
  * host's secret box), so the delivery worker sends, signs, retries and keeps it like any event. A rolled-back state
  * change has no event; a committed one always has its event, and the NOTIFY wakes the workers at commit. The SQL is
- * the table's owner's (event-store.ts).
+ * the table's owner's (event-store/).
  */
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
-import { insertLifecycleEvent } from './event-store.ts';
+import { insertLifecycleEvent } from './event-store/index.ts';
 import { notifyWorkers } from './record-event.ts';
 
 /** Binds a lifecycle event's sealed secret to its column (a value moved elsewhere does not open). */

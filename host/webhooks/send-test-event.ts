@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../db/database.ts';
 import { ValidationError } from '../errors.ts';
-import { insertEvents } from './event-store.ts';
+import { insertEvents } from './event-store/index.ts';
 import { notifyWorkers } from './record-event.ts';
 
 /** The subscription a test event goes to (a row of subscription-store.ts, already checked to be the caller's). */

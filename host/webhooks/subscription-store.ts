@@ -183,7 +183,7 @@ export async function querySubscriptions(
 
 /**
  * The ids of the active subscriptions of organization `organization` to event `name` (SQL placeholders such as `$1`),
- * as a query the outbox's statement splices in (event-store.ts `insertEventsForSubscribers`): a change's events are
+ * as a query the outbox's statement splices in (event-store/ `insertEventsForSubscribers`): a change's events are
  * then one statement, whoever subscribes.
  */
 export function activeSubscribersSql(organization: string, name: string): string {
@@ -204,7 +204,7 @@ export interface DeliveryTarget {
 
 /**
  * Every subscription as a delivery target (id, url, active, visible, authenticity_secret, previous_secret), as a query
- * the worker's claim joins its claimed events to (event-store.ts `claimDueEvents`): one statement claims the events
+ * the worker's claim joins its claimed events to (event-store/ `claimDueEvents`): one statement claims the events
  * and reads their targets.
  */
 export function deliveryTargetsSql(): string {

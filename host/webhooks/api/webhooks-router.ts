@@ -24,7 +24,7 @@ import {
   setSubscriptionActive,
   type SubscriptionOwner,
 } from '../subscription-store.ts';
-import { findDelivery, findEvent, queryDeliveries, queryEvents } from '../event-store.ts';
+import { findDelivery, findEvent, queryDeliveries, queryEvents } from '../event-store/index.ts';
 import { ignoreEvent, redeliverEvent } from '../event-actions.ts';
 import { DELIVERY_URL_RULE, parseDeliveryUrl } from '../delivery-url.ts';
 import { AVAILABLE_EVENT_ROWS, availableEventResource } from './available-event-resource.ts';

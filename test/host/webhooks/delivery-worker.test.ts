@@ -6,7 +6,7 @@ import type { Database, Queryable } from '#host/db/database.ts';
 import { createLogger } from '#host/logger.ts';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
 import { createAttemptFinisher } from '#host/webhooks/attempt-finisher.ts';
-import { claimDueEvents, deleteFinishedEvents, type AttemptRecord } from '#host/webhooks/event-store.ts';
+import { claimDueEvents, deleteFinishedEvents, type AttemptRecord } from '#host/webhooks/event-store/index.ts';
 import { recordEvent } from '#host/webhooks/record-event.ts';
 import { createSubscription, rotateSubscriptionSecret } from '#host/webhooks/subscription-store.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';

@@ -1,0 +1,6 @@
+/**
+ * The one owner of webhook_events (the outbox) and webhook_deliveries: the delivery system's writes (writes.ts) and
+ * the reads of the API and the developer pages (reads.ts).
+ */
+export * from './writes.ts';
+export * from './reads.ts';
