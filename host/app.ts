@@ -38,7 +38,13 @@ import { homeRouter } from './home/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';
-import { addonSdkDir, createAddonRuntime, createProxyCallCache, type AddonPages } from './addons/index.ts';
+import {
+  addonSdkDir,
+  createAddonRuntime,
+  createProxyCallCache,
+  type AddonPages,
+  type AddonRuntime,
+} from './addons/index.ts';
 import { oauthBearerVerifier } from './oauth/bearer.ts';
 import { createClientCache } from './oauth/client-cache.ts';
 import { createOAuthProvider } from './oauth/provider.ts';
@@ -117,7 +123,7 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   mountSignIn(app, deps, services);
   const background = startBackgroundWork({ ...services, config: deps.config, db: deps.db, now: deps.now });
   worker.current = background.webhooks;
-  mountPages(app, deps, services, worker);
+  mountPages(app, deps, services, worker, addons);
   app.use(notFound);
   app.use(pageErrors);
   app.use(errorHandler(services.logger));
@@ -259,7 +265,13 @@ function mountAddons(app: Express, deps: HostDeps, services: Services) {
 }
 
 /** The developer pages, the embedder bundle, the home page and the caller's routers. */
-function mountPages(app: Express, deps: HostDeps, services: Services, worker: { current?: WebhookWorker }): void {
+function mountPages(
+  app: Express,
+  deps: HostDeps,
+  services: Services,
+  worker: { current?: WebhookWorker },
+  addons: AddonRuntime,
+): void {
   const { config, db } = deps;
   app.use(
     '/developer',
@@ -269,6 +281,8 @@ function mountPages(app: Express, deps: HostDeps, services: Services, worker: { 
       throttle: services.limits.signIn,
       now: deps.now,
       wakeWebhooks: () => worker.current?.wake(),
+      // The account page revokes add-on authorizations as the runtime's own route does.
+      addonRevoking: addons.revoking,
     }),
   );
   // The embedder bundle that pages mounting add-ons import.

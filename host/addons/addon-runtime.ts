@@ -23,7 +23,7 @@ import { onAuthorizationCodeIssued } from '../oauth/code-issued.ts';
 import { createTokenVault, type TokenVault } from './authorizations/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { handshakeRouter, recordServiceConsent } from './handshake/index.ts';
-import { revokeAuthorizationRoute } from './lifecycle/index.ts';
+import { revokeAuthorizationRoute, type RevokeDeps } from './lifecycle/index.ts';
 import { fetchProxy, type ProxyCallCache } from './proxy/index.ts';
 import {
   installationBundleRoute,
@@ -75,6 +75,8 @@ export interface AddonRuntime {
   /** Background refresh of integrator tokens. */
   sweeper: Sweeper;
   box: SecretBox;
+  /** What `revokeAuthorization` needs: the account page's Revoke revokes as `POST …/revoke` does. */
+  revoking: RevokeDeps;
   /** Stops the sweeper and the loopback port. */
   close(): Promise<void>;
 }
@@ -94,8 +96,9 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
   const sweeper = createSweeper({ db, vault, engine: tokens, clock, logger: deps.logger, leadMs });
   if (config.addonSweepIntervalSeconds > 0) sweeper.start(config.addonSweepIntervalSeconds * 1000);
   const registry = registryHandlers(deps, box);
+  const revoking: RevokeDeps = { db, box, vault, provider: deps.provider, clock, logger: deps.logger };
   const router = Router();
-  mountInstallationRoutes(router, parts, tokens);
+  mountInstallationRoutes(router, parts, tokens, revoking);
   mountHandshake(router, parts);
 
   return {
@@ -105,6 +108,7 @@ export function createAddonRuntime(deps: AddonRuntimeDeps): AddonRuntime {
     tokens,
     sweeper,
     box,
+    revoking,
     async close() {
       await sweeper.stop();
       await loopback.close();
@@ -161,20 +165,16 @@ function registryHandlers(deps: AddonRuntimeDeps, box: SecretBox): RequestHandle
 /** A page's installations, their bundles and states, and the fetch proxy, behind the add-on session. */
 function mountInstallationRoutes(
   router: Router,
-  { deps, clock, box, vault, loopback, lifecycle }: RuntimeParts,
+  { deps, vault, loopback, lifecycle }: RuntimeParts,
   tokens: RefreshEngine,
+  revoking: RevokeDeps,
 ): void {
   const { config, db } = deps;
   const session = requireAddonSession();
   router.get('/installations', session, listInstallationsRoute({ db, vault, baseUrl: config.baseUrl }));
   router.get('/installations/:id/bundle.js', session, installationBundleRoute({ db }));
   router.get('/installations/:id/state', session, installationStateRoute({ db, vault }));
-  router.post(
-    '/installations/:id/revoke',
-    session,
-    requireAddonCsrf,
-    revokeAuthorizationRoute({ db, box, vault, provider: deps.provider, clock, logger: deps.logger }),
-  );
+  router.post('/installations/:id/revoke', session, requireAddonCsrf, revokeAuthorizationRoute(revoking));
   const limits = {
     maxRequestBytes: config.maxBodyBytes,
     replayBytes: Math.min(config.maxBodyBytes, config.addonReplayBytes),

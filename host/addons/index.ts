@@ -17,10 +17,12 @@ export { AddonError } from './addon-error.ts';
 export { FETCH_HEADER, UPSTREAM_HEADER, type ProxyErrorCode, type ProxyErrorSide } from '@addon-kit/sdk/protocol';
 export { HANDSHAKE_COOKIE } from './handshake/index.ts';
 export type { HandshakeReportMessage } from '@addon-kit/sdk/protocol';
-export { AUTHORIZATION_STATES, type AuthorizationState } from './authorizations/index.ts';
+export { AUTHORIZATION_STATES, type AuthorizationState, type PersonAuthorization } from './authorizations/index.ts';
+export { authorizedAddons, revokeAuthorization, type RevokeDeps } from './lifecycle/index.ts';
 export { createProxyCallCache, type ProxyCallCache } from './proxy/index.ts';
 export {
   bundleDigest,
+  findInstallation,
   findLiveVersion,
   integratorClientSecret,
   listInstallations,

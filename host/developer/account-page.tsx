@@ -1,10 +1,12 @@
 /**
  * Developer account: the person's own login — change the password (every other session is logged out),
- * "sign out everywhere" (every session of the person, this one included, is revoked) — and the console tokens
- * /docs issued to them (console-tokens-section.tsx).
+ * "sign out everywhere" (every session of the person, this one included, is revoked) —, the console tokens
+ * /docs issued to them (console-tokens-section.tsx) and the add-ons they have authorized
+ * (addon-authorizations-section.tsx).
  */
 import { Router, type Request, type Response } from 'express';
 import type { VNode } from 'preact';
+import { authorizedAddons, type PersonAuthorization, type RevokeDeps } from '../addons/index.ts';
 import { changePassword, PASSWORD_LENGTH, type PasswordChangeProblem } from '../auth/change-password.ts';
 import { listConsoleTokens, type ConsoleTokenRow } from '../auth/console-tokens.ts';
 import { requireCsrf } from '../auth/csrf.ts';
@@ -16,6 +18,7 @@ import { clientAddress } from '../http/client-address.ts';
 import type { SignInThrottle } from '../limits/sign-in-throttle.ts';
 import { throttledMessage } from '../pages/login.tsx';
 import { Banner, CsrfField, Field, sendPage } from '../pages/render.tsx';
+import { AddonAuthorizationsSection, addonAuthorizationRoutes } from './addon-authorizations-section.tsx';
 import { ConsoleTokensSection, consoleTokenRoutes } from './console-tokens-section.tsx';
 import { DeveloperLayout } from './layout.tsx';
 
@@ -27,23 +30,70 @@ const PROBLEMS: Record<PasswordChangeProblem, { field: 'current_password' | 'new
   unchanged: { field: 'new_password', message: 'The new password must differ from the current one.' },
 };
 
-/** The account page: the password form, the sign-out-everywhere button and the console tokens. */
+/** The password form, each refusal beside its field. */
+function ChangePasswordSection(props: { csrfToken: string; problem?: PasswordChangeProblem | undefined }): VNode {
+  const problem = props.problem ? PROBLEMS[props.problem] : undefined;
+  return (
+    <section class="ak-card" aria-labelledby="change-password">
+      <h2 id="change-password">Change password</h2>
+      <form method="post" action="/developer/account/password">
+        <CsrfField token={props.csrfToken} />
+        <Field
+          id="current_password"
+          label="Current password"
+          error={problem?.field === 'current_password' ? problem.message : undefined}
+        >
+          {(aria) => (
+            <input {...aria} type="password" name="current_password" autoComplete="current-password" required />
+          )}
+        </Field>
+        <Field
+          id="new_password"
+          label="New password"
+          hint={`At least ${PASSWORD_LENGTH.min} characters. Your other sessions will be logged out.`}
+          error={problem?.field === 'new_password' ? problem.message : undefined}
+        >
+          {(aria) => (
+            <input
+              {...aria}
+              type="password"
+              name="new_password"
+              autoComplete="new-password"
+              required
+              minLength={PASSWORD_LENGTH.min}
+              maxLength={PASSWORD_LENGTH.max}
+            />
+          )}
+        </Field>
+        <button type="submit" class="ak-button--primary">
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** The account page: the password form, the sign-out-everywhere button, the console tokens and the add-ons. */
 export function AccountPage(props: {
   person: PersonRecord;
   csrfToken: string;
   consoleTokens: readonly ConsoleTokenRow[];
   /** A refused console-token revocation. */
   consoleError?: string;
+  addonAuthorizations: readonly PersonAuthorization[];
+  /** An add-on authorization was just revoked. */
+  addonRevoked?: boolean;
+  /** A refused add-on revocation. */
+  addonError?: string;
   problem?: PasswordChangeProblem;
   changed?: boolean;
   /** Too many wrong current passwords: the sign-in throttle's message. */
   throttled?: string;
 }): VNode {
-  const problem = props.problem ? PROBLEMS[props.problem] : undefined;
   return (
     <DeveloperLayout
       title="Account"
-      lede="Your password, where you are logged in, and the API reference's console tokens."
+      lede="Your password, where you are logged in, the API reference's console tokens and the add-ons you have authorized."
       person={props.person}
       csrfToken={props.csrfToken}
       tab="account"
@@ -58,42 +108,7 @@ export function AccountPage(props: {
           <p>{props.throttled}</p>
         </Banner>
       ) : null}
-      <section class="ak-card" aria-labelledby="change-password">
-        <h2 id="change-password">Change password</h2>
-        <form method="post" action="/developer/account/password">
-          <CsrfField token={props.csrfToken} />
-          <Field
-            id="current_password"
-            label="Current password"
-            error={problem?.field === 'current_password' ? problem.message : undefined}
-          >
-            {(aria) => (
-              <input {...aria} type="password" name="current_password" autoComplete="current-password" required />
-            )}
-          </Field>
-          <Field
-            id="new_password"
-            label="New password"
-            hint={`At least ${PASSWORD_LENGTH.min} characters. Your other sessions will be logged out.`}
-            error={problem?.field === 'new_password' ? problem.message : undefined}
-          >
-            {(aria) => (
-              <input
-                {...aria}
-                type="password"
-                name="new_password"
-                autoComplete="new-password"
-                required
-                minLength={PASSWORD_LENGTH.min}
-                maxLength={PASSWORD_LENGTH.max}
-              />
-            )}
-          </Field>
-          <button type="submit" class="ak-button--primary">
-            Change password
-          </button>
-        </form>
-      </section>
+      <ChangePasswordSection csrfToken={props.csrfToken} problem={props.problem} />
       <section class="ak-card" aria-labelledby="sign-out-everywhere">
         <h2 id="sign-out-everywhere">Sign out everywhere</h2>
         <p>Logs you out on every browser and device, this one included.</p>
@@ -105,6 +120,12 @@ export function AccountPage(props: {
         </form>
       </section>
       <ConsoleTokensSection tokens={props.consoleTokens} csrfToken={props.csrfToken} error={props.consoleError} />
+      <AddonAuthorizationsSection
+        authorizations={props.addonAuthorizations}
+        csrfToken={props.csrfToken}
+        revoked={props.addonRevoked}
+        error={props.addonError}
+      />
     </DeveloperLayout>
   );
 }
@@ -122,21 +143,43 @@ export function accountPages(deps: {
   db: Queryable;
   throttle: SignInThrottle;
   now?: (() => Date) | undefined;
+  /** What revoking an add-on authorization needs (the add-on runtime's). */
+  addonRevoking: RevokeDeps;
 }): Router {
   const router = Router();
-  type Extra = { problem?: PasswordChangeProblem; changed?: boolean; throttled?: string; consoleError?: string };
+  type Extra = {
+    problem?: PasswordChangeProblem;
+    changed?: boolean;
+    throttled?: string;
+    consoleError?: string;
+    addonRevoked?: boolean;
+    addonError?: string;
+  };
   const show = async (req: Request, res: Response, status: number, extra: Extra = {}) => {
     const csrfToken = await ensureCsrfToken(await getHostSession(req, res));
     const person = hostPersonOf(req);
     const consoleTokens = await listConsoleTokens(deps.db, person.id, deps.now?.() ?? new Date());
+    const addonAuthorizations = await authorizedAddons(deps.db, person);
     sendPage(
       res,
       status,
-      <AccountPage person={person} csrfToken={csrfToken} consoleTokens={consoleTokens} {...extra} />,
+      <AccountPage
+        person={person}
+        csrfToken={csrfToken}
+        consoleTokens={consoleTokens}
+        addonAuthorizations={addonAuthorizations}
+        {...extra}
+      />,
     );
   };
   router.use(consoleTokenRoutes({ db: deps.db, show }));
-  router.get('/account', async (req, res) => show(req, res, 200, req.query.changed === '1' ? { changed: true } : {}));
+  router.use(addonAuthorizationRoutes({ revoking: deps.addonRevoking, show }));
+  router.get('/account', async (req, res) =>
+    show(req, res, 200, {
+      ...(req.query.changed === '1' ? { changed: true } : {}),
+      ...(req.query.addon_revoked === '1' ? { addonRevoked: true } : {}),
+    }),
+  );
   router.post('/account/password', requireCsrf, async (req, res) => {
     const session = await getHostSession(req, res);
     const person = hostPersonOf(req);

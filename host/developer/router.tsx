@@ -1,5 +1,6 @@
 /** The developer-account pages at `/developer`, for a logged-in person; every POST is CSRF-checked. */
 import { Router } from 'express';
+import type { RevokeDeps } from '../addons/index.ts';
 import { displayName } from '../auth/person.ts';
 import { isOrganizationAdministrator } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf, requireHostLogin } from '../auth/session.ts';
@@ -25,6 +26,8 @@ export function developerRouter(deps: {
   now?: (() => Date) | undefined;
   /** Wakes this process's webhook delivery worker (a test event, a redelivery). */
   wakeWebhooks?: () => void;
+  /** What the account page's Revoke of an add-on authorization needs (the add-on runtime's). */
+  addonRevoking: RevokeDeps;
 }): Router {
   const router = Router();
   router.use(requireHostLogin);

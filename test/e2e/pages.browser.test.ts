@@ -187,6 +187,8 @@ for (const scheme of ['light', 'dark'] as const) {
         heading: 'Community Calendar',
       });
       await visit(page, `${base}/account`, shot('developer-account'), { status: 200, heading: 'Account' });
+      // The add-on authorized on the List page above is listed, with its Revoke (checked by axe with the page).
+      expect(await page.locator('tr[data-addon-installation-id]').count()).toBe(1);
       await page.goto(`${fixture.t.baseUrl}/docs?api=api`);
       await page.locator('#reference .opblock').first().waitFor();
       expect((await page.locator('h1').first().textContent())?.trim()).toBe('API reference');

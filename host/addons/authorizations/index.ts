@@ -1,7 +1,7 @@
 /**
  * Each person's authorization of an installation: the handshake's state machine, the token vault (both grants'
  * tokens sealed at rest) and the refresh leases. The one owner of `addon_authorizations` (its only SQL is in
- * store.ts's statement files and lease.ts).
+ * store.ts's statement files, lease.ts and person-authorizations.ts).
  */
 export {
   AUTHORIZATION_STATES,
@@ -25,6 +25,11 @@ export {
   type SealedColumn,
   type SealedTokens,
 } from './store.ts';
+export {
+  listPersonAuthorizations,
+  type InstallationLabelSql,
+  type PersonAuthorization,
+} from './person-authorizations.ts';
 export { createTokenVault, keyIdOf, type TokenSet, type TokenVault, type VaultRecord } from './token-vault.ts';
 export {
   claimRefreshLease,

@@ -8,4 +8,6 @@ export {
   type AddonLifecyclePayload,
   type LifecycleChange,
 } from './lifecycle-events.ts';
+export { authorizedAddons } from './authorized-addons.ts';
+export { revokeAuthorization, type RevokeDeps } from './revoke-authorization.ts';
 export { revokeAuthorizationRoute, type RevokeRouteDeps } from './revoke-route.ts';

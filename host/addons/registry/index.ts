@@ -14,6 +14,7 @@ export {
   installationBundle,
   installationApplicationIdSql,
   installationJsonSql,
+  installationLabelSql,
   installationNotFound,
   installationOfJson,
   integratorClientSecret,

@@ -6,6 +6,7 @@
  */
 import type { SecretBox } from '../../crypto/secret-box.ts';
 import type { Queryable } from '../../db/database.ts';
+import { APPLICATIONS_VIEW } from '../../oauth/applications.ts';
 import { AddonError } from '../addon-error.ts';
 import type { Environment } from '../config.ts';
 
@@ -136,6 +137,16 @@ export type InstallationJson = InstallationRow;
  */
 export function installationJsonSql(org: string, id: string): string {
   return `(SELECT to_json(x) FROM (${SELECT} WHERE i.id = ${id} AND i.organization_id = ${org} AND ${visibleTo(org)}) x)`;
+}
+
+/**
+ * For a listing that names installations (a person's authorizations): installation `id` of organization `org`
+ * while visible to it, as `{name, environment}` JSON (`name`: its add-on's OAuth application) — null otherwise.
+ * `org` and `id` are SQL expressions.
+ */
+export function installationLabelSql(org: string, id: string): string {
+  return `(SELECT json_build_object('name', o.name, 'environment', i.environment) FROM (${SELECT} WHERE i.id = ${id}
+    AND i.organization_id = ${org} AND ${visibleTo(org)}) i JOIN ${APPLICATIONS_VIEW} o ON o.id = i.oauth_application_id::bigint)`;
 }
 
 /** SQL: the integer id of the OAuth application of installation `id` (an SQL expression), for combined reads. */
