@@ -44,7 +44,7 @@ export const WORKER_BUNDLE: BundleSpec = {
 };
 /**
  * The sample add-on for `people.list.send_message`. Its budget is tighter than an add-on's default (25 kB): the
- * sample, SDK included, stays ≤ 20 kB so an author's own add-on has room within the default (issue 28).
+ * sample, SDK included, stays ≤ 20 kB so that an author copying it has room for their own code within the default.
  */
 export const SAMPLE_ADDON_BUNDLE: BundleSpec = {
   file: 'addons/send-message.js',
