@@ -152,12 +152,14 @@ export async function claimDueEvents(db: Queryable, limit: number, leaseMs: numb
 
 /** Milliseconds until the next pending event falls due (0 when one is due now), or undefined when none is pending. */
 export async function msUntilNextDue(db: Queryable): Promise<number | undefined> {
+  // No GREATEST(0, …) in SQL: GREATEST skips a NULL, so an outbox with nothing pending would read as "due now" and
+  // the worker would poll without pause.
   const { rows } = await db.query<{ ms: number | null }>(
-    `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at))) - now())) * 1000)::float8 AS ms
+    `SELECT (EXTRACT(EPOCH FROM (min(GREATEST(next_attempt_at, COALESCE(lease_until, next_attempt_at))) - now())) * 1000)::float8 AS ms
      FROM webhook_events WHERE status = 'pending'`,
   );
   const ms = rows[0]?.ms;
-  return ms === null || ms === undefined ? undefined : ms;
+  return ms === null || ms === undefined ? undefined : Math.max(0, ms);
 }
 
 /** What one attempt sent and received. */

@@ -6,7 +6,12 @@ import type { Database, Queryable } from '#host/db/database.ts';
 import { createLogger } from '#host/logger.ts';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
 import { createAttemptFinisher } from '#host/webhooks/attempt-finisher.ts';
-import { claimDueEvents, deleteFinishedEvents, type AttemptRecord } from '#host/webhooks/event-store/index.ts';
+import {
+  claimDueEvents,
+  deleteFinishedEvents,
+  msUntilNextDue,
+  type AttemptRecord,
+} from '#host/webhooks/event-store/index.ts';
 import { recordEvent } from '#host/webhooks/record-event.ts';
 import { createSubscription, rotateSubscriptionSecret } from '#host/webhooks/subscription-store.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
@@ -181,6 +186,44 @@ describe('createAttemptFinisher()', () => {
       { attempt: 1, response_status: 410, duration_ms: 5 },
     ]);
     expect(await rows('SELECT active FROM webhook_subscriptions WHERE id = $1', [row.id])).toEqual([{ active: false }]);
+  });
+});
+
+describe('msUntilNextDue() and an idle worker', () => {
+  it('says nothing is due on an outbox without pending events, and when one falls due [empty outbox]', async () => {
+    await db.query('DELETE FROM webhook_deliveries');
+    await db.query('DELETE FROM webhook_events');
+    expect(await msUntilNextDue(db)).toBeUndefined();
+    const r = await receiver();
+    await subscribe(r.url);
+    await record({ data: { type: 'Note', id: '1' } });
+    expect(await msUntilNextDue(db)).toBe(0);
+    await db.query("UPDATE webhook_events SET next_attempt_at = now() + interval '1 hour'");
+    expect(await msUntilNextDue(db)).toBeGreaterThan(3_500_000);
+    await db.query('DELETE FROM webhook_events');
+  });
+
+  it('waits its poll interval between passes when nothing is pending [idle]', async () => {
+    await db.query('DELETE FROM webhook_deliveries');
+    await db.query('DELETE FROM webhook_events');
+    let statements = 0;
+    // The worker's database, counting its statements (every other member passed through as is).
+    const counting = new Proxy(db, {
+      get(target, key) {
+        if (key === 'query')
+          return (sql: string, params?: unknown[]) => {
+            statements++;
+            return target.query(sql, params);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    worker({ db: counting, pollIntervalMs: 200 });
+    await sleep(1000);
+    // A pass is a claim and the next-due read: about five passes in a second, never the hundreds of a busy loop.
+    expect(statements).toBeGreaterThan(0);
+    expect(statements).toBeLessThanOrEqual(14);
   });
 });
 
