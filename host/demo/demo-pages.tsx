@@ -272,9 +272,9 @@ function ListAddons({ installations, sandboxUrl }: { installations: Installation
       ) : null}
       {sandboxUrl
         ? installations.map((i) => (
-            <section key={i.id} class="ak-card ak-addon" aria-labelledby={`addon-${i.id}-title`}>
+            <section key={i.id} class="ak-card ak-addon">
               <div class="ak-addon-header">
-                <h2 id={`addon-${i.id}-title`}>{i.uiExtensions[SAMPLE_EXTENSION]!.title}</h2>
+                <h2>{i.uiExtensions[SAMPLE_EXTENSION]!.title}</h2>
                 <span class="ak-badge">{i.environment}</span>
               </div>
               <div id={`addon-${i.id}`} />

@@ -214,8 +214,8 @@ describe.skipIf(skip)('the README\'s "Build your own add-on" and "Build your own
       );
 
       // The List page, as the signed-in person (the CLI's sign-in signed them in to the host too).
-      // The add-on's own box on the List page: a region named by its title, beside the sample's.
-      const mine = () => page.getByRole('region', { name: /^My add-on/ });
+      // The add-on's own box on the List page (the add-ons' column holds it beside the sample's).
+      const mine = () => page.locator('section.ak-addon', { has: page.getByRole('heading', { name: /^My add-on/ }) });
       const authorize = async (integrator: string) => {
         await page.goto(preview);
         const popupOpened = page.waitForEvent('popup');
