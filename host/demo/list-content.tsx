@@ -4,7 +4,7 @@
  */
 import type { VNode } from 'preact';
 import type { ListDetails, ListPerson, ListRuleSummary } from '../people/index.ts';
-import { Banner, Table } from '../pages/render.tsx';
+import { Banner, shownTime, Table } from '../pages/render.tsx';
 
 /** People shown per page of a List. */
 export const LIST_PAGE_SIZE = 50;
@@ -12,7 +12,7 @@ export const LIST_PAGE_SIZE = 50;
 /** A time as the List page shows it: UTC to the minute, machine-readable in `datetime`. */
 function Time({ at }: { at: Date }): VNode {
   const iso = new Date(at).toISOString();
-  return <time dateTime={iso}>{`${iso.slice(0, 16).replace('T', ' ')} UTC`}</time>;
+  return <time dateTime={iso}>{shownTime(iso)}</time>;
 }
 
 /** The List's name, description and size. */

@@ -15,10 +15,9 @@ import {
   type PersonAuthorization,
   type RevokeDeps,
 } from '../addons/index.ts';
-import { Banner, CsrfField, Table } from '../pages/render.tsx';
+import { Banner, CsrfField, shownTime, Table } from '../pages/render.tsx';
 
 /** A time as the list shows it: UTC, to the minute. */
-const minute = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** Each state as the person reads it. */
 const STATE_LABELS: Record<Exclude<AuthorizationState, 'uninitialized'>, string> = {
@@ -70,8 +69,8 @@ export function AddonAuthorizationsSection(props: {
                 <td>{a.name}</td>
                 <td>{a.environment}</td>
                 <td>{STATE_LABELS[a.state]}</td>
-                <td>{minute(a.authorizedAt)}</td>
-                <td>{minute(a.updatedAt)}</td>
+                <td>{shownTime(a.authorizedAt)}</td>
+                <td>{shownTime(a.updatedAt)}</td>
                 <td class="ak-cell-actions">
                   <form method="post" action={`/developer/account/addons/${a.installationId}/revoke`}>
                     <CsrfField token={props.csrfToken} />

@@ -9,10 +9,9 @@ import { revokeConsoleToken, type ConsoleTokenRow } from '../auth/console-tokens
 import { requireCsrf } from '../auth/csrf.ts';
 import { hostPersonOf } from '../auth/session.ts';
 import type { Queryable } from '../db/database.ts';
-import { Banner, CsrfField, Table } from '../pages/render.tsx';
+import { Banner, CsrfField, shownTime, Table } from '../pages/render.tsx';
 
 /** A time as the list shows it: UTC, to the minute. */
-const minute = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export function ConsoleTokensSection(props: {
   tokens: readonly ConsoleTokenRow[];
@@ -48,8 +47,8 @@ export function ConsoleTokensSection(props: {
             {props.tokens.map((t) => (
               <tr key={t.id} data-console-token-id={t.id}>
                 <td class="ak-mono">{t.api_prefix}</td>
-                <td>{minute(t.created_at)}</td>
-                <td>{minute(t.expires_at)}</td>
+                <td>{shownTime(t.created_at)}</td>
+                <td>{shownTime(t.expires_at)}</td>
                 <td class="ak-cell-actions">
                   <form method="post" action={`/developer/account/console-tokens/${t.id}/revoke`}>
                     <CsrfField token={props.csrfToken} />

@@ -9,7 +9,7 @@ import { requireCsrf } from '../auth/csrf.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import { ValidationError } from '../errors.ts';
-import { Banner, CsrfField, sendMessagePage, sendPage } from '../pages/render.tsx';
+import { Banner, CsrfField, sendMessagePage, sendPage, shownTime } from '../pages/render.tsx';
 import {
   ignoreEvent,
   listDeliveries,
@@ -21,7 +21,7 @@ import {
 } from '../webhooks/index.ts';
 import { DeveloperLayout } from './layout.tsx';
 import { pathNumber, subscriptionOfPath } from './webhook-subscription-page.tsx';
-import { shownTime, type WebhookPagesDeps } from './webhooks-page.tsx';
+import type { WebhookPagesDeps } from './webhooks-page.tsx';
 
 /** Headers one per line, as sent or received. */
 function headerLines(headers: [string, string][] | Record<string, string | string[]> | null): string {

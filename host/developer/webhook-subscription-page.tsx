@@ -10,7 +10,7 @@ import { requireCsrf } from '../auth/csrf.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import { ValidationError } from '../errors.ts';
-import { Banner, CsrfField, sendMessagePage, sendPage, Table } from '../pages/render.tsx';
+import { Banner, CsrfField, sendMessagePage, sendPage, shownTime, Table } from '../pages/render.tsx';
 import {
   deleteSubscription,
   EVENT_STATUSES,
@@ -23,7 +23,7 @@ import {
   type SubscriptionRow,
 } from '../webhooks/index.ts';
 import { DeveloperLayout } from './layout.tsx';
-import { ownerOf, shownTime, type WebhookPagesDeps } from './webhooks-page.tsx';
+import { ownerOf, type WebhookPagesDeps } from './webhooks-page.tsx';
 
 /** Events shown on a subscription's page (the newest). */
 const EVENTS_SHOWN = 100;

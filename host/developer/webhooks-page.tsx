@@ -11,7 +11,7 @@ import { hasRole } from '../auth/permissions.ts';
 import { ensureCsrfToken, getHostSession, hostPersonOf } from '../auth/session.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Queryable } from '../db/database.ts';
-import { Banner, CsrfField, sendPage, Table } from '../pages/render.tsx';
+import { Banner, CsrfField, sendPage, shownTime, Table } from '../pages/render.tsx';
 import {
   AVAILABLE_EVENTS,
   createSubscription,
@@ -35,11 +35,6 @@ export interface WebhookPagesDeps {
 /** The owner the pages act for: the logged-in person, in their organization. */
 export function ownerOf(person: PersonRecord): SubscriptionOwner {
   return { organizationId: person.organization_id, personId: person.id };
-}
-
-/** A timestamp as the pages show it: UTC to the minute. */
-export function shownTime(at: Date | string): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** The available events grouped by resource (`people.v2.events.note.created` → People notes: created). */

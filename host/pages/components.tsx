@@ -68,3 +68,8 @@ export function Table(props: { label: string; children: ComponentChildren }): VN
     </div>
   );
 }
+
+/** A timestamp as the pages show it: UTC to the minute. */
+export function shownTime(at: Date | string): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -275,4 +275,4 @@ export function MessageBody(props: {
 }
 
 // The shared pieces of a page body live in components.tsx; pages import them from here, with the frame.
-export { Banner, CsrfField, Field, Table, type BannerTone } from './components.tsx';
+export { Banner, CsrfField, Field, shownTime, Table, type BannerTone } from './components.tsx';
