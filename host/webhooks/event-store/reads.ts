@@ -7,6 +7,7 @@ import { queryCollection } from '../../jsonapi/collection-sql.ts';
 import type { CollectionQuery } from '../../jsonapi/query.ts';
 import type { ResourceDefinition, Row } from '../../jsonapi/resource.ts';
 import { isoTimestampSql, SqlParams } from '../../jsonapi/sql.ts';
+import { deliveryBody } from '../delivery-body.ts';
 
 /** The SELECT lists of an event (alias `e`) and a delivery (alias `d`, headers as one object) the API renders. */
 const EVENT_SELECT = `e.id::text AS id, e.uuid::text AS uuid, e.name, e.payload, e.status, e.attempts,
@@ -14,11 +15,45 @@ const EVENT_SELECT = `e.id::text AS id, e.uuid::text AS uuid, e.name, e.payload,
   ${isoTimestampSql('e.created_at')} AS created_at, ${isoTimestampSql('e.updated_at')} AS updated_at,
   e.subscription_id::text AS subscription_id`;
 
+/**
+ * What a delivery's request body is rebuilt from (alias `d` joined to its event `e`): the worker stores none
+ * (writes.ts `finishAttempts`), since it is the event's own body for that attempt; rows written before keep theirs.
+ */
+const BODY_SOURCE_SELECT = `d.request_body, d.attempt AS body_attempt, e.uuid::text AS body_uuid, e.name AS body_name,
+  CASE WHEN d.request_body IS NULL THEN e.payload END AS body_payload, e.organization_id::text AS body_organization_id`;
+
 const DELIVERY_SELECT = `d.id::text AS id, d.attempt, d.request_url,
   (SELECT COALESCE(jsonb_object_agg(h->>0, h->>1), '{}'::jsonb) FROM jsonb_array_elements(d.request_headers) h) AS request_headers,
-  d.request_body, d.response_status, d.response_headers, d.response_body, d.response_truncated, d.error,
+  ${BODY_SOURCE_SELECT}, d.response_status, d.response_headers, d.response_body, d.response_truncated, d.error,
   ${isoTimestampSql('d.started_at')} AS started_at, d.duration_ms, d.event_id::text AS event_id,
   e.subscription_id::text AS subscription_id`;
+
+/** The columns of BODY_SOURCE_SELECT. */
+interface BodySource {
+  request_body: string | null;
+  body_attempt: number;
+  body_uuid: string;
+  body_name: string;
+  body_payload: string | null;
+  body_organization_id: string;
+}
+
+/** The row with its `request_body`: the stored one, else the event's body for that attempt as the worker sent it. */
+function withRequestBody<T extends BodySource>(
+  row: T,
+): Omit<T, keyof BodySource> & { request_body: string } {
+  const { request_body, body_attempt, body_uuid, body_name, body_payload, body_organization_id, ...rest } = row;
+  const body =
+    request_body ??
+    deliveryBody({
+      uuid: body_uuid,
+      name: body_name,
+      attempt: body_attempt,
+      payload: body_payload ?? '',
+      organizationId: body_organization_id,
+    });
+  return { ...rest, request_body: body };
+}
 
 /** One event of the subscription as the API renders it, or undefined. The caller has checked the subscription. */
 export async function findEvent(db: Queryable, subscriptionId: string, id: string): Promise<Row | undefined> {
@@ -55,7 +90,7 @@ export async function queryDeliveries(
   query: CollectionQuery,
   personId: string,
 ): Promise<{ rows: Row[]; total: number }> {
-  return await queryCollection(db, def, query, {
+  const page = await queryCollection(db, def, query, {
     select: DELIVERY_SELECT,
     from: 'webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id',
     conditions: ['d.event_id = $1'],
@@ -63,16 +98,17 @@ export async function queryDeliveries(
     tieBreaker: 'd.id ASC',
     personId,
   });
+  return { ...page, rows: page.rows.map((row) => withRequestBody(row as Row & BodySource)) };
 }
 
 /** One delivery of the event, or undefined. */
 export async function findDelivery(db: Queryable, eventId: string, id: string): Promise<Row | undefined> {
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query<Row & BodySource>(
     `SELECT ${DELIVERY_SELECT} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
      WHERE d.event_id = $1 AND d.id = $2`,
     [eventId, id],
   );
-  return rows[0];
+  return rows[0] && withRequestBody(rows[0]);
 }
 
 /** An event as the developer pages show it. */
@@ -122,11 +158,12 @@ export interface DeliveryRecord {
 
 /** The event's deliveries, latest attempt first. */
 export async function listDeliveries(db: Queryable, eventId: string): Promise<DeliveryRecord[]> {
-  const { rows } = await db.query<DeliveryRecord>(
-    `SELECT id::text, attempt, request_url, request_headers, request_body, response_status, response_headers,
-       response_body, response_truncated, error, started_at, duration_ms
-     FROM webhook_deliveries WHERE event_id = $1 ORDER BY attempt DESC, webhook_deliveries.id DESC`,
+  const { rows } = await db.query<Omit<DeliveryRecord, 'request_body'> & BodySource>(
+    `SELECT d.id::text, d.attempt, d.request_url, d.request_headers, ${BODY_SOURCE_SELECT}, d.response_status,
+       d.response_headers, d.response_body, d.response_truncated, d.error, d.started_at, d.duration_ms
+     FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+     WHERE d.event_id = $1 ORDER BY d.attempt DESC, d.id DESC`,
     [eventId],
   );
-  return rows;
+  return rows.map(withRequestBody);
 }

@@ -113,17 +113,15 @@ export async function claimDueEvents(db: Queryable, limit: number, leaseMs: numb
       t_previous: string | null;
     }
   >(
-    `WITH due AS (
-       SELECT id FROM webhook_events
-       WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())
-       ORDER BY next_attempt_at, id
-       LIMIT $1
-       FOR UPDATE SKIP LOCKED),
-     claimed AS (
+    `WITH claimed AS (
        UPDATE webhook_events e
        SET attempts = e.attempts + 1, lease_until = now() + $2 * interval '1 millisecond'
-       FROM due
-       WHERE e.id = due.id
+       WHERE e.id = ANY(ARRAY(
+         SELECT id FROM webhook_events
+         WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until <= now())
+         ORDER BY next_attempt_at, id
+         LIMIT $1
+         FOR UPDATE SKIP LOCKED))
        RETURNING e.id, e.uuid, e.organization_id, e.subscription_id, e.name, e.payload, e.attempts, e.target_url,
          e.signing_secret, e.next_attempt_at)
      SELECT c.id::text, c.uuid::text, c.organization_id::text, c.subscription_id::text, c.name, c.payload,
@@ -166,6 +164,7 @@ export async function msUntilNextDue(db: Queryable): Promise<number | undefined>
 export interface AttemptRecord {
   requestUrl: string;
   requestHeaders: [string, string][];
+  /** Sent, not stored: the delivery row's body is rebuilt from its event on read (reads.ts). */
   requestBody: string;
   responseStatus: number | null;
   responseHeaders: Record<string, string | string[] | undefined> | null;
@@ -199,48 +198,52 @@ export interface FinishedAttempt {
  * its event's new state (a deactivation is the caller's, in one transaction with it). An attempt whose event's counter
  * moved on (its lease ran out and another worker claimed it) changes nothing: that worker's attempt decides.
  * Resolves with one boolean per attempt, in order: whether it was recorded.
+ *
+ * The request body is not stored: it is the event's own body for that attempt, rebuilt on read (reads.ts). Each
+ * column goes as an array parameter of its own and the events are found by their ids (`= ANY`), so the statement is
+ * prepared once on the embedded database (a parameter stays under its literal limit) and its plan reads only the
+ * batch's rows whatever the outbox holds or its statistics say.
  */
 export async function finishAttempts(db: Queryable, attempts: FinishedAttempt[]): Promise<boolean[]> {
   if (attempts.length === 0) return [];
-  const input = attempts.map(({ event, outcome, record }) => ({
-    id: event.id,
-    attempt: event.attempt,
-    status: outcome.status,
-    retry_ms: outcome.retryInMs ?? null,
-    sent: record !== undefined,
-    request_url: record?.requestUrl ?? '',
-    request_headers: record?.requestHeaders ?? [],
-    request_body: record?.requestBody ?? '',
-    response_status: record?.responseStatus ?? null,
-    response_headers: record?.responseHeaders ?? null,
-    response_body: record?.responseBody ?? null,
-    response_truncated: record?.responseTruncated ?? false,
-    error: record?.error ?? null,
-    started_at: (record?.startedAt ?? new Date()).toISOString(),
-    duration_ms: Math.round(record?.durationMs ?? 0),
-  }));
+  const column = <T>(pick: (attempt: FinishedAttempt) => T): T[] => attempts.map(pick);
   const { rows } = await db.query<{ id: string; attempts: number }>(
     `WITH x AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id bigint, attempt integer, status text, retry_ms float8,
-         sent boolean, request_url text, request_headers jsonb, request_body text,
-         response_status integer, response_headers jsonb, response_body text, response_truncated boolean, error text,
-         started_at timestamptz, duration_ms integer)),
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::float8[], $5::bool[], $6::text[], $7::text[],
+         $8::int[], $9::text[], $10::text[], $11::bool[], $12::text[], $13::timestamptz[], $14::int[])
+         AS x(id, attempt, status, retry_ms, sent, request_url, request_headers, response_status, response_headers,
+           response_body, response_truncated, error, started_at, duration_ms)),
      e AS (
        UPDATE webhook_events ev
        SET status = x.status, lease_until = NULL, updated_at = now(),
            next_attempt_at = CASE WHEN x.retry_ms IS NULL THEN ev.next_attempt_at
                                   ELSE now() + x.retry_ms * interval '1 millisecond' END
        FROM x
-       WHERE ev.id = x.id AND ev.attempts = x.attempt AND ev.status = 'pending'
-       RETURNING ev.id, ev.attempts, ev.subscription_id),
+       WHERE ev.id = ANY($1::bigint[]) AND ev.id = x.id AND ev.attempts = x.attempt AND ev.status = 'pending'
+       RETURNING ev.id, ev.attempts),
      d AS (
-       INSERT INTO webhook_deliveries (event_id, attempt, request_url, request_headers, request_body, response_status,
+       INSERT INTO webhook_deliveries (event_id, attempt, request_url, request_headers, response_status,
          response_headers, response_body, response_truncated, error, started_at, duration_ms)
-       SELECT x.id, x.attempt, x.request_url, x.request_headers, x.request_body, x.response_status,
-         x.response_headers, x.response_body, x.response_truncated, x.error, x.started_at, x.duration_ms
+       SELECT x.id, x.attempt, x.request_url, x.request_headers::jsonb, x.response_status,
+         x.response_headers::jsonb, x.response_body, x.response_truncated, x.error, x.started_at, x.duration_ms
        FROM x JOIN e ON e.id = x.id AND e.attempts = x.attempt WHERE x.sent)
      SELECT id::text, attempts FROM e`,
-    [JSON.stringify(input)],
+    [
+      column(({ event }) => event.id),
+      column(({ event }) => event.attempt),
+      column(({ outcome }) => outcome.status),
+      column(({ outcome }) => outcome.retryInMs ?? null),
+      column(({ record }) => record !== undefined),
+      column(({ record }) => record?.requestUrl ?? ''),
+      column(({ record }) => JSON.stringify(record?.requestHeaders ?? [])),
+      column(({ record }) => record?.responseStatus ?? null),
+      column(({ record }) => (record?.responseHeaders ? JSON.stringify(record.responseHeaders) : null)),
+      column(({ record }) => record?.responseBody ?? null),
+      column(({ record }) => record?.responseTruncated ?? false),
+      column(({ record }) => record?.error ?? null),
+      column(({ record }) => (record?.startedAt ?? new Date()).toISOString()),
+      column(({ record }) => Math.round(record?.durationMs ?? 0)),
+    ],
   );
   const finished = new Set(rows.map((row) => `${row.id}:${row.attempts}`));
   return attempts.map(({ event }) => finished.has(`${event.id}:${event.attempt}`));
