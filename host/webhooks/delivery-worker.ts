@@ -180,7 +180,29 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   let wakeUp: (() => void) | undefined;
   let woken = false;
   let listening: Subscription | undefined;
-  const finisher = createAttemptFinisher(db);
+  // Slots promised to a claim under way (the worker's own or a finishing statement's), so two claims never fill the
+  // same free slots.
+  let reserved = 0;
+  /** Reserves up to `free` slots (none once stopped); returns how many. */
+  const reserve = (free: number): number => {
+    const slots = stopped ? 0 : Math.max(0, free);
+    reserved += slots;
+    return slots;
+  };
+  const finisher = createAttemptFinisher(db, {
+    leaseMs: leaseMs(options.timeoutMs),
+    // The batch's attempts still count as in flight until the statement ends: their slots are the ones it frees. As
+    // for the worker's own claims, only once half the slots are free: the attempts claimed together end together,
+    // so the batches stay large.
+    reserve(batchSize) {
+      const free = options.concurrency - inFlight.size + batchSize - reserved;
+      return free * 2 >= options.concurrency ? reserve(free) : 0;
+    },
+    claimed(events, slots) {
+      for (const event of events) start(event, targetOf(event));
+      reserved -= slots;
+    },
+  });
   const sweep = createSweeper(options);
 
   const wake = () => {
@@ -204,13 +226,19 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   async function pass(): Promise<number> {
     await sweep();
     let waitMs = options.pollIntervalMs;
-    const free = options.concurrency - inFlight.size;
-    // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again, so one
-    // claim statement serves several attempts instead of one each.
-    if (free > 0 && (inFlight.size === 0 || free * 2 >= options.concurrency)) {
-      // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
-      // still a People viewer).
-      const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
+    const busy = inFlight.size + reserved;
+    // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again (and
+    // their finishing statement claims for the slots it frees), so one claim serves several attempts.
+    if (busy < options.concurrency && (busy === 0 || (options.concurrency - busy) * 2 >= options.concurrency)) {
+      const free = reserve(options.concurrency - busy);
+      let claimed: ClaimedEvent[] = [];
+      try {
+        // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
+        // still a People viewer).
+        claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
+      } finally {
+        reserved -= free;
+      }
       for (const event of claimed) start(event, targetOf(event));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {

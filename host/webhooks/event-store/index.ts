@@ -1,6 +1,8 @@
 /**
- * The one owner of webhook_events (the outbox) and webhook_deliveries: the delivery system's writes (writes.ts) and
- * the reads of the API and the developer pages (reads.ts).
+ * The one owner of webhook_events (the outbox) and webhook_deliveries: the delivery system's writes (writes.ts,
+ * claims.ts, finish-attempts.ts) and the reads of the API and the developer pages (reads.ts).
  */
 export * from './writes.ts';
+export * from './claims.ts';
+export * from './finish-attempts.ts';
 export * from './reads.ts';
