@@ -231,14 +231,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     // their finishing statement claims for the slots it frees), so one claim serves several attempts.
     if (busy < options.concurrency && (busy === 0 || (options.concurrency - busy) * 2 >= options.concurrency)) {
       const free = reserve(options.concurrency - busy);
-      let claimed: ClaimedEvent[] = [];
-      try {
-        // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
-        // still a People viewer).
-        claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs));
-      } finally {
+      // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
+      // still a People viewer).
+      const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs)).finally(() => {
         reserved -= free;
-      }
+      });
       for (const event of claimed) start(event, targetOf(event));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {

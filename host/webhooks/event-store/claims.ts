@@ -65,7 +65,14 @@ export const CLAIMED_SELECT = `SELECT c.id::text AS id, c.uuid::text AS uuid, c.
      ORDER BY c.next_attempt_at, c.id`;
 
 /** A ClaimedRow as the worker uses it. */
-export function toClaimedEvent({ t_url, t_active, t_visible, t_secret, t_previous, ...event }: ClaimedRow): ClaimedEvent {
+export function toClaimedEvent({
+  t_url,
+  t_active,
+  t_visible,
+  t_secret,
+  t_previous,
+  ...event
+}: ClaimedRow): ClaimedEvent {
   return {
     ...event,
     subscription_target:

@@ -39,9 +39,7 @@ interface BodySource {
 }
 
 /** The row with its `request_body`: the stored one, else the event's body for that attempt as the worker sent it. */
-function withRequestBody<T extends BodySource>(
-  row: T,
-): Omit<T, keyof BodySource> & { request_body: string } {
+function withRequestBody<T extends BodySource>(row: T): Omit<T, keyof BodySource> & { request_body: string } {
   const { request_body, body_attempt, body_uuid, body_name, body_payload, body_organization_id, ...rest } = row;
   const body =
     request_body ??

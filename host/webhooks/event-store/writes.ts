@@ -1,8 +1,7 @@
 /**
- * The writes of webhook_events (the outbox) and webhook_deliveries: inserting a change's events, claiming due ones
- * (one statement, `FOR UPDATE SKIP LOCKED`: workers of several processes never claim the same event nor wait for each
- * other), finishing attempts (one statement for a batch: their delivery rows and the events' new states), retention,
- * ignore and redeliver. The reads of the API and the pages: reads.ts. Subscriptions: ../subscription-store.ts.
+ * The writes of webhook_events (the outbox) outside the worker's attempts: inserting a change's events, retention,
+ * ignore and redeliver. Claiming due events: claims.ts; finishing attempts (and claiming the next): finish-attempts.ts.
+ * The reads of the API and the pages: reads.ts. Subscriptions: ../subscription-store.ts.
  */
 import type { Queryable } from '../../db/database.ts';
 import { activeSubscribersSql } from '../subscription-store.ts';
