@@ -20,10 +20,11 @@ import { startWebhookWorker } from '#host/webhooks/delivery-worker.ts';
 import { recordEvent } from '#host/webhooks/record-event.ts';
 import { createSubscription } from '#host/webhooks/subscription-store.ts';
 import { databaseName, type Benchmark } from './runner/context.ts';
+import { processCpuSeconds } from './runner/cpu.ts';
 import { createBenchDatabase } from './runner/databases.ts';
 import { formatRate } from './runner/load.ts';
 import { progress } from './runner/rounds.ts';
-import { compareRow, type FigureRow } from './runner/table.ts';
+import { compareRow, printedRow, type FigureRow } from './runner/table.ts';
 
 const CONCURRENCY = 16;
 const EVENTS_PER_ROUND = 1000;
@@ -83,9 +84,33 @@ export const runP8: Benchmark = async ({ options }) => {
         active: true,
       });
 
+    /**
+     * CPU seconds used so far by this process and, on PostgreSQL, by the bench database's server processes: what a
+     * delivery costs moves far less with the machine's other load than the throughput does.
+     */
+    const cpuSeconds = async (): Promise<number> => {
+      const own = process.cpuUsage();
+      let seconds = (own.user + own.system) / 1e6;
+      if (db.kind !== 'postgres') return seconds;
+      const { rows } = await db.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+      );
+      for (const { pid } of rows) {
+        try {
+          seconds += processCpuSeconds(pid);
+        } catch {
+          // The connection ended meanwhile.
+        }
+      }
+      return seconds;
+    };
+    const cpuPerDelivery = { worker: [] as number[], bare: [] as number[] };
+    const cpuPerCreate = { with: [] as number[], without: [] as number[] };
+
     /** Creates/s of `seconds` of note creates, 10 at a time. */
-    const createRate = async (): Promise<number> => {
+    const createRate = async (cpu: number[]): Promise<number> => {
       const until = performance.now() + options.seconds * 1000;
+      const cpuBefore = await cpuSeconds();
       let done = 0;
       await Promise.all(
         Array.from({ length: 10 }, async () => {
@@ -101,6 +126,7 @@ export const runP8: Benchmark = async ({ options }) => {
           }
         }),
       );
+      cpu.push((1e6 * ((await cpuSeconds()) - cpuBefore)) / done);
       return done / options.seconds;
     };
 
@@ -117,6 +143,7 @@ export const runP8: Benchmark = async ({ options }) => {
           }),
         );
       const started = performance.now();
+      const cpuBefore = await cpuSeconds();
       const worker = startWebhookWorker({
         db,
         box,
@@ -138,6 +165,7 @@ export const runP8: Benchmark = async ({ options }) => {
         await new Promise((r) => setTimeout(r, 50));
       }
       const seconds = (performance.now() - started) / 1000;
+      cpuPerDelivery.worker.push((1e6 * ((await cpuSeconds()) - cpuBefore)) / EVENTS_PER_ROUND);
       await worker.stop();
       return EVENTS_PER_ROUND / seconds;
     };
@@ -155,6 +183,7 @@ export const runP8: Benchmark = async ({ options }) => {
       );
       let next = 0;
       const started = performance.now();
+      const cpuBefore = await cpuSeconds();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < bodies.length) {
@@ -172,7 +201,9 @@ export const runP8: Benchmark = async ({ options }) => {
           }
         }),
       );
-      return EVENTS_PER_ROUND / ((performance.now() - started) / 1000);
+      const rate = EVENTS_PER_ROUND / ((performance.now() - started) / 1000);
+      cpuPerDelivery.bare.push((1e6 * ((await cpuSeconds()) - cpuBefore)) / EVENTS_PER_ROUND);
+      return rate;
     };
 
     const delivered: number[] = [];
@@ -183,12 +214,13 @@ export const runP8: Benchmark = async ({ options }) => {
       delivered.push(await workerRate());
       bare.push(await bareRate());
       await db.query('UPDATE webhook_subscriptions SET active = true');
-      withSubscriptions.push(await createRate());
+      withSubscriptions.push(await createRate(cpuPerCreate.with));
       await db.query('UPDATE webhook_subscriptions SET active = false');
-      without.push(await createRate());
+      without.push(await createRate(cpuPerCreate.without));
       progress(
         `P8 round ${round + 1}: ${delivered.at(-1)!.toFixed(0)} vs ${bare.at(-1)!.toFixed(0)} deliveries/s; ` +
-          `${withSubscriptions.at(-1)!.toFixed(0)} vs ${without.at(-1)!.toFixed(0)} creates/s`,
+          `${withSubscriptions.at(-1)!.toFixed(0)} vs ${without.at(-1)!.toFixed(0)} creates/s; ` +
+          `${cpuPerDelivery.worker.at(-1)!.toFixed(0)} vs ${cpuPerDelivery.bare.at(-1)!.toFixed(0)} CPU µs per delivery`,
       );
     }
     const name = databaseName(options);
@@ -200,12 +232,24 @@ export const runP8: Benchmark = async ({ options }) => {
         format: formatRate,
         goal: { on: 'ratio', op: '>=', value: 0.5, text: '≥ 0.5' },
       }),
+      printedRow({
+        figure: `P8 CPU µs per delivery, worker ÷ bare POST loop (${name}${db.kind === 'postgres' ? ', with the server' : ''})`,
+        a: cpuPerDelivery.worker,
+        b: cpuPerDelivery.bare,
+        format: (us) => `${us.toFixed(0)} µs`,
+      }),
       compareRow({
         figure: `P8 note create, 10 subscriptions ÷ none (${name})`,
         a: withSubscriptions,
         b: without,
         format: formatRate,
         goal: { on: 'ratio', op: '>=', value: 0.9, text: '≥ 0.9' },
+      }),
+      printedRow({
+        figure: `P8 CPU µs per note create, 10 subscriptions ÷ none (${name}${db.kind === 'postgres' ? ', with the server' : ''})`,
+        a: cpuPerCreate.with,
+        b: cpuPerCreate.without,
+        format: (us) => `${us.toFixed(0)} µs`,
       }),
     ];
     return rows;
