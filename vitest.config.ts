@@ -18,6 +18,7 @@ const DATABASE_INDEPENDENT = [
   'test/bench/**',
   'test/host/layers.test.ts',
   'test/examples.test.ts',
+  'test/markdown-links.test.ts',
   'test/host/db/table-owners.test.ts',
   'integrator-template/test/data-dir-creation.test.ts',
 ];
