@@ -8,10 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../support/host.ts';
 import { parseForms, type TestBrowser } from '../../support/oauth-browser.ts';
-import { runAuthorization } from '../../support/oauth-flow.ts';
-import { authorizeInBrowser, Browser, TestClock, USER } from '#integrator/test/support.ts';
-import { loggedIn, organizationId, proxyFetch, seedReady, startAuthorization, testVault } from '../addons/fixtures.ts';
-import { startHandshakeFixture, type HandshakeFixture } from '../addons/handshake-fixture.ts';
+import { TestClock } from '#integrator/test/support.ts';
+import { loggedIn, organizationId, proxyFetch, seedReady, testVault } from '../addons/fixtures.ts';
+import {
+  completeHandshake,
+  receivedLifecycleEvents,
+  startHandshakeFixture,
+  type HandshakeFixture,
+} from '../addons/handshake-fixture.ts';
 
 let f: HandshakeFixture;
 
@@ -22,33 +26,6 @@ beforeAll(async () => {
   );
 });
 afterAll(() => f?.close());
-
-/** Steps 0–6 for the logged-in browser, as the person `USER` at the integrator; the installation id. */
-async function handshake(host: TestBrowser): Promise<string> {
-  const list = JSON.parse(
-    (await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
-  ) as { data: { id: string }[] };
-  const installation = list.data[0]!.id;
-  const start = await startAuthorization(host, installation);
-  expect(start.status).toBe(303);
-  const completion = await runAuthorization(host, new URL(start.location!));
-  const integratorBrowser = new Browser();
-  const toAdvance = await integratorBrowser.fetch(completion.toString());
-  const toIntegrator = await host.request(toAdvance.headers.get('location')!);
-  expect(toIntegrator.status).toBe(303);
-  const callback = await authorizeInBrowser(integratorBrowser, toIntegrator.location!, USER, 'allow');
-  expect((await host.request(callback.toString())).status).toBe(200);
-  return installation;
-}
-
-/** The events the template received and stored, by name, with their payloads. */
-async function received(name: string): Promise<Record<string, unknown>[]> {
-  const { rows } = await f.integrator.db.query<{ payload: string }>(
-    'SELECT payload FROM addon_kit_events WHERE name = $1 ORDER BY received_at',
-    [name],
-  );
-  return rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
-}
 
 /** The host's outbox rows of a lifecycle event name. */
 async function outbox(name: string): Promise<{ person_id: string }[]> {
@@ -81,8 +58,10 @@ function postRevoke(browser: TestBrowser, installation: string, csrf: string | u
 describe('the account page revokes an authorized add-on', () => {
   it('lists it, refuses without CSRF or from elsewhere, revokes it as the JSON route does [revoke]', async () => {
     const session = await loggedIn(f.t.baseUrl);
-    const installation = await handshake(session.browser);
-    await expect.poll(() => received('addon.authorization.completed'), { timeout: 15_000 }).toHaveLength(1);
+    const installation = await completeHandshake(session.browser);
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.completed'), { timeout: 15_000 })
+      .toHaveLength(1);
     const admin = await personId(f.t.db, 'admin@demo.test');
     const before = (await testVault(f.t.db).find(installation, admin))!;
     const at = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -122,8 +101,10 @@ describe('the account page revokes an authorized add-on', () => {
     const call = await proxyFetch(f.t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
     expect(call.status).toBe(401);
     expect((await call.json()).error.code).toBe('handshake_required');
-    await expect.poll(() => received('addon.authorization.revoked'), { timeout: 15_000 }).toHaveLength(1);
-    expect((await received('addon.authorization.revoked'))[0]).toMatchObject({
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.revoked'), { timeout: 15_000 })
+      .toHaveLength(1);
+    expect((await receivedLifecycleEvents(f, 'addon.authorization.revoked'))[0]).toMatchObject({
       event: 'addon.authorization.revoked',
       installation_id: installation,
       environment: 'development',
