@@ -19,6 +19,7 @@ const DATABASE_INDEPENDENT = [
   'test/host/layers.test.ts',
   'test/examples.test.ts',
   'test/markdown-links.test.ts',
+  'test/readme.test.ts',
   'test/host/db/table-owners.test.ts',
   'integrator-template/test/data-dir-creation.test.ts',
 ];
