@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../support/host.ts';
 import { parseForms, type TestBrowser } from '../../support/oauth-browser.ts';
-import { TestClock } from '#integrator/test/support.ts';
-import { loggedIn, organizationId, proxyFetch, seedReady, testVault } from '../addons/fixtures.ts';
+import { Browser, TestClock } from '#integrator/test/support.ts';
+import { runAuthorization } from '../../support/oauth-flow.ts';
+import { loggedIn, organizationId, proxyFetch, seedReady, startAuthorization, testVault } from '../addons/fixtures.ts';
 import {
   completeHandshake,
   receivedLifecycleEvents,
@@ -65,16 +66,18 @@ describe('the account page revokes an authorized add-on', () => {
     const admin = await personId(f.t.db, 'admin@demo.test');
     const before = (await testVault(f.t.db).find(installation, admin))!;
     const at = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-    const { rows: times } = await f.t.db.query<{ created_at: Date; updated_at: Date }>(
-      'SELECT created_at, updated_at FROM addon_authorizations WHERE id = $1',
+    const { rows: times } = await f.t.db.query<{ created_at: Date; authorized_at: Date; updated_at: Date }>(
+      'SELECT created_at, authorized_at, updated_at FROM addon_authorizations WHERE id = $1',
       [before.id],
     );
+    // Authorized when step 6 made it ready, not when the handshake started.
+    expect(times[0]!.authorized_at.getTime()).toBeGreaterThan(times[0]!.created_at.getTime());
 
     const { page, rows } = await listed(session.browser);
     expect(rows).toEqual([
       [
         installation,
-        ['Messages add-on', 'development', 'Authorized', at(times[0]!.created_at), at(times[0]!.updated_at)],
+        ['Messages add-on', 'development', 'Authorized', at(times[0]!.authorized_at), at(times[0]!.updated_at)],
       ],
     ]);
     const forms = parseForms(page.body);
@@ -122,6 +125,36 @@ describe('the account page revokes an authorized add-on', () => {
     );
     expect(after.body).toContain('You have not authorized any add-on.');
     expect((await listed(session.browser)).rows).toEqual([]);
+  });
+
+  it('lists a handshake under way as Authorizing, not yet authorized [integrator_pending]', async () => {
+    const session = await loggedIn(f.t.baseUrl, 'editor@demo.test');
+    const list = JSON.parse(
+      (await session.browser.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
+    ) as { data: { id: string }[] };
+    const installation = list.data[0]!.id;
+    const start = await startAuthorization(session.browser, installation);
+    expect(start.status).toBe(303);
+    // Leg one and the host's grant (the advance); the person stops at the integrator's sign-in.
+    const completion = await runAuthorization(session.browser, new URL(start.location!));
+    const toAdvance = await new Browser().fetch(completion.toString());
+    expect((await session.browser.request(toAdvance.headers.get('location')!)).status).toBe(303);
+    const editor = await personId(f.t.db, 'editor@demo.test');
+    expect((await testVault(f.t.db).find(installation, editor))?.state).toBe('integrator_pending');
+    const { rows: times } = await f.t.db.query<{ authorized_at: Date | null; updated_at: Date }>(
+      'SELECT authorized_at, updated_at FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2',
+      [installation, editor],
+    );
+    expect(times[0]!.authorized_at).toBeNull();
+    const at = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect((await listed(session.browser)).rows).toEqual([
+      [installation, ['Messages add-on', 'development', 'Authorizing', 'not yet', at(times[0]!.updated_at)]],
+    ]);
+    // The next test seeds the editor's authorization afresh.
+    await f.t.db.query('DELETE FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2', [
+      installation,
+      editor,
+    ]);
   });
 
   it("answers 404 to an installation the person has not authorized, another person's authorization intact [isolation]", async () => {
