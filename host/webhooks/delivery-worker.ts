@@ -272,7 +272,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       stopped = true;
       wakeUp?.();
       await loop;
-      await Promise.allSettled([...inFlight]);
+      // A finishing statement under way may still start the attempts it claimed: wait for those too.
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       await listening?.close();
     },
   };

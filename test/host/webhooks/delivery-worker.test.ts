@@ -190,6 +190,90 @@ describe('createAttemptFinisher()', () => {
   });
 });
 
+describe('createAttemptFinisher() with a NextClaimer', () => {
+  const sent200 = (url: string): AttemptRecord => ({
+    requestUrl: url,
+    requestHeaders: [['Content-Type', 'application/json']],
+    requestBody: '{}',
+    responseStatus: 200,
+    responseHeaders: { 'content-length': '2' },
+    responseBody: 'ok',
+    responseTruncated: false,
+    error: null,
+    startedAt: new Date(),
+    durationMs: 3,
+  });
+
+  it("claims the next due events in the finishing statement, never the batch's own, up to the slots reserved [finish and claim]", async () => {
+    const { row } = await subscribe('http://127.0.0.1:9/a');
+    for (let n = 0; n < 6; n++) await record({ n });
+    const batch = await claimDueEvents(db, 2, 60_000);
+    let statements = 0;
+    const counting = {
+      query: (sql: string, params?: readonly unknown[]) => {
+        statements += 1;
+        return db.query(sql, params);
+      },
+    } as unknown as Database;
+    const reserved: number[] = [];
+    const started: { ids: string[]; reserved: number }[] = [];
+    const finisher = createAttemptFinisher(counting, {
+      leaseMs: 60_000,
+      reserve: (batchSize) => {
+        reserved.push(batchSize);
+        return 3;
+      },
+      claimed: (events, slots) => started.push({ ids: events.map((e) => e.id), reserved: slots }),
+    });
+    const results = await Promise.all(
+      batch.map((event) =>
+        finisher.finish({ event, outcome: { status: 'delivered', deactivate: false }, record: sent200(row.url) }),
+      ),
+    );
+    expect(results).toEqual([true, true]);
+    expect(statements).toBe(1);
+    expect(reserved).toEqual([2]);
+    const next = (
+      await rows<{ id: string }>(
+        "SELECT id::text FROM webhook_events WHERE status = 'pending' ORDER BY next_attempt_at, id LIMIT 3",
+      )
+    ).map((r) => r.id);
+    expect(started).toEqual([{ ids: next, reserved: 3 }]);
+    expect(next.some((id) => batch.some((e) => e.id === id))).toBe(false);
+    expect(
+      await rows(
+        'SELECT attempts, lease_until IS NOT NULL AS leased FROM webhook_events WHERE id = ANY($1::bigint[])',
+        [next],
+      ),
+    ).toEqual(Array.from({ length: 3 }, () => ({ attempts: 1, leased: true })));
+    // The sixth is still due; the claimed three are leased.
+    expect((await claimDueEvents(db, 10, 60_000)).length).toBe(1);
+  });
+
+  it('claims nothing in a batch that deactivates a subscription [deactivation]', async () => {
+    const { row } = await subscribe('http://127.0.0.1:9/a');
+    for (let n = 0; n < 3; n++) await record({ n });
+    const [event] = await claimDueEvents(db, 1, 60_000);
+    let reserves = 0;
+    const finisher = createAttemptFinisher(db, {
+      leaseMs: 60_000,
+      reserve: () => {
+        reserves += 1;
+        return 5;
+      },
+      claimed: () => {},
+    });
+    const gone = { ...sent200(row.url), responseStatus: 410 };
+    expect(
+      await finisher.finish({ event: event!, outcome: { status: 'failed', deactivate: true }, record: gone }),
+    ).toBe(true);
+    expect(reserves).toBe(0);
+    // The two others are claimed afterwards, with their subscription seen inactive (the worker skips them).
+    const after = await claimDueEvents(db, 10, 60_000);
+    expect(after.map((e) => e.subscription_target?.active)).toEqual([false, false]);
+  });
+});
+
 describe('msUntilNextDue() and an idle worker', () => {
   it('says nothing is due on an outbox without pending events, and when one falls due [empty outbox]', async () => {
     await db.query('DELETE FROM webhook_deliveries');
