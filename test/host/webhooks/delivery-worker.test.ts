@@ -204,7 +204,7 @@ describe('createAttemptFinisher() with a NextClaimer', () => {
     durationMs: 3,
   });
 
-  it("claims the next due events in the finishing statement, never the batch's own, up to the slots reserved [finish and claim]", async () => {
+  it("claims up to the reserved slots' due events in its statement, never its batch's own [finish and claim]", async () => {
     const { row } = await subscribe('http://127.0.0.1:9/a');
     for (let n = 0; n < 6; n++) await record({ n });
     const batch = await claimDueEvents(db, 2, 60_000);
