@@ -85,23 +85,29 @@ export const runP8: Benchmark = async ({ options }) => {
       });
 
     /**
-     * CPU seconds used so far by this process and, on PostgreSQL, by the bench database's server processes: what a
-     * delivery costs moves far less with the machine's other load than the throughput does.
+     * CPU seconds used so far by this process (key 0) and, on PostgreSQL, by each of the bench database's server
+     * processes: what a delivery costs moves far less with the machine's other load than the throughput does.
      */
-    const cpuSeconds = async (): Promise<number> => {
+    const cpuNow = async (): Promise<Map<number, number>> => {
       const own = process.cpuUsage();
-      let seconds = (own.user + own.system) / 1e6;
+      const seconds = new Map([[0, (own.user + own.system) / 1e6]]);
       if (db.kind !== 'postgres') return seconds;
       const { rows } = await db.query<{ pid: number }>(
         'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
       );
       for (const { pid } of rows) {
         try {
-          seconds += processCpuSeconds(pid);
+          seconds.set(pid, processCpuSeconds(pid));
         } catch {
           // The connection ended meanwhile.
         }
       }
+      return seconds;
+    };
+    /** CPU seconds since `before`: a server process that ended meanwhile is left out (never counted negative). */
+    const cpuSince = async (before: Map<number, number>): Promise<number> => {
+      let seconds = 0;
+      for (const [pid, now] of await cpuNow()) seconds += now - (before.get(pid) ?? 0);
       return seconds;
     };
     const cpuPerDelivery = { worker: [] as number[], bare: [] as number[] };
@@ -110,7 +116,7 @@ export const runP8: Benchmark = async ({ options }) => {
     /** Creates/s of `seconds` of note creates, 10 at a time. */
     const createRate = async (cpu: number[]): Promise<number> => {
       const until = performance.now() + options.seconds * 1000;
-      const cpuBefore = await cpuSeconds();
+      const cpuBefore = await cpuNow();
       let done = 0;
       await Promise.all(
         Array.from({ length: 10 }, async () => {
@@ -126,7 +132,7 @@ export const runP8: Benchmark = async ({ options }) => {
           }
         }),
       );
-      cpu.push((1e6 * ((await cpuSeconds()) - cpuBefore)) / done);
+      cpu.push((1e6 * (await cpuSince(cpuBefore))) / done);
       return done / options.seconds;
     };
 
@@ -143,7 +149,7 @@ export const runP8: Benchmark = async ({ options }) => {
           }),
         );
       const started = performance.now();
-      const cpuBefore = await cpuSeconds();
+      const cpuBefore = await cpuNow();
       const worker = startWebhookWorker({
         db,
         box,
@@ -165,7 +171,7 @@ export const runP8: Benchmark = async ({ options }) => {
         await new Promise((r) => setTimeout(r, 50));
       }
       const seconds = (performance.now() - started) / 1000;
-      cpuPerDelivery.worker.push((1e6 * ((await cpuSeconds()) - cpuBefore)) / EVENTS_PER_ROUND);
+      cpuPerDelivery.worker.push((1e6 * (await cpuSince(cpuBefore))) / EVENTS_PER_ROUND);
       await worker.stop();
       return EVENTS_PER_ROUND / seconds;
     };
@@ -183,7 +189,7 @@ export const runP8: Benchmark = async ({ options }) => {
       );
       let next = 0;
       const started = performance.now();
-      const cpuBefore = await cpuSeconds();
+      const cpuBefore = await cpuNow();
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < bodies.length) {
@@ -202,7 +208,7 @@ export const runP8: Benchmark = async ({ options }) => {
         }),
       );
       const rate = EVENTS_PER_ROUND / ((performance.now() - started) / 1000);
-      cpuPerDelivery.bare.push((1e6 * ((await cpuSeconds()) - cpuBefore)) / EVENTS_PER_ROUND);
+      cpuPerDelivery.bare.push((1e6 * (await cpuSince(cpuBefore))) / EVENTS_PER_ROUND);
       return rate;
     };
 
