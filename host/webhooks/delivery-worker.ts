@@ -17,6 +17,7 @@ import { attemptDelivery } from './attempt-delivery.ts';
 import { attemptOutcome } from './attempt-outcome.ts';
 import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
+import { createWorkerSlots } from './worker-slots.ts';
 import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store/index.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { openLifecycleSecret } from './record-lifecycle-event.ts';
@@ -175,32 +176,18 @@ async function listenForEvents(db: Database, wake: () => void, logger: Logger): 
 /** Starts the worker; the caller must `stop()` it on shutdown. */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
-  const inFlight = new Set<Promise<void>>();
+  const slots = createWorkerSlots(options.concurrency);
+  const { inFlight } = slots;
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let woken = false;
   let listening: Subscription | undefined;
-  // Slots promised to a claim under way (the worker's own or a finishing statement's), so two claims never fill the
-  // same free slots.
-  let reserved = 0;
-  /** Reserves up to `free` slots (none once stopped); returns how many. */
-  const reserve = (free: number): number => {
-    const slots = stopped ? 0 : Math.max(0, free);
-    reserved += slots;
-    return slots;
-  };
   const finisher = createAttemptFinisher(db, {
     leaseMs: leaseMs(options.timeoutMs),
-    // The batch's attempts still count as in flight until the statement ends: their slots are the ones it frees. As
-    // for the worker's own claims, only once half the slots are free: the attempts claimed together end together,
-    // so the batches stay large.
-    reserve(batchSize) {
-      const free = options.concurrency - inFlight.size + batchSize - reserved;
-      return free * 2 >= options.concurrency ? reserve(free) : 0;
-    },
-    claimed(events, slots) {
+    reserve: (batchSize) => slots.reserveAfterBatch(batchSize),
+    claimed(events, reserved) {
       for (const event of events) start(event, targetOf(event));
-      reserved -= slots;
+      slots.release(reserved);
     },
   });
   const sweep = createSweeper(options);
@@ -226,16 +213,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   async function pass(): Promise<number> {
     await sweep();
     let waitMs = options.pollIntervalMs;
-    const busy = inFlight.size + reserved;
     // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again (and
     // their finishing statement claims for the slots it frees), so one claim serves several attempts.
-    if (busy < options.concurrency && (busy === 0 || (options.concurrency - busy) * 2 >= options.concurrency)) {
-      const free = reserve(options.concurrency - busy);
+    const free = slots.reserveForClaim();
+    if (free > 0) {
       // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
       // still a People viewer).
-      const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs)).finally(() => {
-        reserved -= free;
-      });
+      const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs)).finally(() => slots.release(free));
       for (const event of claimed) start(event, targetOf(event));
       if (claimed.length === free) return 0;
       if (claimed.length === 0) {
@@ -270,6 +254,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     wake,
     async stop() {
       stopped = true;
+      slots.close();
       wakeUp?.();
       await loop;
       // A finishing statement under way may still start the attempts it claimed: wait for those too.
