@@ -93,7 +93,8 @@ describe('createHostTracing() without an endpoint', () => {
   });
 
   it('starts a new sampled trace without a valid traceparent (an all-zero trace id is not one) [new]', () => {
-    for (const headers of [{}, { traceparent: `00-${'0'.repeat(32)}-${PARENT_SPAN_ID}-01` }]) {
+    const cases: Record<string, string>[] = [{}, { traceparent: `00-${'0'.repeat(32)}-${PARENT_SPAN_ID}-01` }];
+    for (const headers of cases) {
       const { traceId, out, log } = handled(headers);
       expect(traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(traceId).not.toBe('0'.repeat(32));
