@@ -18,6 +18,8 @@ const DATABASE_INDEPENDENT = [
   'test/bench/**',
   'test/host/layers.test.ts',
   'test/examples.test.ts',
+  'test/markdown-links.test.ts',
+  'test/readme.test.ts',
   'test/host/db/table-owners.test.ts',
   'integrator-template/test/data-dir-creation.test.ts',
 ];

@@ -52,7 +52,13 @@ import { oauthRouter } from './oauth/router.ts';
 import { startBackgroundWork } from './background-work.ts';
 import { developerRouter } from './developer/router.tsx';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
-import { WEBHOOKS_DOCUMENT_LINK, webhooksOpenApiRouter, webhooksRouter, type WebhookWorker } from './webhooks/index.ts';
+import {
+  WEBHOOKS_DOCUMENT_LINK,
+  WEBHOOKS_PREFIX,
+  webhooksOpenApiRouter,
+  webhooksRouter,
+  type WebhookWorker,
+} from './webhooks/index.ts';
 import type Provider from 'oidc-provider';
 
 export interface HostDeps {
@@ -225,7 +231,7 @@ function mountApis(app: Express, deps: HostDeps, services: Services, worker: { c
   app.use(openApiRouter({ baseUrl: config.baseUrl }));
   app.use(API_PREFIX, ...api('api', developerApiRouter({ db, now: deps.now })));
   app.use(webhooksOpenApiRouter({ baseUrl: config.baseUrl }));
-  app.use('/webhooks/v2', ...api('webhooks', webhooksRouter({ db, box, wake: () => worker.current?.wake() })));
+  app.use(WEBHOOKS_PREFIX, ...api('webhooks', webhooksRouter({ db, box, wake: () => worker.current?.wake() })));
 }
 
 /** `/login` and the OAuth provider's routes. */

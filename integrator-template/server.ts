@@ -19,6 +19,7 @@ import { messagePage } from './pages/page.ts';
 import { createPageSite, pageSiteRouter } from './pages/site.ts';
 import { migrateIntegrator, openIntegratorDatabase, type Database } from './store/database.ts';
 import { createTokenDeriver } from './store/tokens.ts';
+import { pruneExpired } from './store/housekeeping.ts';
 import { seedUsers } from './store/users.ts';
 
 /** Inputs of `createIntegrator`. */
@@ -83,6 +84,7 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
   await migrateIntegrator(db);
   await seedUsers(db, config.users, now());
   const ctx = integratorContext(options, logger, now);
+  const housekeeping = await startHousekeeping(db, now, logger);
 
   const app = express();
   app.disable('x-powered-by');
@@ -122,8 +124,27 @@ export async function createIntegrator(options: CreateIntegratorOptions): Promis
       apiBase: config.baseUrl,
       webhook: `${config.baseUrl}${ADDON_KIT_WEBHOOK_PATH}`,
     },
-    async close() {},
+    async close() {
+      clearInterval(housekeeping);
+    },
   };
+}
+
+/** Milliseconds between two housekeeping passes. */
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Prunes what is past use now, then hourly (store/housekeeping.ts); a failed pass is logged and tried next hour. */
+async function startHousekeeping(db: Database, now: Clock, logger: Logger): Promise<NodeJS.Timeout> {
+  const pass = async () => {
+    try {
+      const pruned = await pruneExpired(db, now());
+      if (Object.values(pruned).some((n) => n > 0)) logger.info({ pruned }, 'housekeeping: deleted rows past use');
+    } catch (error) {
+      logger.warn({ err: error }, 'housekeeping failed; tried again in an hour');
+    }
+  };
+  await pass();
+  return setInterval(() => void pass(), HOUSEKEEPING_INTERVAL_MS).unref();
 }
 
 /** What every route of the integrator shares: configuration, database, logger, clock, session, page site. */

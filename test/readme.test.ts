@@ -3,17 +3,12 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { createHost } from '#host/app.ts';
 import { usageLine } from '#host/cli/args.ts';
 import { COMMAND_SPECS } from '#host/cli/command-specs.ts';
 import { ENVIRONMENT } from '#host/config.ts';
-import { openDatabase } from '#host/db/database.ts';
-import { createLogger } from '#host/logger.ts';
-import { runCli } from './support/cli.ts';
-import { testConfig } from './support/host.ts';
+import { runCli, startCli, stopCli } from './support/cli.ts';
 
 const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -57,32 +52,30 @@ describe('README', () => {
     expect(documented).toEqual(COMMAND_SPECS.flatMap((spec) => spec.forms.map((form) => usageLine(spec.name, form))));
   });
 
-  // Two CLI processes (migrate + seed, then pat create) and a host: slow on a loaded machine, hence 90 s.
-  it('runs the "Try the API" example: pat create, then curl with those credentials', async () => {
+  // As a person runs it: `npm start` holds the data directory (the embedded database) while the README's `pat create`
+  // runs beside it (the running host runs it), then curl asks that running host.
+  it('runs the "Try the API" example beside a running start: pat create, then curl with those credentials', async () => {
     const [patLine, curlLine] = shellLines('Try the API');
     expect(patLine).toMatch(/^npx addon-kit pat create /);
     expect(curlLine).toMatch(/^curl /);
     const dataDir = await mkdtemp(join(tmpdir(), 'addon-kit-readme-'));
-    expect((await runCli(['seed', '--people', '0', '--data-dir', dataDir])).code).toBe(0);
-    // The README line exactly, with the data directory of this test appended.
-    const args = patLine!
-      .replace(/^npx addon-kit /, '')
-      .match(/"[^"]*"|\S+/g)!
-      .map((a) => a.replace(/^"|"$/g, ''));
-    const created = await runCli([...args, '--data-dir', dataDir]);
-    expect(created.code).toBe(0);
-    const clientId = /client ID: (\S+)/.exec(created.stdout)![1]!;
-    const secret = /secret:\s+(\S+)/.exec(created.stdout)![1]!;
-
-    const db = await openDatabase({ dataDir: join(dataDir, 'db') });
-    const host = await createHost({ config: testConfig(), db, logger: createLogger('silent') });
-    const server = host.app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const host = await startCli(
+      ['start', '--port', '0', '--no-demo', '--data-dir', dataDir],
+      /^addon-kit host listening on (\S+) /m,
+    );
     try {
-      const port = (server.address() as { port: number }).port;
+      // The README line exactly, with the data directory of this test appended.
+      const args = patLine!
+        .replace(/^npx addon-kit /, '')
+        .match(/"[^"]*"|\S+/g)!
+        .map((a) => a.replace(/^"|"$/g, ''));
+      const created = await runCli([...args, '--data-dir', dataDir]);
+      expect([created.code, created.stderr.includes('in use by process')]).toEqual([0, false]);
+      const clientId = /client ID: (\S+)/.exec(created.stdout)![1]!;
+      const secret = /secret:\s+(\S+)/.exec(created.stdout)![1]!;
       const curl = curlLine!
         .replace('CLIENT_ID:SECRET', `${clientId}:${secret}`)
-        .replace('http://localhost:4000', `http://127.0.0.1:${port}`);
+        .replace('http://localhost:4000', host.match[1]!);
       const curlArgs = curl
         .replace(/^curl /, '')
         .match(/"[^"]*"|\S+/g)!
@@ -93,9 +86,7 @@ describe('README', () => {
       expect(body.data.attributes).toEqual({ first_name: 'Alex', last_name: 'Admin' });
       expect(body.included.map((r) => r.type)).toEqual(['Organization']);
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await db.close();
+      expect(await stopCli(host.child)).toBe(0);
     }
-  }, 90_000);
+  }, 120_000);
 });

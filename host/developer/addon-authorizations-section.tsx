@@ -69,7 +69,7 @@ export function AddonAuthorizationsSection(props: {
                 <td>{a.name}</td>
                 <td>{a.environment}</td>
                 <td>{STATE_LABELS[a.state]}</td>
-                <td>{shownTime(a.authorizedAt)}</td>
+                <td>{a.authorizedAt ? shownTime(a.authorizedAt) : 'not yet'}</td>
                 <td>{shownTime(a.updatedAt)}</td>
                 <td class="ak-cell-actions">
                   <form method="post" action={`/developer/account/addons/${a.installationId}/revoke`}>

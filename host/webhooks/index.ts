@@ -35,3 +35,4 @@ export { sendTestEvent, testEventPayload, type TestEventSubscription } from './s
 export { EVENT_STATUSES } from './api/event-resource.ts';
 export { webhooksRouter, type WebhooksApiDeps } from './api/webhooks-router.ts';
 export { WEBHOOKS_DOCUMENT_LINK, webhooksOpenApiRouter } from './api/webhooks-openapi-router.ts';
+export { WEBHOOKS_PREFIX } from './api/webhooks-openapi.ts';

@@ -14,7 +14,8 @@ export interface PersonAuthorization {
   name: string;
   environment: Environment;
   state: Exclude<AuthorizationState, 'uninitialized'>;
-  authorizedAt: Date;
+  /** When the person last completed the handshake; null while none has (a handshake under way). */
+  authorizedAt: Date | null;
   updatedAt: Date;
 }
 
@@ -34,11 +35,11 @@ export async function listPersonAuthorizations(
     installation_id: string;
     label: { name: string; environment: Environment };
     state: PersonAuthorization['state'];
-    created_at: Date;
+    authorized_at: Date | null;
     updated_at: Date;
   }>(
     // `authz`: the registry's piece has its own `i`, `a`, `v` and `o`.
-    `SELECT x.* FROM (SELECT authz.id, authz.installation_id::text, authz.state, authz.created_at, authz.updated_at,
+    `SELECT x.* FROM (SELECT authz.id, authz.installation_id::text, authz.state, authz.authorized_at, authz.updated_at,
        ${installationLabelSql('$2::bigint', 'authz.installation_id')} AS label
      FROM addon_authorizations authz WHERE authz.person_id = $1 AND authz.state <> 'uninitialized') x
      WHERE x.label IS NOT NULL ORDER BY x.label->>'name', x.label->>'environment', x.id`,
@@ -49,7 +50,7 @@ export async function listPersonAuthorizations(
     name: r.label.name,
     environment: r.label.environment,
     state: r.state,
-    authorizedAt: r.created_at,
+    authorizedAt: r.authorized_at,
     updatedAt: r.updated_at,
   }));
 }

@@ -57,6 +57,7 @@ export function tokenStatements(db: Queryable): TokenStatements {
            state = CASE WHEN $6::boolean THEN 'ready' ELSE state END,
            integrator_refreshed_at = $7, encryption_key_id = $8, updated_at = now(),
            integrator_subject = CASE WHEN $6::boolean THEN $10 ELSE integrator_subject END,
+           authorized_at = CASE WHEN $6::boolean THEN now() ELSE authorized_at END,
            excluded_at = CASE WHEN $6::boolean THEN NULL ELSE excluded_at END
          WHERE id = $1 AND (NOT $6::boolean OR state = ANY($9::text[]))`,
         [

@@ -1,7 +1,7 @@
 /** The public description of the webhooks API: `/webhooks/v2/open_api` (and `/latest`, `/2022-10-20`). */
 import { Router } from 'express';
 import { NotFoundError } from '../../errors.ts';
-import { webhooksOpenApiDocument } from './webhooks-openapi.ts';
+import { WEBHOOKS_PREFIX, webhooksOpenApiDocument } from './webhooks-openapi.ts';
 
 const VERSION = '2022-10-20';
 
@@ -9,15 +9,15 @@ const VERSION = '2022-10-20';
 export const WEBHOOKS_DOCUMENT_LINK = {
   id: 'webhooks',
   title: 'Webhooks API',
-  url: '/webhooks/v2/open_api',
-  console: { apiPrefix: '/webhooks/v2', scope: 'webhooks' },
+  url: `${WEBHOOKS_PREFIX}/open_api`,
+  console: { apiPrefix: WEBHOOKS_PREFIX, scope: 'webhooks' },
 } as const;
 
 /** The description routes (no authentication); the document is built once. */
 export function webhooksOpenApiRouter(deps: { baseUrl: string }): Router {
   let document: Record<string, unknown> | undefined;
   const router = Router();
-  router.get(['/webhooks/v2/open_api', '/webhooks/v2/open_api/:version'], (req, res) => {
+  router.get([`${WEBHOOKS_PREFIX}/open_api`, `${WEBHOOKS_PREFIX}/open_api/:version`], (req, res) => {
     const version = req.params.version;
     if (version !== undefined && version !== 'latest' && version !== VERSION) throw new NotFoundError();
     res.json((document ??= webhooksOpenApiDocument(deps.baseUrl)));

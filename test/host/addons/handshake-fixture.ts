@@ -9,15 +9,20 @@ import type { Database } from '#host/db/database.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor } from '../../support/host.ts';
 import { startHttpTestHost, type HttpTestHost } from '../../support/oauth-server.ts';
+import type { TestBrowser } from '../../support/oauth-browser.ts';
+import { runAuthorization } from '../../support/oauth-flow.ts';
 import {
+  authorizeInBrowser,
+  Browser,
   CLIENT_ID,
   CLIENT_SECRET,
   createIntegratorTestDatabase,
   startTestIntegrator,
+  USER,
   type TestClock,
   type TestIntegrator,
 } from '#integrator/test/support.ts';
-import { organizationId, testBox } from './fixtures.ts';
+import { organizationId, startAuthorization, testBox } from './fixtures.ts';
 
 export interface HandshakeFixture {
   t: HttpTestHost;
@@ -127,4 +132,31 @@ export async function startHandshakeFixture(
       await t.close();
     },
   };
+}
+
+/** Steps 0–6 for the logged-in browser `host`, as the person `USER` at the integrator; the installation's id. */
+export async function completeHandshake(host: TestBrowser): Promise<string> {
+  const list = JSON.parse(
+    (await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
+  ) as { data: { id: string }[] };
+  const installation = list.data[0]!.id;
+  const start = await startAuthorization(host, installation);
+  expect(start.status).toBe(303);
+  const completion = await runAuthorization(host, new URL(start.location!));
+  const integratorBrowser = new Browser();
+  const toAdvance = await integratorBrowser.fetch(completion.toString());
+  const toIntegrator = await host.request(toAdvance.headers.get('location')!);
+  expect(toIntegrator.status).toBe(303);
+  const callback = await authorizeInBrowser(integratorBrowser, toIntegrator.location!, USER, 'allow');
+  expect((await host.request(callback.toString())).status).toBe(200);
+  return installation;
+}
+
+/** The lifecycle events the fixture's template integrator received and stored, by name, with their payloads. */
+export async function receivedLifecycleEvents(f: HandshakeFixture, name: string): Promise<Record<string, unknown>[]> {
+  const { rows } = await f.integrator.db.query<{ payload: string }>(
+    'SELECT payload FROM addon_kit_events WHERE name = $1 ORDER BY received_at',
+    [name],
+  );
+  return rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
 }

@@ -7,11 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAccessMode } from '#host/oauth/application-access.ts';
 import { personId } from '../../support/host.ts';
-import type { TestBrowser } from '../../support/oauth-browser.ts';
-import { runAuthorization } from '../../support/oauth-flow.ts';
-import { authorizeInBrowser, Browser, TestClock, USER } from '#integrator/test/support.ts';
-import { loggedIn, organizationId, proxyFetch, startAuthorization, testVault } from './fixtures.ts';
-import { startHandshakeFixture, type HandshakeFixture } from './handshake-fixture.ts';
+import { TestClock, USER } from '#integrator/test/support.ts';
+import { loggedIn, organizationId, proxyFetch, testVault } from './fixtures.ts';
+import {
+  completeHandshake,
+  receivedLifecycleEvents,
+  startHandshakeFixture,
+  type HandshakeFixture,
+} from './handshake-fixture.ts';
 
 let f: HandshakeFixture;
 let installation: string;
@@ -29,33 +32,6 @@ beforeAll(async () => {
   aliceId = rows[0]!.id;
 });
 afterAll(() => f?.close());
-
-/** Steps 0–6 for the logged-in browser, as the person `USER` at the integrator. */
-async function handshake(host: TestBrowser): Promise<void> {
-  const list = JSON.parse(
-    (await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
-  ) as { data: { id: string }[] };
-  installation = list.data[0]!.id;
-  const start = await startAuthorization(host, installation);
-  expect(start.status).toBe(303);
-  const completion = await runAuthorization(host, new URL(start.location!));
-  const integratorBrowser = new Browser();
-  const toAdvance = await integratorBrowser.fetch(completion.toString());
-  const toIntegrator = await host.request(toAdvance.headers.get('location')!);
-  expect(toIntegrator.status).toBe(303);
-  const callback = await authorizeInBrowser(integratorBrowser, toIntegrator.location!, USER, 'allow');
-  const done = await host.request(callback.toString());
-  expect(done.status).toBe(200);
-}
-
-/** The events the template received and stored, by name, with their payloads. */
-async function received(name: string): Promise<Record<string, unknown>[]> {
-  const { rows } = await f.integrator.db.query<{ payload: string }>(
-    'SELECT payload FROM addon_kit_events WHERE name = $1 ORDER BY received_at',
-    [name],
-  );
-  return rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
-}
 
 /** Alice's token families at the template (the tokens it issued to the host for her). */
 async function aliceGrants(): Promise<number> {
@@ -101,11 +77,13 @@ function expectedPayload(event: string, admin: string, org: string) {
 describe('add-on lifecycle events to the template integrator', () => {
   it('delivers completed once the handshake completes; the template stores it once [completed]', async () => {
     const { browser } = await loggedIn(f.t.baseUrl);
-    await handshake(browser);
-    await expect.poll(() => received('addon.authorization.completed'), { timeout: 15_000 }).toHaveLength(1);
+    installation = await completeHandshake(browser);
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.completed'), { timeout: 15_000 })
+      .toHaveLength(1);
     const admin = await personId(f.t.db, 'admin@demo.test');
     const org = await organizationId(f.t.db, 'demo');
-    expect((await received('addon.authorization.completed'))[0]).toEqual(
+    expect((await receivedLifecycleEvents(f, 'addon.authorization.completed'))[0]).toEqual(
       expectedPayload('addon.authorization.completed', admin, org),
     );
     await expect
@@ -167,8 +145,10 @@ describe('add-on lifecycle events to the template integrator', () => {
       expect((await after.json()).error.code).toBe('handshake_required');
     }
 
-    await expect.poll(() => received('addon.authorization.revoked'), { timeout: 15_000 }).toHaveLength(1);
-    expect((await received('addon.authorization.revoked'))[0]).toEqual(
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.revoked'), { timeout: 15_000 })
+      .toHaveLength(1);
+    expect((await receivedLifecycleEvents(f, 'addon.authorization.revoked'))[0]).toEqual(
       expectedPayload('addon.authorization.revoked', admin, await organizationId(f.t.db, 'demo')),
     );
     expect(await aliceGrants()).toBe(0);
@@ -190,8 +170,10 @@ describe('add-on lifecycle events to the template integrator', () => {
 
   it('delivers excluded once when the access mode leaves the person out [excluded]', async () => {
     const session = await loggedIn(f.t.baseUrl);
-    await handshake(session.browser);
-    await expect.poll(() => received('addon.authorization.completed'), { timeout: 15_000 }).toHaveLength(2);
+    installation = await completeHandshake(session.browser);
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.completed'), { timeout: 15_000 })
+      .toHaveLength(2);
     expect(await aliceGrants()).toBe(1);
     const org = await organizationId(f.t.db, 'demo');
     await setAccessMode(f.t.db, { organizationId: org, applicationId: f.appId, mode: 'specific_people' });
@@ -201,7 +183,9 @@ describe('add-on lifecycle events to the template integrator', () => {
         expect(call.status).toBe(403);
         expect((await call.json()).error.code).toBe('not_allowed');
       }
-      await expect.poll(() => received('addon.authorization.excluded'), { timeout: 15_000 }).toHaveLength(1);
+      await expect
+        .poll(() => receivedLifecycleEvents(f, 'addon.authorization.excluded'), { timeout: 15_000 })
+        .toHaveLength(1);
       expect(await outbox('addon.authorization.excluded')).toHaveLength(1);
       expect(await aliceGrants()).toBe(0);
     } finally {
@@ -211,15 +195,17 @@ describe('add-on lifecycle events to the template integrator', () => {
 
   it('delivers reauthorization_required when the integrator refuses the refresh [reauthorization]', async () => {
     const session = await loggedIn(f.t.baseUrl);
-    await handshake(session.browser);
-    await expect.poll(() => received('addon.authorization.completed'), { timeout: 15_000 }).toHaveLength(3);
+    installation = await completeHandshake(session.browser);
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.completed'), { timeout: 15_000 })
+      .toHaveLength(3);
     // The integrator forgets the grant: the API answers 401, the refresh answers invalid_grant.
     await f.integrator.db.query('DELETE FROM token_families WHERE user_id::text = $1', [aliceId]);
     const call = await proxyFetch(f.t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
     expect(call.status).toBe(401);
     expect((await call.json()).error.code).toBe('reauthorization_required');
     await expect
-      .poll(() => received('addon.authorization.reauthorization_required'), { timeout: 15_000 })
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.reauthorization_required'), { timeout: 15_000 })
       .toHaveLength(1);
     // A second call finds the state moved: no second event.
     const second = await proxyFetch(f.t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });

@@ -8,10 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../support/host.ts';
 import { parseForms, type TestBrowser } from '../../support/oauth-browser.ts';
+import { Browser, TestClock } from '#integrator/test/support.ts';
 import { runAuthorization } from '../../support/oauth-flow.ts';
-import { authorizeInBrowser, Browser, TestClock, USER } from '#integrator/test/support.ts';
 import { loggedIn, organizationId, proxyFetch, seedReady, startAuthorization, testVault } from '../addons/fixtures.ts';
-import { startHandshakeFixture, type HandshakeFixture } from '../addons/handshake-fixture.ts';
+import {
+  completeHandshake,
+  receivedLifecycleEvents,
+  startHandshakeFixture,
+  type HandshakeFixture,
+} from '../addons/handshake-fixture.ts';
 
 let f: HandshakeFixture;
 
@@ -22,33 +27,6 @@ beforeAll(async () => {
   );
 });
 afterAll(() => f?.close());
-
-/** Steps 0–6 for the logged-in browser, as the person `USER` at the integrator; the installation id. */
-async function handshake(host: TestBrowser): Promise<string> {
-  const list = JSON.parse(
-    (await host.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
-  ) as { data: { id: string }[] };
-  const installation = list.data[0]!.id;
-  const start = await startAuthorization(host, installation);
-  expect(start.status).toBe(303);
-  const completion = await runAuthorization(host, new URL(start.location!));
-  const integratorBrowser = new Browser();
-  const toAdvance = await integratorBrowser.fetch(completion.toString());
-  const toIntegrator = await host.request(toAdvance.headers.get('location')!);
-  expect(toIntegrator.status).toBe(303);
-  const callback = await authorizeInBrowser(integratorBrowser, toIntegrator.location!, USER, 'allow');
-  expect((await host.request(callback.toString())).status).toBe(200);
-  return installation;
-}
-
-/** The events the template received and stored, by name, with their payloads. */
-async function received(name: string): Promise<Record<string, unknown>[]> {
-  const { rows } = await f.integrator.db.query<{ payload: string }>(
-    'SELECT payload FROM addon_kit_events WHERE name = $1 ORDER BY received_at',
-    [name],
-  );
-  return rows.map((r) => JSON.parse(r.payload) as Record<string, unknown>);
-}
 
 /** The host's outbox rows of a lifecycle event name. */
 async function outbox(name: string): Promise<{ person_id: string }[]> {
@@ -81,21 +59,25 @@ function postRevoke(browser: TestBrowser, installation: string, csrf: string | u
 describe('the account page revokes an authorized add-on', () => {
   it('lists it, refuses without CSRF or from elsewhere, revokes it as the JSON route does [revoke]', async () => {
     const session = await loggedIn(f.t.baseUrl);
-    const installation = await handshake(session.browser);
-    await expect.poll(() => received('addon.authorization.completed'), { timeout: 15_000 }).toHaveLength(1);
+    const installation = await completeHandshake(session.browser);
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.completed'), { timeout: 15_000 })
+      .toHaveLength(1);
     const admin = await personId(f.t.db, 'admin@demo.test');
     const before = (await testVault(f.t.db).find(installation, admin))!;
     const at = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-    const { rows: times } = await f.t.db.query<{ created_at: Date; updated_at: Date }>(
-      'SELECT created_at, updated_at FROM addon_authorizations WHERE id = $1',
+    const { rows: times } = await f.t.db.query<{ created_at: Date; authorized_at: Date; updated_at: Date }>(
+      'SELECT created_at, authorized_at, updated_at FROM addon_authorizations WHERE id = $1',
       [before.id],
     );
+    // Authorized when step 6 made it ready, not when the handshake started.
+    expect(times[0]!.authorized_at.getTime()).toBeGreaterThan(times[0]!.created_at.getTime());
 
     const { page, rows } = await listed(session.browser);
     expect(rows).toEqual([
       [
         installation,
-        ['Messages add-on', 'development', 'Authorized', at(times[0]!.created_at), at(times[0]!.updated_at)],
+        ['Messages add-on', 'development', 'Authorized', at(times[0]!.authorized_at), at(times[0]!.updated_at)],
       ],
     ]);
     const forms = parseForms(page.body);
@@ -122,8 +104,10 @@ describe('the account page revokes an authorized add-on', () => {
     const call = await proxyFetch(f.t.baseUrl, session, installation, 'integrator', { url: '/api/messages' });
     expect(call.status).toBe(401);
     expect((await call.json()).error.code).toBe('handshake_required');
-    await expect.poll(() => received('addon.authorization.revoked'), { timeout: 15_000 }).toHaveLength(1);
-    expect((await received('addon.authorization.revoked'))[0]).toMatchObject({
+    await expect
+      .poll(() => receivedLifecycleEvents(f, 'addon.authorization.revoked'), { timeout: 15_000 })
+      .toHaveLength(1);
+    expect((await receivedLifecycleEvents(f, 'addon.authorization.revoked'))[0]).toMatchObject({
       event: 'addon.authorization.revoked',
       installation_id: installation,
       environment: 'development',
@@ -141,6 +125,36 @@ describe('the account page revokes an authorized add-on', () => {
     );
     expect(after.body).toContain('You have not authorized any add-on.');
     expect((await listed(session.browser)).rows).toEqual([]);
+  });
+
+  it('lists a handshake under way as Authorizing, not yet authorized [integrator_pending]', async () => {
+    const session = await loggedIn(f.t.baseUrl, 'editor@demo.test');
+    const list = JSON.parse(
+      (await session.browser.request('/addons/installations', { headers: { accept: 'application/json' } })).body,
+    ) as { data: { id: string }[] };
+    const installation = list.data[0]!.id;
+    const start = await startAuthorization(session.browser, installation);
+    expect(start.status).toBe(303);
+    // Leg one and the host's grant (the advance); the person stops at the integrator's sign-in.
+    const completion = await runAuthorization(session.browser, new URL(start.location!));
+    const toAdvance = await new Browser().fetch(completion.toString());
+    expect((await session.browser.request(toAdvance.headers.get('location')!)).status).toBe(303);
+    const editor = await personId(f.t.db, 'editor@demo.test');
+    expect((await testVault(f.t.db).find(installation, editor))?.state).toBe('integrator_pending');
+    const { rows: times } = await f.t.db.query<{ authorized_at: Date | null; updated_at: Date }>(
+      'SELECT authorized_at, updated_at FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2',
+      [installation, editor],
+    );
+    expect(times[0]!.authorized_at).toBeNull();
+    const at = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect((await listed(session.browser)).rows).toEqual([
+      [installation, ['Messages add-on', 'development', 'Authorizing', 'not yet', at(times[0]!.updated_at)]],
+    ]);
+    // The next test seeds the editor's authorization afresh.
+    await f.t.db.query('DELETE FROM addon_authorizations WHERE installation_id = $1 AND person_id = $2', [
+      installation,
+      editor,
+    ]);
   });
 
   it("answers 404 to an installation the person has not authorized, another person's authorization intact [isolation]", async () => {
