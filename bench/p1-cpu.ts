@@ -150,7 +150,8 @@ try {
       m.integrator.push(((int1 - int0) / result.ok) * 1e6);
       m.rps.push(result.rps);
       progress(
-        `${t.name}: ${result.rps.toFixed(0)} req/s, process ${m.own.at(-1)!.toFixed(0)} µs/call, ` +
+        `${t.name}: ${result.rps.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms), ` +
+          `process ${m.own.at(-1)!.toFixed(0)} µs/call, ` +
           `database ${m.server.at(-1)!.toFixed(0)} µs/call, integrator ${m.integrator.at(-1)!.toFixed(0)} µs/call`,
       );
     }

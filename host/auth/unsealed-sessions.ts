@@ -5,8 +5,11 @@
  * that follows the unseal (the person's status, a revocation) still runs on every request.
  */
 
+/** What a session holds: flat fields (ids, tokens, times), so a shallow copy is a whole copy. */
+export type FlatSessionData<T> = { [K in keyof T]: string | number | boolean | undefined };
+
 /** The cache of one session configuration (one password, one cookie name). */
-export interface UnsealedSessions<T extends object> {
+export interface UnsealedSessions<T extends FlatSessionData<T>> {
   /** A copy of the data `seal` was unsealed to, while the entry lasts. */
   get(seal: string): T | undefined;
   /** Keeps what `seal` unsealed to. */
@@ -35,7 +38,9 @@ function sealExpiry(seal: string): number | undefined {
 }
 
 /** Creates a bounded, short-lived cache of unsealed sessions. */
-export function createUnsealedSessions<T extends object>(options: UnsealedSessionsOptions = {}): UnsealedSessions<T> {
+export function createUnsealedSessions<T extends FlatSessionData<T>>(
+  options: UnsealedSessionsOptions = {},
+): UnsealedSessions<T> {
   const ttlMs = options.ttlMs ?? 60_000;
   const maxEntries = options.maxEntries ?? 5000;
   const now = options.now ?? Date.now;
@@ -47,14 +52,14 @@ export function createUnsealedSessions<T extends object>(options: UnsealedSessio
       entries.delete(seal);
       if (entry.expiresAt <= now()) return undefined;
       entries.set(seal, entry);
-      return structuredClone(entry.data);
+      return { ...entry.data };
     },
     set(seal, data) {
       const expiry = sealExpiry(seal);
       // A seal without a readable expiry is not kept: the unseal is the only judge of its age.
       if (expiry === undefined) return;
       entries.delete(seal);
-      entries.set(seal, { data: structuredClone(data), expiresAt: Math.min(now() + ttlMs, expiry) });
+      entries.set(seal, { data: { ...data }, expiresAt: Math.min(now() + ttlMs, expiry) });
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     },
     forget(seal) {

@@ -23,9 +23,27 @@ const fetchEnvelope = z.strictObject({
 /** The protocol's FetchEnvelope as the proxy checked it: the method upper-cased and one it relays. */
 export type CheckedFetchEnvelope = z.infer<typeof fetchEnvelope> & FetchEnvelope;
 
+/** Distinct envelopes kept parsed at most (the oldest goes first). */
+export const PARSED_ENVELOPES = 256;
+
+/**
+ * Envelopes already checked, by their exact header value: an add-on repeats the same few calls, and checking one is
+ * a pure function of the value. Kept frozen, so no step can change what a later call gets.
+ */
+const parsedEnvelopes = new Map<string, CheckedFetchEnvelope>();
+
 /** Parses the FETCH_HEADER value; a malformed one is a policy error, never a 500. */
 export function parseFetchEnvelope(header: string | undefined): CheckedFetchEnvelope {
   if (!header) throw new PolicyError('invalid_request', `The ${FETCH_HEADER} header is missing`);
+  const known = parsedEnvelopes.get(header);
+  if (known) return known;
+  const checked = checkEnvelope(header);
+  if (parsedEnvelopes.size >= PARSED_ENVELOPES) parsedEnvelopes.delete(parsedEnvelopes.keys().next().value!);
+  parsedEnvelopes.set(header, checked);
+  return checked;
+}
+
+function checkEnvelope(header: string): CheckedFetchEnvelope {
   let raw: unknown;
   try {
     raw = decodeEnvelope(header);
@@ -37,7 +55,10 @@ export function parseFetchEnvelope(header: string | undefined): CheckedFetchEnve
     const first = parsed.error.issues[0]!;
     throw new PolicyError('invalid_request', `${FETCH_HEADER} ${first.path.join('.') || 'value'}: ${first.message}`);
   }
-  return parsed.data;
+  const { headers } = parsed.data;
+  for (const pair of headers) Object.freeze(pair);
+  Object.freeze(headers);
+  return Object.freeze(parsed.data);
 }
 
 /**

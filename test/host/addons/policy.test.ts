@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isNonPublicAddress } from '#host/outbound/address-policy.ts';
-import { parseFetchEnvelope, stripHeaders } from '#host/addons/proxy/fetch-envelope.ts';
+import { PARSED_ENVELOPES, parseFetchEnvelope, stripHeaders } from '#host/addons/proxy/fetch-envelope.ts';
 import { isLoopbackUrl } from '#host/addons/tokens/integrator-client.ts';
 import type { PolicyError } from '#host/addons/addon-error.ts';
 import { canonicalPathOf, checkIntegratorCall, matchesTemplate } from '#host/addons/proxy/integrator-policy.ts';
@@ -174,6 +174,27 @@ describe('parseFetchEnvelope()', () => {
     ).toThrow('X-Addon-Fetch headers.0.1');
     expect(() => parseFetchEnvelope(header({ method: 'TRACE', url: '/x' }))).toThrow('X-Addon-Fetch method');
     expect(() => parseFetchEnvelope(undefined)).toThrow('The X-Addon-Fetch header is missing');
+  });
+
+  it('answers a repeated header from the envelope it checked, frozen, and keeps refusing a bad one [kept]', () => {
+    const header = encodeURIComponent(JSON.stringify({ method: 'get', url: '/kept', headers: [['Accept', 'x']] }));
+    const first = parseFetchEnvelope(header);
+    expect(parseFetchEnvelope(header)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.headers) && Object.isFrozen(first.headers[0])).toBe(true);
+    expect(() => first.headers.push(['B', 'y'])).toThrow(TypeError);
+    expect(parseFetchEnvelope(header)).toEqual({ method: 'GET', url: '/kept', headers: [['Accept', 'x']] });
+    const bad = encodeURIComponent(JSON.stringify({ method: 'TRACE', url: '/kept' }));
+    expect(() => parseFetchEnvelope(bad)).toThrow('X-Addon-Fetch method');
+    expect(() => parseFetchEnvelope(bad)).toThrow('X-Addon-Fetch method');
+  });
+
+  it('keeps at most PARSED_ENVELOPES checked envelopes, the oldest going first [bound]', () => {
+    const header = (i: number) => encodeURIComponent(JSON.stringify({ method: 'GET', url: `/bound/${i}` }));
+    const oldest = parseFetchEnvelope(header(0));
+    for (let i = 1; i <= PARSED_ENVELOPES; i++) parseFetchEnvelope(header(i));
+    const again = parseFetchEnvelope(header(0));
+    expect(again).not.toBe(oldest);
+    expect(again).toEqual(oldest);
   });
 });
 

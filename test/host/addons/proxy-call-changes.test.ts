@@ -147,9 +147,36 @@ describe('watchProxyCallChanges [looks]', () => {
     q.statements.length = 0;
     const answers = await Promise.all(Array.from({ length: 20 }, () => shared.settled()));
     expect(answers).toEqual(Array.from({ length: 20 }, () => true));
-    // MAX_LOOKS calls start one each; the sixteen others wait for one more, begun once the first ends.
+    // MAX_LOOKS calls start one each; all the others wait for one more, begun once the first ends.
     expect(q.statements).toHaveLength(MAX_LOOKS + 1);
     expect(q.statements.every((sql) => /\bFROM proxy_call_changes\b/.test(sql))).toBe(true);
+  });
+
+  it('answers a call arriving while a look runs only once a look begun after it saw the change committed meanwhile [running]', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    // The first look's statement runs (its snapshot taken) but its answer is held back until the change committed.
+    const slow: Queryable = {
+      async query<T>(sql: string, params?: readonly unknown[]) {
+        const result = await db.query<T>(sql, params);
+        if (!holding && /\bFROM proxy_call_changes\b/.test(sql)) {
+          holding = true;
+          await held;
+        }
+        return result;
+      },
+      exec: (sql) => db.exec(sql),
+    };
+    let heard = 0;
+    const watched = await watchProxyCallChanges(slow, { onChange: () => (heard += 1), staleAfterMs: 3_600_000 });
+    const first = watched.settled();
+    while (!holding) await new Promise((resolve) => setTimeout(resolve, 1));
+    await db.query('UPDATE people SET status = status WHERE false');
+    const second = watched.settled().then((fresh) => ({ fresh, heard }));
+    release();
+    expect(await first).toBe(true);
+    expect(await second).toEqual({ fresh: true, heard: 1 });
   });
 
   it('counts a look after more than staleAfterMs without one as a change [stale]', async () => {

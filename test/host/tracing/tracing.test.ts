@@ -2,12 +2,15 @@
  * W3C trace context on the host: an incoming `traceparent` is continued, every log line of a request names its trace
  * and request, and with an OTLP endpoint the spans reach an OpenTelemetry collector (a local OTLP/HTTP receiver).
  */
+import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
+import type { Request, Response } from 'express';
 import { createLogger } from '#host/logger.ts';
+import { createHostTracing, logFields, traceHeaders } from '#host/tracing/index.ts';
 import { TEST_USER_AGENT } from '../../support/constants.ts';
 import { basicAuthFor, createTestHost } from '../../support/host.ts';
 
@@ -60,6 +63,42 @@ describe('traceparent', () => {
       expect(new Set(traces).size).toBe(2);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('createHostTracing() without an endpoint', () => {
+  /** What the request's handlers see: the trace id on the request and the headers sent on with a call. */
+  function handled(headers: Record<string, string>) {
+    const tracing = createHostTracing();
+    const req = { method: 'POST', headers, requestId: 'r-1' } as unknown as Request;
+    let seen: { out: Record<string, string>; log: ReturnType<typeof logFields> } | undefined;
+    void tracing.traceRequests(req, new EventEmitter() as unknown as Response, () => {
+      seen = { out: traceHeaders(), log: logFields() };
+    });
+    return { traceId: req.traceId, ...seen! };
+  }
+
+  it('sends the incoming trace on with its sampled flag and tracestate, from a span id of its own [continued]', () => {
+    for (const flags of ['00', '01']) {
+      const { traceId, out, log } = handled({
+        traceparent: `00-${TRACE_ID}-${PARENT_SPAN_ID}-${flags}`,
+        tracestate: 'a=1',
+      });
+      expect(traceId).toBe(TRACE_ID);
+      expect(log).toEqual({ traceId: TRACE_ID, spanId: expect.stringMatching(/^[0-9a-f]{16}$/), requestId: 'r-1' });
+      expect(log.spanId).not.toBe(PARENT_SPAN_ID);
+      expect(out).toEqual({ traceparent: `00-${TRACE_ID}-${log.spanId}-${flags}`, tracestate: 'a=1' });
+    }
+  });
+
+  it('starts a new sampled trace without a valid traceparent (an all-zero trace id is not one) [new]', () => {
+    const cases: Record<string, string>[] = [{}, { traceparent: `00-${'0'.repeat(32)}-${PARENT_SPAN_ID}-01` }];
+    for (const headers of cases) {
+      const { traceId, out, log } = handled(headers);
+      expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(traceId).not.toBe('0'.repeat(32));
+      expect(out).toEqual({ traceparent: `00-${traceId}-${log.spanId}-01` });
     }
   });
 });
