@@ -17,7 +17,7 @@ import { attemptDelivery } from './attempt-delivery.ts';
 import { attemptOutcome } from './attempt-outcome.ts';
 import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
-import { createWorkerSlots } from './worker-slots.ts';
+import { createWorkerSlots, type WorkerSlots } from './worker-slots.ts';
 import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store/index.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { openLifecycleSecret } from './record-lifecycle-event.ts';
@@ -173,6 +173,36 @@ async function listenForEvents(db: Database, wake: () => void, logger: Logger): 
   });
 }
 
+/**
+ * One pass of the worker: the sweep, then a claim for the free slots (each claimed event started); returns how long
+ * to wait before the next pass (0: at once, the claim filled every slot).
+ */
+async function pass(
+  options: WebhookWorkerOptions,
+  slots: WorkerSlots,
+  sweep: () => Promise<void>,
+  start: (event: ClaimedEvent, target: DeliveryTarget | undefined) => void,
+): Promise<number> {
+  const { db } = options;
+  await sweep();
+  let waitMs = options.pollIntervalMs;
+  // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again (and
+  // their finishing statement claims for the slots it frees), so one claim serves several attempts.
+  const free = slots.reserveForClaim();
+  if (free > 0) {
+    // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
+    // still a People viewer).
+    const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs)).finally(() => slots.release(free));
+    for (const event of claimed) start(event, targetOf(event));
+    if (claimed.length === free) return 0;
+    if (claimed.length === 0) {
+      const next = await msUntilNextDue(db);
+      if (next !== undefined) waitMs = Math.min(waitMs, Math.max(5, next));
+    }
+  }
+  return waitMs;
+}
+
 /** Starts the worker; the caller must `stop()` it on shutdown. */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
@@ -210,33 +240,13 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     inFlight.add(running);
   }
 
-  async function pass(): Promise<number> {
-    await sweep();
-    let waitMs = options.pollIntervalMs;
-    // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again (and
-    // their finishing statement claims for the slots it frees), so one claim serves several attempts.
-    const free = slots.reserveForClaim();
-    if (free > 0) {
-      // One statement claims the events and reads their subscriptions' targets (URL, secrets, still active, person
-      // still a People viewer).
-      const claimed = await claimDueEvents(db, free, leaseMs(options.timeoutMs)).finally(() => slots.release(free));
-      for (const event of claimed) start(event, targetOf(event));
-      if (claimed.length === free) return 0;
-      if (claimed.length === 0) {
-        const next = await msUntilNextDue(db);
-        if (next !== undefined) waitMs = Math.min(waitMs, Math.max(5, next));
-      }
-    }
-    return waitMs;
-  }
-
   const loop = (async () => {
     listening = await listenForEvents(db, wake, logger);
     while (!stopped) {
       woken = false;
       let waitMs: number;
       try {
-        waitMs = await pass();
+        waitMs = await pass(options, slots, sweep, start);
       } catch (error) {
         if (stopped) break;
         logger.warn({ err: error }, 'webhook worker pass failed');
