@@ -9,7 +9,12 @@ import { upstreamFetch } from '../upstream/index.ts';
 import type { UpstreamPool } from '../../outbound/index.ts';
 
 export { isLoopbackUrl };
-import { AddonError, ReauthorizationRequiredError, TokenEndpointUnavailableError } from '../addon-error.ts';
+import {
+  AddonError,
+  ReauthorizationRequiredError,
+  TokenEndpointUnavailableError,
+  UpstreamError,
+} from '../addon-error.ts';
 import type { Installation } from '../registry/index.ts';
 import type { TokenSet } from '../authorizations/index.ts';
 
@@ -76,8 +81,15 @@ export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): T
  * authorize again, RFC 6749 §5.2); a timeout, a network failure or a 5xx can pass, so it is retryable.
  */
 export function tokenRequestError(error: unknown): AddonError {
-  // A policy refusal from upstreamFetch arrives as is, or wrapped (as a cause) by openid-client.
+  // A refusal from upstreamFetch arrives as is, or wrapped (as a cause) by openid-client: the policy's as it is; the
+  // exchange's (no connection, no answer in time) said as the token endpoint's, however the network failed.
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof UpstreamError && (e.code === 'upstream_unreachable' || e.code === 'upstream_timeout'))
+      return new TokenEndpointUnavailableError(
+        e.code === 'upstream_timeout'
+          ? "The integrator's token endpoint did not answer in time"
+          : "The integrator's token endpoint cannot be reached",
+      );
     if (e instanceof AddonError) return e;
   }
   if (error instanceof oidc.ClientError && error.code === 'OAUTH_HTTP_REQUEST_FORBIDDEN') {

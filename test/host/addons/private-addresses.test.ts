@@ -7,7 +7,7 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowsPrivateAddresses } from '#host/config.ts';
-import { AddonError } from '#host/addons/addon-error.ts';
+import { AddonError, UpstreamError } from '#host/addons/addon-error.ts';
 import type { Installation } from '#host/addons/registry/installations.ts';
 import { integratorOAuthClient, tokenRequestError } from '#host/addons/tokens/integrator-client.ts';
 import { upstreamFetch } from '#host/addons/upstream/upstream-fetch.ts';
@@ -242,6 +242,25 @@ describe('integrator token requests [token_url]', () => {
     } finally {
       await witness.close();
     }
+  });
+});
+
+describe('tokenRequestError() [token_url]', () => {
+  it('says an exchange that reached nothing or no answer in time as the token endpoint unavailable, however openid-client wraps it', () => {
+    for (const [code, message] of [
+      ['upstream_unreachable', "The integrator's token endpoint cannot be reached"],
+      ['upstream_timeout', "The integrator's token endpoint did not answer in time"],
+    ] as const) {
+      const expected = {
+        error: { side: 'integrator_auth', code: 'token_endpoint_unavailable', message, retryable: true },
+      };
+      const failure = new UpstreamError(code, 'https://integrator.test cannot be reached');
+      expect(tokenRequestError(failure).toJSON(), code).toEqual(expected);
+      expect(tokenRequestError(new TypeError('fetch failed', { cause: failure })).toJSON(), code).toEqual(expected);
+    }
+    // Not an outage: a redirect stays the exchange's own refusal.
+    const redirect = new UpstreamError('upstream_redirect', 'redirected');
+    expect(tokenRequestError(redirect)).toBe(redirect);
   });
 });
 
