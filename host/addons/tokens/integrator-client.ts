@@ -76,6 +76,10 @@ export function tokenSetOf(response: oidc.TokenEndpointResponse, now: number): T
   };
 }
 
+/** What a token endpoint that is down is said to be (whichever way the exchange found it so). */
+const NO_ANSWER_IN_TIME = "The integrator's token endpoint did not answer in time";
+const CANNOT_BE_REACHED = "The integrator's token endpoint cannot be reached";
+
 /**
  * Maps a failed token request to the proxy's typed errors: `invalid_grant` is final (the person must
  * authorize again, RFC 6749 §5.2); a timeout, a network failure or a 5xx can pass, so it is retryable.
@@ -85,11 +89,7 @@ export function tokenRequestError(error: unknown): AddonError {
   // exchange's (no connection, no answer in time) said as the token endpoint's, however the network failed.
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof UpstreamError && (e.code === 'upstream_unreachable' || e.code === 'upstream_timeout'))
-      return new TokenEndpointUnavailableError(
-        e.code === 'upstream_timeout'
-          ? "The integrator's token endpoint did not answer in time"
-          : "The integrator's token endpoint cannot be reached",
-      );
+      return new TokenEndpointUnavailableError(e.code === 'upstream_timeout' ? NO_ANSWER_IN_TIME : CANNOT_BE_REACHED);
     if (e instanceof AddonError) return e;
   }
   if (error instanceof oidc.ClientError && error.code === 'OAUTH_HTTP_REQUEST_FORBIDDEN') {
@@ -110,10 +110,9 @@ export function tokenRequestError(error: unknown): AddonError {
   const name = (error as { name?: string; cause?: { name?: string } })?.name;
   const causeName = (error as { cause?: { name?: string } })?.cause?.name;
   if (name === 'TimeoutError' || causeName === 'TimeoutError' || name === 'AbortError') {
-    return new TokenEndpointUnavailableError("The integrator's token endpoint did not answer in time");
+    return new TokenEndpointUnavailableError(NO_ANSWER_IN_TIME);
   }
-  if (error instanceof TypeError)
-    return new TokenEndpointUnavailableError("The integrator's token endpoint cannot be reached");
+  if (error instanceof TypeError) return new TokenEndpointUnavailableError(CANNOT_BE_REACHED);
   if (error instanceof oidc.ClientError && error.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM') {
     return new TokenEndpointUnavailableError("The integrator's token endpoint answered with an unexpected status");
   }
