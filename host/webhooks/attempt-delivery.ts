@@ -44,7 +44,7 @@ export async function attemptDelivery(request: AttemptRequest): Promise<AttemptR
       headers: request.headers,
       body: Buffer.from(request.body),
       allowNonPublic: request.allowNonPublic,
-      timeoutMs: request.timeoutMs,
+      // The attempt's own timer (above) is its one time limit, the head included: no second timer per request.
       signal: controller.signal,
       ...(request.pool ? { pool: request.pool } : {}),
     });

@@ -11,6 +11,8 @@ export interface WorkerSlots {
   readonly inFlight: Set<Promise<void>>;
   /** Reserves the free slots for a claim of the worker's own; 0 while fewer than half are free (or once closed). */
   reserveForClaim(): number;
+  /** Would `reserveForClaim` reserve any slot now? (Reserves nothing: whether an ended attempt should wake the worker.) */
+  claimable(): boolean;
   /**
    * Reserves the slots a finishing statement of `batchSize` attempts may claim: those its attempts (still in flight
    * until it ends) free, with the others free; 0 while they are fewer than half (or once closed).
@@ -26,14 +28,16 @@ export function createWorkerSlots(concurrency: number): WorkerSlots {
   const inFlight = new Set<Promise<void>>();
   let reserved = 0;
   let closed = false;
+  const enough = (free: number): boolean => !closed && free > 0 && (free >= concurrency || free * 2 >= concurrency);
   const take = (free: number): number => {
-    if (closed || free <= 0 || (free < concurrency && free * 2 < concurrency)) return 0;
+    if (!enough(free)) return 0;
     reserved += free;
     return free;
   };
   return {
     inFlight,
     reserveForClaim: () => take(concurrency - inFlight.size - reserved),
+    claimable: () => enough(concurrency - inFlight.size - reserved),
     reserveAfterBatch: (batchSize) => take(concurrency - inFlight.size + batchSize - reserved),
     release(slots) {
       reserved -= slots;

@@ -31,6 +31,22 @@ describe('createWorkerSlots()', () => {
     expect(slots.reserveAfterBatch(4)).toBe(4);
   });
 
+  it('says whether a claim would take slots, reserving none [claimable]', () => {
+    const slots = createWorkerSlots(8);
+    expect(slots.claimable()).toBe(true);
+    busy(slots, 5);
+    // Three free of eight: a claim would take none, so an attempt's end need not wake the worker.
+    expect(slots.claimable()).toBe(false);
+    slots.inFlight.delete([...slots.inFlight][0]!);
+    expect(slots.claimable()).toBe(true);
+    // Asking reserved nothing: the claim still gets all four free slots.
+    expect(slots.reserveForClaim()).toBe(4);
+    expect(slots.claimable()).toBe(false);
+    slots.release(4);
+    slots.close();
+    expect(slots.claimable()).toBe(false);
+  });
+
   it('reserves nothing once closed [stop]', () => {
     const slots = createWorkerSlots(8);
     slots.close();
