@@ -14,14 +14,14 @@ import type { Logger } from '../logger.ts';
 import type { UpstreamPool } from '../outbound/index.ts';
 import { attemptDelivery } from './attempt-delivery.ts';
 import { attemptOutcome } from './attempt-outcome.ts';
+import { createAttemptSecrets, type AttemptSecrets } from './attempt-secrets.ts';
 import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
 import { createWorkerSlots, type WorkerSlots } from './worker-slots.ts';
 import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store/index.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
-import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';
-import { openSubscriptionSecret, type DeliveryTarget } from './subscription-store.ts';
+import type { DeliveryTarget } from './subscription-store.ts';
 
 /** How the worker runs. */
 export interface WebhookWorkerOptions {
@@ -89,6 +89,7 @@ function targetOf(event: ClaimedEvent): DeliveryTarget | undefined {
 async function deliverOne(
   options: WebhookWorkerOptions,
   finisher: ReturnType<typeof createAttemptFinisher>,
+  secrets: AttemptSecrets,
   event: ClaimedEvent,
   target: DeliveryTarget | undefined,
 ): Promise<void> {
@@ -97,7 +98,7 @@ async function deliverOne(
     await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
     return;
   }
-  const { body, headers } = signedRequest(options, event, target);
+  const { body, headers } = signedRequest(options, secrets.of(event, target), event);
   const record = await attemptDelivery({
     url: target.url,
     headers,
@@ -117,19 +118,13 @@ async function deliverOne(
   }
 }
 
-/** The body of an attempt and its headers, signed with the target's secret (and its previous one while it rotates). */
+/** The body of an attempt and its headers, signed with its target's opened secrets (the previous one too while it rotates). */
 function signedRequest(
   options: WebhookWorkerOptions,
+  secrets: string[],
   event: ClaimedEvent,
-  target: DeliveryTarget,
 ): { body: string; headers: [string, string][] } {
   const lifecycle = event.subscription_id === null;
-  const secrets = [
-    lifecycle
-      ? openLifecycleSecret(options.box, target.authenticity_secret)
-      : openSubscriptionSecret(options.box, target.authenticity_secret),
-  ];
-  if (target.previous_secret) secrets.push(openSubscriptionSecret(options.box, target.previous_secret));
   const body = deliveryBody({
     uuid: event.uuid,
     name: event.name,
@@ -220,6 +215,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     },
   });
   const sweep = createSweeper(options);
+  const secrets = createAttemptSecrets(options.box);
 
   const wake = () => {
     woken = true;
@@ -229,7 +225,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   };
 
   function start(event: ClaimedEvent, target: DeliveryTarget | undefined): void {
-    const running: Promise<void> = deliverOne(options, finisher, event, target)
+    const running: Promise<void> = deliverOne(options, finisher, secrets, event, target)
       .catch((error: unknown) => {
         // The lease runs out and another claim tries again: at least once.
         logger.warn({ err: error, event: event.uuid }, 'webhook delivery attempt could not be recorded');
