@@ -1,6 +1,6 @@
 /**
- * The delivery worker of one host process. It claims due events from the outbox (event-store/) for up to
- * `concurrency` attempts sending and as many waiting to (worker-slots.ts), reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
+ * The delivery worker of one host process. It claims due events from the outbox (event-store/) up to
+ * `concurrency` attempts in flight, reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
  * (attempt-delivery.ts) and records the outcomes of the attempts that ended meanwhile in one statement
  * (attempt-finisher.ts; with the deactivations an outcome asks for, in one transaction). It wakes on a NOTIFY sent at
  * the commit of a change (record-event.ts), when an attempt ends, when the next retry falls due, and at least every
@@ -57,12 +57,9 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-/**
- * A lease outlives the attempt's own time limit and the wait for an exchange slot before it (at most one time limit:
- * the exchanges it waits for end by theirs; worker-slots.ts), so a live attempt is never claimed by another worker.
- */
+/** A lease outlives the attempt's own time limit, so a live attempt is never claimed by another worker. */
 function leaseMs(timeoutMs: number): number {
-  return 3 * timeoutMs + 1000;
+  return 2 * timeoutMs + 1000;
 }
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
@@ -92,7 +89,6 @@ function targetOf(event: ClaimedEvent): DeliveryTarget | undefined {
 async function deliverOne(
   options: WebhookWorkerOptions,
   finisher: ReturnType<typeof createAttemptFinisher>,
-  slots: WorkerSlots,
   secrets: AttemptSecrets,
   event: ClaimedEvent,
   target: DeliveryTarget | undefined,
@@ -102,17 +98,14 @@ async function deliverOne(
     await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
     return;
   }
-  // Signed when sent (its timestamp the sending's), once one of the `concurrency` exchanges is free.
-  const record = await slots.send(() => {
-    const { body, headers } = signedRequest(options, secrets.of(event, target), event);
-    return attemptDelivery({
-      url: target.url,
-      headers,
-      body,
-      timeoutMs: options.timeoutMs,
-      allowNonPublic: options.allowNonPublic,
-      ...(options.pool ? { pool: options.pool } : {}),
-    });
+  const { body, headers } = signedRequest(options, secrets.of(event, target), event);
+  const record = await attemptDelivery({
+    url: target.url,
+    headers,
+    body,
+    timeoutMs: options.timeoutMs,
+    allowNonPublic: options.allowNonPublic,
+    ...(options.pool ? { pool: options.pool } : {}),
   });
   const outcome = attemptOutcome(record.responseStatus, event.attempt, options.retryScale);
   await finisher.finish({ event, outcome, record });
@@ -232,7 +225,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   };
 
   function start(event: ClaimedEvent, target: DeliveryTarget | undefined): void {
-    const running: Promise<void> = deliverOne(options, finisher, slots, secrets, event, target)
+    const running: Promise<void> = deliverOne(options, finisher, secrets, event, target)
       .catch((error: unknown) => {
         // The lease runs out and another claim tries again: at least once.
         logger.warn({ err: error, event: event.uuid }, 'webhook delivery attempt could not be recorded');

@@ -464,26 +464,6 @@ describe('startWebhookWorker()', () => {
     expect(starts[1]!.started_at.getTime() - starts[0]!.started_at.getTime()).toBeGreaterThanOrEqual(3000 + 300);
   });
 
-  it('sends at most its concurrency at once, with as many more claimed and waiting [claimed ahead]', async () => {
-    const r = await receiver((n) => (n < 2 ? 'hang' : 200));
-    await subscribe(r.url);
-    for (let i = 0; i < 6; i++) await record({ i });
-    worker({ concurrency: 2, timeoutMs: 1000 });
-    await r.waitFor(2);
-    await sleep(300);
-    // Two hang at the receiver; two more are claimed (leased), waiting for one of those to end; two are still due.
-    expect(r.received).toHaveLength(2);
-    expect(
-      await rows("SELECT count(*)::int AS n FROM webhook_events WHERE status = 'pending' AND lease_until > now()"),
-    ).toEqual([{ n: 4 }]);
-    // The two time out (and are retried), the waiting two go out at once, then the rest: all six delivered.
-    await expect
-      .poll(() => rows("SELECT count(*)::int AS n FROM webhook_events WHERE status = 'delivered'"), { timeout: 10_000 })
-      .toEqual([{ n: 6 }]);
-    // The waiting two went out once the hanging two timed out, not before.
-    for (const got of r.received.slice(2, 4)) expect(got.at - r.received[0]!.at).toBeGreaterThanOrEqual(900);
-  });
-
   it('keeps the first 4 KiB of a response body [truncated]', async () => {
     const r = await receiver(() => ({ status: 200, body: 'x'.repeat(10_000) }));
     await subscribe(r.url);

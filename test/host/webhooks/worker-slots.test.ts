@@ -5,10 +5,9 @@ const busy = (slots: ReturnType<typeof createWorkerSlots>, n: number) => {
   for (let i = 0; i < n; i++) slots.inFlight.add(Promise.resolve());
 };
 
-// Four exchanges at once, and as many claimed attempts waiting: eight slots for the claims.
 describe('createWorkerSlots()', () => {
   it('reserves the free slots for a claim only once half are free, and never the same slots twice [claim]', () => {
-    const slots = createWorkerSlots(4);
+    const slots = createWorkerSlots(8);
     expect(slots.reserveForClaim()).toBe(8);
     // All eight are promised to the claim under way: a second claim gets none.
     expect(slots.reserveForClaim()).toBe(0);
@@ -21,7 +20,7 @@ describe('createWorkerSlots()', () => {
   });
 
   it('counts a finishing batch as the slots it frees, less those reserved meanwhile [finish and claim]', () => {
-    const slots = createWorkerSlots(4);
+    const slots = createWorkerSlots(8);
     busy(slots, 8);
     // A batch of three ending frees three: fewer than half.
     expect(slots.reserveAfterBatch(3)).toBe(0);
@@ -33,7 +32,7 @@ describe('createWorkerSlots()', () => {
   });
 
   it('says whether a claim would take slots, reserving none [claimable]', () => {
-    const slots = createWorkerSlots(4);
+    const slots = createWorkerSlots(8);
     expect(slots.claimable()).toBe(true);
     busy(slots, 5);
     // Three free of eight: a claim would take none, so an attempt's end need not wake the worker.
@@ -48,35 +47,8 @@ describe('createWorkerSlots()', () => {
     expect(slots.claimable()).toBe(false);
   });
 
-  it('runs at most `concurrency` exchanges at once, the longest waiting next [send]', async () => {
-    const slots = createWorkerSlots(2);
-    const started: string[] = [];
-    const end: Record<string, () => void> = {};
-    const flush = () => new Promise((resolve) => setImmediate(resolve));
-    const sent = ['a', 'b', 'c', 'd'].map((name) =>
-      slots.send(() => {
-        started.push(name);
-        return new Promise<string>((resolve) => (end[name] = () => resolve(name)));
-      }),
-    );
-    await flush();
-    expect(started).toEqual(['a', 'b']);
-    end.b!();
-    await flush();
-    expect(started).toEqual(['a', 'b', 'c']);
-    end.a!();
-    await flush();
-    expect(started).toEqual(['a', 'b', 'c', 'd']);
-    end.c!();
-    end.d!();
-    expect(await Promise.all(sent)).toEqual(['a', 'b', 'c', 'd']);
-    // A failed exchange frees its slot too.
-    await expect(slots.send(() => Promise.reject(new Error('no')))).rejects.toThrow('no');
-    await slots.send(() => Promise.resolve());
-  });
-
   it('reserves nothing once closed [stop]', () => {
-    const slots = createWorkerSlots(4);
+    const slots = createWorkerSlots(8);
     slots.close();
     expect(slots.reserveForClaim()).toBe(0);
     expect(slots.reserveAfterBatch(8)).toBe(0);
