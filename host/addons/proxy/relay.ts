@@ -58,14 +58,15 @@ function relayResponse(res: Response, upstream: IncomingMessage, publicUrl: URL,
   const headers = stripHeaders(headerPairs(upstream.rawHeaders)).filter(
     ([name]) => !(decoder && name === 'content-encoding'),
   );
-  res.status(200);
-  res.set(
+  // Node's own setters: Express's res.status and res.set check the code and look the type up again, on every call.
+  res.statusCode = 200;
+  res.setHeader(
     UPSTREAM_HEADER,
     encodeUpstream(upstream.statusCode ?? 502, upstream.statusMessage ?? '', publicUrl.toString(), headers),
   );
-  res.set('Content-Type', 'application/octet-stream');
-  res.set('Cache-Control', 'no-store');
-  res.set('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Type', 'application/octet-stream');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   const body: Readable = decoder ? upstream.pipe(decoder) : upstream;
   let total = 0;
   body.on('data', (chunk: Buffer) => {
