@@ -1,5 +1,6 @@
 /**
- * The delivery worker of one host process. It claims due events from the outbox (event-store/) up to
+ * The delivery worker of one host process. It fans the changes recorded by People writes out into events, one per
+ * subscription (event-store/changes.ts), and claims due events from the outbox (event-store/) up to
  * `concurrency` attempts in flight, reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
  * (attempt-delivery.ts) and records the outcomes of the attempts that ended meanwhile in one statement
  * (attempt-finisher.ts; with the deactivations an outcome asks for, in one transaction). It wakes on a NOTIFY sent at
@@ -18,7 +19,13 @@ import { attemptOutcome } from './attempt-outcome.ts';
 import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
 import { createWorkerSlots, type WorkerSlots } from './worker-slots.ts';
-import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store/index.ts';
+import {
+  claimDueEvents,
+  deleteFinishedEvents,
+  fanOutChanges,
+  msUntilNextDue,
+  type ClaimedEvent,
+} from './event-store/index.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
 import { openLifecycleSecret } from './record-lifecycle-event.ts';
 import { signDelivery } from './sign-delivery.ts';
@@ -64,6 +71,15 @@ function leaseMs(timeoutMs: number): number {
 }
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/** Changes fanned out by one statement (each into one event per subscription). */
+export const FAN_OUT_BATCH = 100;
+
+/**
+ * While the worker listens, a NOTIFY tells it of every change; a poll still looks for changes once this long after the
+ * last fan-out (a NOTIFY lost with its connection, a fan-out that failed). Without listening every poll looks.
+ */
+const FAN_OUT_AT_LEAST_EVERY_MS = 10_000;
 
 /**
  * The target of an add-on lifecycle event (no subscription): its own URL and sealed secret; always active and
@@ -164,6 +180,14 @@ function createSweeper({ db, logger, retentionDays }: WebhookWorkerOptions): () 
   };
 }
 
+/**
+ * Fans out every change recorded so far, FAN_OUT_BATCH at a time, so the claim that follows sees their events. Two
+ * workers never take the same change; what another worker holds is left to it.
+ */
+async function fanOutAll(db: Database): Promise<void> {
+  while ((await fanOutChanges(db, FAN_OUT_BATCH)).changes === FAN_OUT_BATCH);
+}
+
 /** Wakes the worker on each NOTIFY of a recorded event; undefined (the worker polls) when it cannot listen. */
 async function listenForEvents(db: Database, wake: () => void, logger: Logger): Promise<Subscription | undefined> {
   if (!db.listen) return undefined;
@@ -174,17 +198,20 @@ async function listenForEvents(db: Database, wake: () => void, logger: Logger): 
 }
 
 /**
- * One pass of the worker: the sweep, then a claim for the free slots (each claimed event started); returns how long
- * to wait before the next pass (0: at once, the claim filled every slot).
+ * One pass of the worker: the sweep, the changes fanned out when some may have been recorded (`changes`), then a claim
+ * for the free slots (each claimed event started); returns how long to wait before the next pass (0: at once, the
+ * claim filled every slot).
  */
 async function pass(
   options: WebhookWorkerOptions,
   slots: WorkerSlots,
   sweep: () => Promise<void>,
+  changes: boolean,
   start: (event: ClaimedEvent, target: DeliveryTarget | undefined) => void,
 ): Promise<number> {
   const { db } = options;
   await sweep();
+  if (changes) await fanOutAll(db);
   let waitMs = options.pollIntervalMs;
   // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again (and
   // their finishing statement claims for the slots it frees), so one claim serves several attempts.
@@ -211,6 +238,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   let stopped = false;
   let wakeUp: (() => void) | undefined;
   let woken = false;
+  // Whether a change may have been recorded since the last fan-out: set at start, by a NOTIFY (or a gap in listening)
+  // and by a poll (FAN_OUT_AT_LEAST_EVERY_MS); an attempt's end wakes the worker without it.
+  let changes = true;
+  let lastFanOut = 0;
   let listening: Subscription | undefined;
   const finisher = createAttemptFinisher(db, {
     leaseMs: leaseMs(options.timeoutMs),
@@ -225,6 +256,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const wake = () => {
     woken = true;
     wakeUp?.();
+  };
+  const changed = () => {
+    changes = true;
+    wake();
   };
 
   function start(event: ClaimedEvent, target: DeliveryTarget | undefined): void {
@@ -241,27 +276,33 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   }
 
   const loop = (async () => {
-    listening = await listenForEvents(db, wake, logger);
+    listening = await listenForEvents(db, changed, logger);
     while (!stopped) {
       woken = false;
+      const fanOut: boolean = changes;
+      changes = false;
+      if (fanOut) lastFanOut = Date.now();
       let waitMs: number;
       try {
-        waitMs = await pass(options, slots, sweep, start);
+        waitMs = await pass(options, slots, sweep, fanOut, start);
       } catch (error) {
         if (stopped) break;
         logger.warn({ err: error }, 'webhook worker pass failed');
+        changes ||= fanOut;
         waitMs = options.pollIntervalMs;
       }
       if (stopped || woken || waitMs === 0) continue;
       const controller = new AbortController();
       wakeUp = () => controller.abort();
-      await delay(waitMs, undefined, { signal: controller.signal, ref: false }).catch(() => {});
+      // Waited out without a wake: a poll, which looks for changes when no NOTIFY would tell, or now and then.
+      const polled = await delay(waitMs, true, { signal: controller.signal, ref: false }).catch(() => false);
+      if (polled && (!listening || Date.now() - lastFanOut >= FAN_OUT_AT_LEAST_EVERY_MS)) changes = true;
       wakeUp = undefined;
     }
   })();
 
   return {
-    wake,
+    wake: changed,
     async stop() {
       stopped = true;
       slots.close();

@@ -1,12 +1,13 @@
 /**
- * Records an event in the outbox, inside the caller's transaction: one row per active subscription of the
- * organization to the event's name, so a committed change always has its events and a rolled-back one has none.
- * Delivery is never inline: the worker is woken by a NOTIFY that PostgreSQL sends only at commit. One statement, with
- * or without subscribers (event-store/ inserts the events of the subscribers subscription-store.ts's query finds).
+ * Records a change in the outbox, inside the caller's transaction: one webhook_changes row when at least one active
+ * subscription of the organization wants the event's name, so a committed change always has its events and a
+ * rolled-back one has none. The delivery worker fans it out into one event per subscription (event-store/changes.ts):
+ * the write pays one row however many subscribe. Delivery is never inline: the worker is woken by a NOTIFY that
+ * PostgreSQL sends only at commit. One statement, with or without subscribers.
  */
 import type { Queryable } from '../db/database.ts';
 import type { EventName } from './event-names.ts';
-import { insertEventsForSubscribers } from './event-store/index.ts';
+import { insertChange } from './event-store/index.ts';
 
 /** The channel the delivery worker listens on (NOTIFY is delivered at commit, never for a rolled-back write). */
 export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events';
@@ -19,9 +20,9 @@ export interface RecordedEvent {
   payload: unknown;
 }
 
-/** Inserts the event for every matching subscription; returns how many were recorded. */
-export async function recordEvent(tx: Queryable, event: RecordedEvent): Promise<number> {
-  return insertEventsForSubscribers(
+/** Records the change for its subscribers; returns whether anyone subscribes (false: nothing was recorded). */
+export async function recordEvent(tx: Queryable, event: RecordedEvent): Promise<boolean> {
+  return insertChange(
     tx,
     { organizationId: event.organizationId, name: event.name, payload: JSON.stringify(event.payload) },
     WEBHOOK_EVENTS_CHANNEL,

@@ -183,8 +183,8 @@ export async function querySubscriptions(
 
 /**
  * The ids of the active subscriptions of organization `organization` to event `name` (SQL placeholders such as `$1`),
- * as a query the outbox's statement splices in (event-store/ `insertEventsForSubscribers`): a change's events are
- * then one statement, whoever subscribes.
+ * as a query the outbox's statements splice in (event-store/changes.ts: whether to record a change, and whom its fan-out
+ * makes events for): each is then one statement, whoever subscribes.
  */
 export function activeSubscribersSql(organization: string, name: string): string {
   return `SELECT id FROM webhook_subscriptions WHERE organization_id = ${organization} AND name = ${name} AND active`;

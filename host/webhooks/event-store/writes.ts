@@ -1,10 +1,10 @@
 /**
- * The writes of webhook_events (the outbox) outside the worker's attempts: inserting a change's events, retention,
- * ignore and redeliver. Claiming due events: claims.ts; finishing attempts (and claiming the next): finish-attempts.ts.
- * The reads of the API and the pages: reads.ts. Subscriptions: ../subscription-store.ts.
+ * The writes of webhook_events (the outbox) outside the worker's attempts: a test event's and a lifecycle event's
+ * rows, retention, ignore and redeliver. A change's events: changes.ts (fanned out by the worker). Claiming due events:
+ * claims.ts; finishing attempts (and claiming the next): finish-attempts.ts. The reads of the API and the pages:
+ * reads.ts. Subscriptions: ../subscription-store.ts.
  */
 import type { Queryable } from '../../db/database.ts';
-import { activeSubscribersSql } from '../subscription-store.ts';
 
 /** The events of one change, one per subscriber, in the caller's transaction. */
 export interface NewEvents {
@@ -25,32 +25,6 @@ export async function insertEvents(tx: Queryable, events: NewEvents): Promise<{ 
     [events.organizationId, events.subscriptionIds, events.name, events.payload],
   );
   return rows;
-}
-
-/** A change to announce to whoever subscribes to it. */
-export interface ChangeEvent {
-  organizationId: string;
-  name: string;
-  /** The payload as delivered (a JSON string). */
-  payload: string;
-}
-
-/**
- * Inserts one pending event per active subscription of the organization to the name and, when there was one, sends
- * `pg_notify(channel, name)` (delivered at commit only): one statement, with or without subscribers. Returns how
- * many events were recorded.
- */
-export async function insertEventsForSubscribers(tx: Queryable, event: ChangeEvent, channel: string): Promise<number> {
-  const { rows } = await tx.query<{ n: number }>(
-    `WITH inserted AS (
-       INSERT INTO webhook_events (organization_id, subscription_id, name, payload)
-       SELECT $1::bigint, s.id, $2::text, $3::text FROM (${activeSubscribersSql('$1::bigint', '$2::text')}) s
-       RETURNING 1),
-     recorded AS (SELECT count(*)::int AS n FROM inserted)
-     SELECT n, CASE WHEN n > 0 THEN pg_notify($4, $2) END AS notified FROM recorded`,
-    [event.organizationId, event.name, event.payload, channel],
-  );
-  return rows[0]!.n;
 }
 
 /**

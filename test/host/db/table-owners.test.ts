@@ -55,6 +55,7 @@ const OWNERS: { table: string; owner: string }[] = [
   { table: 'oauth_provider_records', owner: 'host/oauth/provider-records/' },
   { table: 'proxy_call_changes', owner: 'host/addons/proxy/proxy-call-changes.ts' },
   { table: 'webhook_subscriptions', owner: 'host/webhooks/subscription-store.ts' },
+  { table: 'webhook_changes', owner: 'host/webhooks/event-store/' },
   { table: 'webhook_events', owner: 'host/webhooks/event-store/' },
   { table: 'webhook_deliveries', owner: 'host/webhooks/event-store/' },
 ];

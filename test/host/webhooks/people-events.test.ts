@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
+import { FAN_OUT_BATCH } from '#host/webhooks/delivery-worker.ts';
 import { AVAILABLE_EVENTS } from '#host/webhooks/event-names.ts';
+import { fanOutChanges } from '#host/webhooks/event-store/index.ts';
 import { createSubscription } from '#host/webhooks/subscription-store.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createPeopleFixture, sqlRows, type PeopleFixture } from '../people/people-fixture.ts';
@@ -33,11 +35,19 @@ beforeAll(async () => {
     });
 });
 beforeEach(async () => {
-  await f.db.query('DELETE FROM webhook_events');
+  await forget();
 });
 afterAll(() => f.t.close());
 
+/** Forgets the changes and events recorded so far. */
+async function forget(): Promise<void> {
+  await f.db.query('DELETE FROM webhook_changes');
+  await f.db.query('DELETE FROM webhook_events');
+}
+
+/** The events recorded so far: the changes fanned out first, as the delivery worker does (it is off here). */
 async function events(): Promise<{ name: string; payload: any }[]> {
+  await fanOutChanges(f.db, FAN_OUT_BATCH);
   const rows = await sqlRows<{ name: string; payload: string }>(
     f.db,
     'SELECT name, payload FROM webhook_events ORDER BY id',
@@ -66,7 +76,7 @@ describe('People writes record webhook events', () => {
       .post(`/people/v2/people/${person}/notes`)
       .set('Authorization', f.auth.editor)
       .send(note({ note: 'First.' }));
-    await f.db.query('DELETE FROM webhook_events');
+    await forget();
     const res = await f.t
       .api()
       .patch(`/people/v2/notes/${created.body.data.id}`)
@@ -86,7 +96,7 @@ describe('People writes record webhook events', () => {
       .set('Authorization', f.auth.editor)
       .send(note({ note: 'Soon gone.' }));
     const before = await get(`/people/v2/notes/${created.body.data.id}`);
-    await f.db.query('DELETE FROM webhook_events');
+    await forget();
     const res = await f.t.api().delete(`/people/v2/notes/${created.body.data.id}`).set('Authorization', f.auth.editor);
     expect(res.status).toBe(204);
     expect(await events()).toEqual([{ name: 'people.v2.events.note.destroyed', payload: before.body }]);
@@ -106,7 +116,7 @@ describe('People writes record webhook events', () => {
         IF NEW.payload LIKE '%ROLLBACK-ME%' THEN RAISE EXCEPTION 'the write fails at commit'; END IF;
         RETURN NULL;
       END $$;
-      CREATE CONSTRAINT TRIGGER fail_marked_event AFTER INSERT ON webhook_events
+      CREATE CONSTRAINT TRIGGER fail_marked_event AFTER INSERT ON webhook_changes
         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION fail_marked_event();`);
     try {
       const notesBefore = await sqlRows<{ n: number }>(f.db, 'SELECT count(*)::int AS n FROM notes');
@@ -120,7 +130,7 @@ describe('People writes record webhook events', () => {
       expect(await sqlRows(f.db, "SELECT id FROM notes WHERE note = 'ROLLBACK-ME'")).toEqual([]);
       expect(await events()).toEqual([]);
     } finally {
-      await f.db.exec('DROP TRIGGER fail_marked_event ON webhook_events; DROP FUNCTION fail_marked_event();');
+      await f.db.exec('DROP TRIGGER fail_marked_event ON webhook_changes; DROP FUNCTION fail_marked_event();');
     }
   });
 
@@ -137,7 +147,7 @@ describe('People writes record webhook events', () => {
     expect(data).toMatchObject({ type: 'List', id: listId });
     // The requester's own star and views are not part of the event.
     expect(data.attributes).toEqual({ ...res.body.data.attributes, starred: false, recently_viewed: false });
-    await f.db.query('DELETE FROM webhook_events');
+    await forget();
     const starred = await f.t
       .api()
       .patch(`/people/v2/lists/${listId}`)
@@ -150,7 +160,7 @@ describe('People writes record webhook events', () => {
   it('records list.run when a run changes the results, and nothing when it does not [list run]', async () => {
     const run = () => f.t.api().post(`/people/v2/lists/${listId}/run`).set('Authorization', f.auth.admin);
     expect((await run()).status).toBe(200);
-    await f.db.query('DELETE FROM webhook_events');
+    await forget();
     // Unchanged results: no event.
     expect((await run()).status).toBe(200);
     expect(await events()).toEqual([]);
