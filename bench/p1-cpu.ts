@@ -205,7 +205,11 @@ try {
   const base = perCall.get('baseline proxy');
   const mine = perCall.get('proxy')!;
   if (base) {
-    const paired = (of: (x: typeof mine) => number[]) => spread(of(mine).map((v, i) => v / of(base)[i]!), 2);
+    const paired = (of: (x: typeof mine) => number[]) =>
+      spread(
+        of(mine).map((v, i) => v / of(base)[i]!),
+        2,
+      );
     process.stdout.write(
       `paired, proxy ÷ baseline proxy: throughput ${paired((x) => x.rps)}; process CPU per call ${paired((x) => x.own)}; ` +
         `database CPU per call ${paired((x) => x.server)}; p50 ${paired((x) => x.p50)}; p99 ${paired((x) => x.p99)}\n`,

@@ -82,9 +82,7 @@ function relayResponse(res: Response, upstream: IncomingMessage, publicUrl: URL,
         : encoding === 'br'
           ? createBrotliDecompress()
           : undefined;
-  const headers = stripHeaders(pairs).filter(
-    ([name]) => !(decoder && name === 'content-encoding'),
-  );
+  const headers = stripHeaders(pairs).filter(([name]) => !(decoder && name === 'content-encoding'));
   // Node's own setters: Express's res.status and res.set check the code and look the type up again, on every call.
   res.statusCode = 200;
   res.setHeader(
