@@ -212,7 +212,7 @@ try {
       );
     process.stdout.write(
       `paired, proxy ÷ baseline proxy: throughput ${paired((x) => x.rps)}; process CPU per call ${paired((x) => x.own)}; ` +
-        `database CPU per call ${paired((x) => x.server)}; p50 ${paired((x) => x.p50)}; p99 ${paired((x) => x.p99)}\n`,
+        `${admin ? `database CPU per call ${paired((x) => x.server)}; ` : ''}p50 ${paired((x) => x.p50)}; p99 ${paired((x) => x.p99)}\n`,
     );
   }
 } finally {
