@@ -6,13 +6,17 @@
  * machine throughput swings with the neighbours; CPU per call barely does, so this says where a change went.
  *
  *   npx tsx --conditions=source bench/p1-cpu.ts [--database postgres] [--rounds 3] [--seconds 5] [--baseline DIR]
+ *     [--together]
  *
  * `--baseline DIR`: also a host started from another checkout (e.g. `git archive <commit> | tar -x -C DIR`, with
  * DIR/node_modules linked to this one's), loaded in the same interleaved rounds — before and after in one run.
+ * `--together`: the two hosts are loaded at the same time (10 connections each) rather than one after the other, so
+ * a neighbour's burst falls on both; their paired ratio then moves far less (database and integrator CPU per call are
+ * of both hosts' calls together).
  */
 import { readFile } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '#host/db/database.ts';
@@ -42,6 +46,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     baseline: { type: 'string' },
+    together: { type: 'boolean' },
   },
 });
 const database = values.database === 'postgres' ? 'postgres' : 'pglite';
@@ -125,35 +130,51 @@ try {
     ...(baseline ? [proxyTarget('baseline proxy', baseline)] : []),
     { name: 'bare relay', pid: bare.child.pid!, spec: { url: `${bare.info.url}/relay`, method: 'POST', headers: {} } },
   ];
-  const perCall = new Map<string, { own: number[]; server: number[]; integrator: number[]; rps: number[] }>();
+  const perCall = new Map<
+    string,
+    { own: number[]; server: number[]; integrator: number[]; rps: number[]; p50: number[]; p99: number[] }
+  >();
   for (const t of targets) {
-    perCall.set(t.name, { own: [], server: [], integrator: [], rps: [] });
+    perCall.set(t.name, { own: [], server: [], integrator: [], rps: [], p50: [], p99: [] });
     await runLoad({ ...t.spec, seconds: 2, connections: 10 }); // warm-up
   }
+  // --together: this host and the baseline loaded at the same time, so both meet the same neighbours (the relay alone).
+  const groups = values.together
+    ? [targets.filter((t) => t.name !== 'bare relay'), targets.filter((t) => t.name === 'bare relay')]
+    : targets.map((t) => [t]);
+  const loads: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? targets : [...targets].reverse();
-    for (const t of order) {
+    loads.push(loadavg()[0]!);
+    const order = round % 2 === 0 ? groups : [...groups].reverse();
+    for (const group of order) {
       const [own0, server0, int0] = [
-        await cpuSeconds(t.pid),
+        await Promise.all(group.map((t) => cpuSeconds(t.pid))),
         await serverCpu(),
         await cpuSeconds(integrator.child.pid!),
       ];
-      const result = await runLoad({ ...t.spec, seconds, connections: 10 });
+      const results = await Promise.all(group.map((t) => runLoad({ ...t.spec, seconds, connections: 10 })));
       const [own1, server1, int1] = [
-        await cpuSeconds(t.pid),
+        await Promise.all(group.map((t) => cpuSeconds(t.pid))),
         await serverCpu(),
         await cpuSeconds(integrator.child.pid!),
       ];
-      const m = perCall.get(t.name)!;
-      m.own.push(((own1 - own0) / result.ok) * 1e6);
-      m.server.push((serverDelta(server0, server1) / result.ok) * 1e6);
-      m.integrator.push(((int1 - int0) / result.ok) * 1e6);
-      m.rps.push(result.rps);
-      progress(
-        `${t.name}: ${result.rps.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms), ` +
-          `process ${m.own.at(-1)!.toFixed(0)} µs/call, ` +
-          `database ${m.server.at(-1)!.toFixed(0)} µs/call, integrator ${m.integrator.at(-1)!.toFixed(0)} µs/call`,
-      );
+      // Loaded together, the hosts share the database and the integrator: their CPU is counted over all calls.
+      const calls = results.reduce((sum, r) => sum + r.ok, 0);
+      group.forEach((t, i) => {
+        const result = results[i]!;
+        const m = perCall.get(t.name)!;
+        m.own.push(((own1[i]! - own0[i]!) / result.ok) * 1e6);
+        m.server.push((serverDelta(server0, server1) / calls) * 1e6);
+        m.integrator.push(((int1 - int0) / calls) * 1e6);
+        m.rps.push(result.rps);
+        m.p50.push(result.p50);
+        m.p99.push(result.p99);
+        progress(
+          `${t.name}: ${result.rps.toFixed(0)} req/s (p50 ${result.p50} ms, p99 ${result.p99} ms), ` +
+            `process ${m.own.at(-1)!.toFixed(0)} µs/call, ` +
+            `database ${m.server.at(-1)!.toFixed(0)} µs/call, integrator ${m.integrator.at(-1)!.toFixed(0)} µs/call`,
+        );
+      });
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -163,7 +184,8 @@ try {
   for (const [name, m] of perCall) {
     process.stdout.write(
       `${name}: ${spread(m.rps, 0)} req/s; process ${spread(m.own, 0)} µs/call, ` +
-        `database ${median(m.server).toFixed(0)} µs/call, integrator ${median(m.integrator).toFixed(0)} µs/call\n`,
+        `database ${median(m.server).toFixed(0)} µs/call, integrator ${median(m.integrator).toFixed(0)} µs/call, ` +
+        `p50 ${median(m.p50)} ms, p99 ${median(m.p99)} ms\n`,
     );
     if (m === relay) continue;
     const perRound = (of: (x: typeof m, i: number) => number) => m.rps.map((_, i) => of(m, i));
@@ -175,6 +197,22 @@ try {
         perRound((x, i) => x.own[i]! / relay.own[i]!),
         2,
       )}\n`,
+    );
+  }
+  loads.push(loadavg()[0]!);
+  process.stdout.write(`load average (1 min) during the rounds: ${spread(loads, 1)}\n`);
+  // Before and after in the same rounds: each round's ratio of this host to the baseline's, then their median.
+  const base = perCall.get('baseline proxy');
+  const mine = perCall.get('proxy')!;
+  if (base) {
+    const paired = (of: (x: typeof mine) => number[]) =>
+      spread(
+        of(mine).map((v, i) => v / of(base)[i]!),
+        2,
+      );
+    process.stdout.write(
+      `paired, proxy ÷ baseline proxy: throughput ${paired((x) => x.rps)}; process CPU per call ${paired((x) => x.own)}; ` +
+        `${admin ? `database CPU per call ${paired((x) => x.server)}; ` : ''}p50 ${paired((x) => x.p50)}; p99 ${paired((x) => x.p99)}\n`,
     );
   }
 } finally {

@@ -121,10 +121,11 @@ export async function createHost(deps: HostDeps): Promise<Host> {
   // Its steps, in order: the order of the middleware and routers is the order of these calls.
   const services = await createServices(deps);
   const lifecycle = { draining: false };
-  const app = createBaseApp(deps, services, lifecycle);
+  const app = createBaseApp(deps, services);
   const worker: { current?: WebhookWorker } = {};
   // First after the base: no other router serves `/addons`, and a proxied call then passes no other router's layers.
   const addons = mountAddons(app, deps, services);
+  mountHostRoutes(app, deps, services, lifecycle);
   mountApis(app, deps, services, worker);
   mountSignIn(app, deps, services);
   const background = startBackgroundWork({ ...services, config: deps.config, db: deps.db, now: deps.now });
@@ -182,8 +183,8 @@ async function createServices(deps: HostDeps): Promise<Services> {
   return { logger, metrics, tracing, limits, clientCache, proxyCalls, oauthProvider, bearer, box };
 }
 
-/** The app with what every request passes through first, the page assets, `/health` and `/metrics`. */
-function createBaseApp(deps: HostDeps, services: Services, lifecycle: { draining: boolean }): Express {
+/** The app with what every request passes through first. */
+function createBaseApp(deps: HostDeps, services: Services): Express {
   const { config, db } = deps;
   const { logger, metrics } = services;
   const app = express();
@@ -197,11 +198,17 @@ function createBaseApp(deps: HostDeps, services: Services, lifecycle: { draining
   app.use(measureRequests(metrics));
   app.use(baselineHeaders(config.baseUrl));
   app.use(rejectMalformedUrl);
+  observeOAuthGrants(services.oauthProvider, metrics);
+  return app;
+}
+
+/** The page assets, `/health` and `/metrics`: their own paths only, so they follow `/addons` (a proxied call skips them). */
+function mountHostRoutes(app: Express, deps: HostDeps, services: Services, lifecycle: { draining: boolean }): void {
+  const { config, db } = deps;
+  const { logger, metrics } = services;
   app.use(pageAssetsRouter());
   app.get('/health', healthCheck(db, logger, lifecycle));
   app.get('/metrics', metricsEndpoint(metrics, config.metricsToken));
-  observeOAuthGrants(services.oauthProvider, metrics);
-  return app;
 }
 
 /** The JSON APIs (product APIs, `/api/v2`, `/webhooks/v2`), their OpenAPI documents and `/docs`. */

@@ -7,7 +7,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { CSRF_HEADER } from '@addon-kit/sdk/protocol';
 import { tokensEqual } from '../auth/csrf.ts';
-import { getHostSession, hostSessionPerson, hostSessionSettings } from '../auth/session.ts';
+import { hostSessionPerson, hostSessionSettings, readHostSession } from '../auth/session.ts';
 import type { SessionPersonExtra } from '../auth/host-sessions.ts';
 import type { PersonRecord } from '../auth/person.ts';
 import { InternalServerError } from '../errors.ts';
@@ -56,7 +56,7 @@ export function requireAddonSession(): RequestHandler {
 /** Requires the exact host Origin and the session's CSRF token (403 `csrf_failed`). */
 export const requireAddonCsrf: RequestHandler = async (req, res, next) => {
   const { baseOrigin } = hostSessionSettings(req);
-  const session = await getHostSession(req, res);
+  const session = await readHostSession(req, res);
   const presented = req.get(CSRF_HEADER);
   const ok =
     req.get('origin') === baseOrigin && !!presented && !!session.csrfToken && tokensEqual(presented, session.csrfToken);

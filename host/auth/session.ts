@@ -50,6 +50,8 @@ declare global {
     interface Request {
       /** Set by `getHostSession` (cached per request). */
       hostSession?: HostSession;
+      /** Set by `readHostSession` when it answered from a kept unseal, without a session object. */
+      hostSessionData?: Readonly<HostSessionData>;
       /** Set by `requireHostLogin`: the logged-in person, loaded fresh. */
       hostPerson?: PersonRecord;
     }
@@ -110,7 +112,7 @@ export async function getHostSession(req: Request, res: Response): Promise<HostS
   if (req.hostSession) return req.hostSession;
   const settings = hostSessionSettings(req);
   const seal = sealOf(req);
-  const known = seal === undefined ? undefined : settings.unsealed.get(seal);
+  const known = req.hostSessionData ?? (seal === undefined ? undefined : settings.unsealed.get(seal));
   let session: HostSession;
   if (known) {
     // save() and destroy() stay iron-session's own, bound to this response.
@@ -121,6 +123,21 @@ export async function getHostSession(req: Request, res: Response): Promise<HostS
   }
   req.hostSession = session;
   return session;
+}
+
+/**
+ * The request's session data, for a route that neither saves nor destroys the session (the add-on fetch proxy):
+ * a kept unseal as it is, without the iron-session object `getHostSession` binds to the response on every request
+ * (its save and destroy); else the session `getHostSession` opens. Cached per request.
+ */
+export async function readHostSession(req: Request, res: Response): Promise<Readonly<HostSessionData>> {
+  if (req.hostSession) return req.hostSession;
+  if (req.hostSessionData) return req.hostSessionData;
+  const seal = sealOf(req);
+  const known = seal === undefined ? undefined : hostSessionSettings(req).unsealed.get(seal);
+  if (!known) return getHostSession(req, res);
+  req.hostSessionData = known;
+  return known;
 }
 
 /** Drops the unsealed copy of the request's session cookie (logout). */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import type { Logger } from '../logger.ts';
+import { logRequest, type Logger } from '../logger.ts';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -26,12 +26,17 @@ export function requestContext(logger: Logger): RequestHandler {
     res.on('close', () => {
       // The path only: query strings may carry authorization codes or state.
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const aborted = res.writableFinished ? {} : { aborted: true };
+      const aborted = res.writableFinished ? {} : { aborted: true as const };
       const trace = req.traceId ? { traceId: req.traceId } : {};
-      logger.info(
-        { requestId: req.requestId, ...trace, method: req.method, path, status: res.statusCode, ms, ...aborted },
-        'request',
-      );
+      logRequest(logger, {
+        requestId: req.requestId,
+        ...trace,
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ms,
+        ...aborted,
+      });
     });
     next();
   };

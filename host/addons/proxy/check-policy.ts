@@ -14,14 +14,15 @@ import { checkIntegratorCall } from './integrator-policy.ts';
 import { proxyCallOf } from './proxy-call.ts';
 import { checkServiceCall } from './service-policy.ts';
 
+/** Headers of the add-on's that the proxy sets itself, or never sends. */
+const REPLACED = new Set(['accept-encoding', 'user-agent', 'origin', 'referer']);
+
 /**
  * Common request headers toward any upstream: no credentials, no hop-by-hop, identity encoding (bytes are relayed
  * raw), and the trace of the browser's call (`traceparent`), which the integrator and the host's API continue.
  */
 function outgoingHeaders(envelope: CheckedFetchEnvelope, extra: [string, string][]): [string, string][] {
-  const kept = stripHeaders(envelope.headers).filter(
-    ([name]) => !['accept-encoding', 'user-agent', 'origin', 'referer'].includes(name.toLowerCase()),
-  );
+  const kept = stripHeaders(envelope.headers).filter(([name]) => !REPLACED.has(name.toLowerCase()));
   return [...kept, ['accept-encoding', 'identity'], ...Object.entries(traceHeaders()), ...extra];
 }
 

@@ -98,15 +98,15 @@ const STRIPPED = new Set([
 
 /** Drops hop-by-hop, cookie and authorization headers, and any named in `Connection`. @see RFC 9110 §7.6.1 */
 export function stripHeaders(headers: readonly [string, string][]): [string, string][] {
-  const named = new Set<string>();
+  let named: Set<string> | undefined;
   for (const [name, value] of headers) {
     if (name.toLowerCase() === 'connection')
-      for (const token of value.split(',')) named.add(token.trim().toLowerCase());
+      for (const token of value.split(',')) (named ??= new Set()).add(token.trim().toLowerCase());
   }
   return headers.filter(([name]) => {
     const lower = name.toLowerCase();
     // The contract's own headers (X-Addon-…) never go upstream.
-    return !STRIPPED.has(lower) && !named.has(lower) && !lower.startsWith('x-addon-');
+    return !STRIPPED.has(lower) && !named?.has(lower) && !lower.startsWith('x-addon-');
   });
 }
 

@@ -59,23 +59,32 @@ export function canonicalPathOf(rawUrl: string): string {
   return path;
 }
 
+/** `base_url`'s origin, per settings object (an installation's settings are kept between calls with it). */
+const BASE_ORIGINS = new WeakMap<IntegratorApiSettings, string>();
+
+function baseOriginOf(api: IntegratorApiSettings): string {
+  let origin = BASE_ORIGINS.get(api);
+  if (origin === undefined) {
+    origin = new URL(api.base_url).origin;
+    BASE_ORIGINS.set(api, origin);
+  }
+  return origin;
+}
+
 /** The absolute upstream URL of an integrator call, or a `not_allowed` policy error. */
 export function checkIntegratorCall(api: IntegratorApiSettings, method: string, rawUrl: string): URL {
   const path = canonicalPathOf(rawUrl);
-  const base = new URL(api.base_url);
-  let url: URL;
-  try {
-    url = new URL(rawUrl, base);
-  } catch {
-    throw new PolicyError('invalid_request', 'The URL cannot be parsed');
-  }
-  if (url.origin !== base.origin)
-    throw new PolicyError('not_allowed', `Only ${base.origin} may be called through authenticatedIntegratorFetch`);
+  const origin = baseOriginOf(api);
+  // A path is resolved against the base URL; an absolute URL needs none (the base would only be parsed again).
+  const url = URL.parse(rawUrl, rawUrl.startsWith('/') ? api.base_url : undefined);
+  if (!url) throw new PolicyError('invalid_request', 'The URL cannot be parsed');
+  if (url.origin !== origin)
+    throw new PolicyError('not_allowed', `Only ${origin} may be called through authenticatedIntegratorFetch`);
   if (url.username || url.password) throw new PolicyError('not_allowed', 'URLs with credentials are not allowed');
   // The canonical form leaves WHATWG nothing to rewrite; should it still differ, the parsed path is not the one checked.
   if (url.pathname !== path)
     throw new PolicyError('not_allowed', 'The path changes when parsed; send it in canonical form');
-  url.hash = '';
+  if (url.hash) url.hash = '';
   const allowed = api.allow.some((rule) => rule.method === method && matchesTemplate(rule.path, path));
   if (!allowed)
     throw new PolicyError('not_allowed', `${method} ${path} is not in the add-on's integrator_api allow-list`);

@@ -9,7 +9,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import type { PersonRecord } from '../../auth/person.ts';
-import { getHostSession } from '../../auth/session.ts';
+import { readHostSession } from '../../auth/session.ts';
 import {
   authorizationJsonSql,
   authorizationRowOf,
@@ -62,7 +62,7 @@ declare global {
 export function requireProxyCall(vault: TokenVault, cache: ProxyCallCache): RequestHandler {
   return async (req, res, next) => {
     const id = String(req.params.id);
-    const { sessionId, personId } = await getHostSession(req, res);
+    const { sessionId, personId } = await readHostSession(req, res);
     const key = cache.enabled && sessionId && personId ? proxyCallKey(sessionId, id) : undefined;
     // On PostgreSQL a kept answer may be used only once every change committed before this call is known here
     // (a call with nothing kept reads at once: its statement sees those changes itself).
