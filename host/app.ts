@@ -8,7 +8,7 @@ import { authenticate, type BearerVerifier } from './auth/authenticate.ts';
 import { requireScope, type Scope } from './auth/require-scope.ts';
 import { configureHostSession } from './auth/session.ts';
 import { requireUserAgent } from './auth/user-agent.ts';
-import { metricsExposed, type HostConfig } from './config.ts';
+import type { HostConfig } from './config.ts';
 import { developerApiRouter } from './api/developer-api-router.ts';
 import { API_PREFIX } from './openapi/developer-api-document.ts';
 import { openApiRouter } from './openapi/developer-api-router.ts';
@@ -23,35 +23,17 @@ import { healthCheck } from './http/health.ts';
 import { baselineHeaders } from './http/baseline-headers.ts';
 import { rejectMalformedUrl } from './http/reject-malformed-url.ts';
 import { requestContext } from './http/request-context.ts';
-import { createLogger, resolveLogFormat, type Logger } from './logger.ts';
-import { createHostTracing } from './tracing/index.ts';
-import {
-  createHostMetrics,
-  measureRequests,
-  metricsEndpoint,
-  NO_METRICS,
-  observeOAuthGrants,
-  type HostMetrics,
-} from './metrics/index.ts';
-import { createHostLimits } from './limits/host-limits.ts';
+import type { Logger } from './logger.ts';
+import { measureRequests, metricsEndpoint, observeOAuthGrants, type HostMetrics } from './metrics/index.ts';
 import { homeRouter } from './home/home-page.tsx';
 import { loginRouter } from './pages/login.tsx';
 import { pageAssetsRouter } from './pages/page-assets.ts';
 import { pageErrors } from './pages/page-errors.tsx';
-import {
-  addonSdkDir,
-  createAddonRuntime,
-  createProxyCallCache,
-  type AddonPages,
-  type AddonRuntime,
-} from './addons/index.ts';
-import { oauthBearerVerifier } from './oauth/bearer.ts';
-import { createClientCache } from './oauth/client-cache.ts';
-import { createOAuthProvider } from './oauth/provider.ts';
+import { addonSdkDir, createAddonRuntime, type AddonPages, type AddonRuntime } from './addons/index.ts';
 import { oauthRouter } from './oauth/router.ts';
 import { startBackgroundWork } from './background-work.ts';
+import { createServices, type Services } from './services.ts';
 import { developerRouter } from './developer/router.tsx';
-import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import {
   WEBHOOKS_DOCUMENT_LINK,
   WEBHOOKS_PREFIX,
@@ -154,33 +136,6 @@ export async function createHost(deps: HostDeps): Promise<Host> {
       await services.tracing.shutdown();
     },
   };
-}
-
-/** What the routers share: logging, metrics, tracing, the limits, the caches, the OAuth provider and bearer checks. */
-interface Services {
-  logger: Logger;
-  metrics: HostMetrics;
-  tracing: ReturnType<typeof createHostTracing>;
-  limits: Awaited<ReturnType<typeof createHostLimits>>;
-  clientCache: Awaited<ReturnType<typeof createClientCache>>;
-  proxyCalls: Awaited<ReturnType<typeof createProxyCallCache>>;
-  oauthProvider: Provider;
-  bearer: BearerVerifier;
-  box: SecretBox;
-}
-
-async function createServices(deps: HostDeps): Promise<Services> {
-  const { config, db } = deps;
-  const logger = deps.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
-  const metrics = deps.metrics ?? (metricsExposed(config) ? createHostMetrics(db) : NO_METRICS);
-  const tracing = createHostTracing({ otlpEndpoint: config.otlpEndpoint });
-  const limits = await createHostLimits({ config, db, logger, metrics });
-  const clientCache = await createClientCache(db);
-  const proxyCalls = await createProxyCallCache(db);
-  const oauthProvider = await createOAuthProvider({ config, db, logger, clientAuth: limits.clientAuth, clientCache });
-  const bearer = deps.bearer ?? oauthBearerVerifier(oauthProvider, db);
-  const box = createSecretBox(config.encryptionKeys);
-  return { logger, metrics, tracing, limits, clientCache, proxyCalls, oauthProvider, bearer, box };
 }
 
 /** The app with what every request passes through first. */

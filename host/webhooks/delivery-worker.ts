@@ -1,8 +1,8 @@
 /**
  * The delivery worker of one host process. It fans the changes recorded by People writes out into events, one per
- * subscription (event-store/changes.ts), and claims due events from the outbox (event-store/) up to
+ * subscription (change-fan-out.ts), and claims due events from the outbox (event-store/) up to
  * `concurrency` attempts in flight, reads their subscriptions' URLs and secrets (subscription-store.ts), sends each
- * (attempt-delivery.ts) and records the outcomes of the attempts that ended meanwhile in one statement
+ * (attempt-request.ts, attempt-delivery.ts) and records the outcomes of the attempts that ended meanwhile in one statement
  * (attempt-finisher.ts; with the deactivations an outcome asks for, in one transaction). It wakes on a NOTIFY sent at
  * the commit of a change (record-event.ts), when an attempt ends, when the next retry falls due, and at least every
  * `pollIntervalMs` (a NOTIFY missed while a PostgreSQL connection was lost, events of another process). Several
@@ -16,18 +16,12 @@ import type { UpstreamPool } from '../outbound/index.ts';
 import { attemptDelivery } from './attempt-delivery.ts';
 import { attemptOutcome } from './attempt-outcome.ts';
 import { createAttemptSecrets, type AttemptSecrets } from './attempt-secrets.ts';
-import { deliveryBody } from './delivery-body.ts';
 import { createAttemptFinisher } from './attempt-finisher.ts';
+import { signedRequest, targetOf } from './attempt-request.ts';
+import { createChangeFanOut, type ChangeFanOut } from './change-fan-out.ts';
 import { createWorkerSlots, type WorkerSlots } from './worker-slots.ts';
-import {
-  claimDueEvents,
-  deleteFinishedEvents,
-  fanOutChanges,
-  msUntilNextDue,
-  type ClaimedEvent,
-} from './event-store/index.ts';
+import { claimDueEvents, deleteFinishedEvents, msUntilNextDue, type ClaimedEvent } from './event-store/index.ts';
 import { WEBHOOK_EVENTS_CHANNEL } from './record-event.ts';
-import { signDelivery } from './sign-delivery.ts';
 import type { DeliveryTarget } from './subscription-store.ts';
 
 /** How the worker runs. */
@@ -71,36 +65,6 @@ function leaseMs(timeoutMs: number): number {
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** Changes fanned out by one statement (each into one event per subscription). */
-export const FAN_OUT_BATCH = 100;
-
-/**
- * While the worker listens, a NOTIFY tells it of every change; a poll still looks for changes once this long after the
- * last fan-out (a NOTIFY lost with its connection, a fan-out that failed). Without listening every poll looks.
- */
-const FAN_OUT_AT_LEAST_EVERY_MS = 10_000;
-
-/**
- * The target of an add-on lifecycle event (no subscription): its own URL and sealed secret; always active and
- * visible (the integrator is told about its own add-on, not shown People data).
- */
-function lifecycleTarget(event: ClaimedEvent): DeliveryTarget | undefined {
-  if (event.target_url === null || event.signing_secret === null) return undefined;
-  return {
-    id: event.id,
-    url: event.target_url,
-    active: true,
-    visible: true,
-    authenticity_secret: event.signing_secret,
-    previous_secret: null,
-  };
-}
-
-/** Where a claimed event goes: its subscription's target, or a lifecycle event's own. */
-function targetOf(event: ClaimedEvent): DeliveryTarget | undefined {
-  return event.subscription_id === null ? lifecycleTarget(event) : (event.subscription_target ?? undefined);
-}
-
 /** One attempt of an event: sent when its target is still active and visible, its outcome recorded. */
 async function deliverOne(
   options: WebhookWorkerOptions,
@@ -114,7 +78,7 @@ async function deliverOne(
     await finisher.finish({ event, outcome: { status: 'skipped', deactivate: false }, record: undefined });
     return;
   }
-  const { body, headers } = signedRequest(options, secrets.of(event, target), event);
+  const { body, headers } = signedRequest(options.userAgent, secrets.of(event, target), event);
   const record = await attemptDelivery({
     url: target.url,
     headers,
@@ -134,35 +98,6 @@ async function deliverOne(
   }
 }
 
-/** The body of an attempt and its headers, signed with its target's opened secrets (the previous one too while it rotates). */
-function signedRequest(
-  options: WebhookWorkerOptions,
-  secrets: string[],
-  event: ClaimedEvent,
-): { body: string; headers: [string, string][] } {
-  const lifecycle = event.subscription_id === null;
-  const body = deliveryBody({
-    uuid: event.uuid,
-    name: event.name,
-    attempt: event.attempt,
-    payload: event.payload,
-    organizationId: event.organization_id,
-  });
-  const headers: [string, string][] = [
-    ['Content-Type', 'application/json'],
-    ['User-Agent', options.userAgent],
-    ...signDelivery({
-      id: event.uuid,
-      timestamp: Math.floor(Date.now() / 1000),
-      body,
-      secrets,
-      // A lifecycle event's secret is an integrator's OAuth client secret: its UTF-8 bytes key the HMAC.
-      format: lifecycle ? 'raw' : 'whsec',
-    }),
-  ];
-  return { body, headers };
-}
-
 /** Deletes the finished events past their retention, at most once every SWEEP_EVERY_MS. */
 function createSweeper({ db, logger, retentionDays }: WebhookWorkerOptions): () => Promise<void> {
   let lastSweep = 0;
@@ -172,14 +107,6 @@ function createSweeper({ db, logger, retentionDays }: WebhookWorkerOptions): () 
     const deleted = await deleteFinishedEvents(db, retentionDays);
     if (deleted) logger.info({ deleted }, 'finished webhook events past their retention deleted');
   };
-}
-
-/**
- * Fans out every change recorded so far, FAN_OUT_BATCH at a time, so the claim that follows sees their events. Two
- * workers never take the same change; what another worker holds is left to it.
- */
-async function fanOutAll(db: Database): Promise<void> {
-  while ((await fanOutChanges(db, FAN_OUT_BATCH)).changes === FAN_OUT_BATCH);
 }
 
 /** Wakes the worker on each NOTIFY of a recorded event; undefined (the worker polls) when it cannot listen. */
@@ -192,20 +119,20 @@ async function listenForEvents(db: Database, wake: () => void, logger: Logger): 
 }
 
 /**
- * One pass of the worker: the sweep, the changes fanned out when some may have been recorded (`changes`), then a claim
- * for the free slots (each claimed event started); returns how long to wait before the next pass (0: at once, the
- * claim filled every slot).
+ * One pass of the worker: the sweep, the changes fanned out when some may have been recorded (change-fan-out.ts),
+ * then a claim for the free slots (each claimed event started); returns how long to wait before the next pass (0: at
+ * once, the claim filled every slot).
  */
 async function pass(
   options: WebhookWorkerOptions,
   slots: WorkerSlots,
   sweep: () => Promise<void>,
-  changes: boolean,
+  fanOut: ChangeFanOut,
   start: (event: ClaimedEvent, target: DeliveryTarget | undefined) => void,
 ): Promise<number> {
   const { db } = options;
   await sweep();
-  if (changes) await fanOutAll(db);
+  await fanOut.run();
   let waitMs = options.pollIntervalMs;
   // Claims go in batches: while more than half the slots are busy, the attempts' ends wake the worker again (and
   // their finishing statement claims for the slots it frees), so one claim serves several attempts.
@@ -224,18 +151,44 @@ async function pass(
   return waitMs;
 }
 
+/**
+ * The worker's wait between passes: a plain timer and resolver (an AbortController's abort builds an AbortError, a
+ * DOMException with its stack, on every wake: a few per cent of a busy worker's time).
+ */
+function createWait() {
+  let wakeUp: (() => void) | undefined;
+  return {
+    /** Ends the wait under way, if any. */
+    wake() {
+      const wakeNow = wakeUp;
+      wakeUp = undefined;
+      wakeNow?.();
+    },
+    /** Resolves true once `ms` ran out (a poll), false when woken first. */
+    for(ms: number): Promise<boolean> {
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          wakeUp = undefined;
+          resolve(true);
+        }, ms).unref();
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve(false);
+        };
+      });
+    },
+  };
+}
+
 /** Starts the worker; the caller must `stop()` it on shutdown. */
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, logger } = options;
   const slots = createWorkerSlots(options.concurrency);
   const { inFlight } = slots;
   let stopped = false;
-  let wakeUp: (() => void) | undefined;
   let woken = false;
-  // Whether a change may have been recorded since the last fan-out: set at start, by a NOTIFY (or a gap in listening)
-  // and by a poll (FAN_OUT_AT_LEAST_EVERY_MS); an attempt's end wakes the worker without it.
-  let changes = true;
-  let lastFanOut = 0;
+  const wait = createWait();
+  const fanOut = createChangeFanOut(db);
   let listening: Subscription | undefined;
   const finisher = createAttemptFinisher(db, {
     leaseMs: leaseMs(options.timeoutMs),
@@ -250,12 +203,10 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
 
   const wake = () => {
     woken = true;
-    const wakeNow = wakeUp;
-    wakeUp = undefined;
-    wakeNow?.();
+    wait.wake();
   };
   const changed = () => {
-    changes = true;
+    fanOut.changed();
     wake();
   };
 
@@ -278,31 +229,16 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     listening = await listenForEvents(db, changed, logger);
     while (!stopped) {
       woken = false;
-      const fanOut: boolean = changes;
-      changes = false;
-      if (fanOut) lastFanOut = Date.now();
       let waitMs: number;
       try {
         waitMs = await pass(options, slots, sweep, fanOut, start);
       } catch (error) {
         if (stopped) break;
         logger.warn({ err: error }, 'webhook worker pass failed');
-        changes ||= fanOut;
         waitMs = options.pollIntervalMs;
       }
       if (stopped || woken || waitMs === 0) continue;
-      // A plain timer and resolver (an AbortController's abort builds an AbortError, a DOMException with its stack, on
-      // every wake: a few per cent of a busy worker's time). Waited out without a wake (true): a poll, which looks for
-      // changes when no NOTIFY would tell, or now and then.
-      const polled = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(true), waitMs).unref();
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve(false);
-        };
-      });
-      if (polled && (!listening || Date.now() - lastFanOut >= FAN_OUT_AT_LEAST_EVERY_MS)) changes = true;
-      wakeUp = undefined;
+      if (await wait.for(waitMs)) fanOut.polled(listening !== undefined);
     }
   })();
 
@@ -311,7 +247,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     async stop() {
       stopped = true;
       slots.close();
-      wakeUp?.();
+      wait.wake();
       await loop;
       // A finishing statement under way may still start the attempts it claimed: wait for those too.
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

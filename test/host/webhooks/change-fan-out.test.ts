@@ -3,11 +3,12 @@
  * change in its transaction, whatever the number of subscribers; the delivery worker fans it out into one event per
  * subscription active at that moment and deletes it, in one statement; two fan-outs never take the same change.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
 import { createLogger } from '#host/logger.ts';
-import { FAN_OUT_BATCH, startWebhookWorker, type WebhookWorker } from '#host/webhooks/delivery-worker.ts';
+import { createChangeFanOut, FAN_OUT_BATCH } from '#host/webhooks/change-fan-out.ts';
+import { startWebhookWorker, type WebhookWorker } from '#host/webhooks/delivery-worker.ts';
 import { fanOutChanges } from '#host/webhooks/event-store/index.ts';
 import { recordEvent } from '#host/webhooks/record-event.ts';
 import { createSubscription } from '#host/webhooks/subscription-store.ts';
@@ -202,5 +203,61 @@ describe('the delivery worker', () => {
       .poll(async () => rows('SELECT status, attempts FROM webhook_events'))
       .toEqual([{ status: 'delivered', attempts: 1 }]);
     expect(await rows('SELECT id FROM webhook_changes')).toEqual([]);
+  });
+});
+
+describe('createChangeFanOut()', () => {
+  it('fans out at the start, after a NOTIFY, on a poll when not listening or 10 s after the last, and again after a failure [when]', async () => {
+    let statements = 0;
+    let failing = false;
+    // The worker's database, counting its fan-out statements (and failing them on demand).
+    const counting = new Proxy(db, {
+      get(target, key) {
+        if (key === 'query')
+          return (sql: string, params?: unknown[]) => {
+            statements++;
+            if (failing) return Promise.reject(new Error('the database is gone'));
+            return target.query(sql, params);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const fanOut = createChangeFanOut(counting);
+      const ran = async () => {
+        const before = statements;
+        await fanOut.run();
+        return statements - before;
+      };
+      expect(await ran()).toBe(1); // at the start
+      expect(await ran()).toBe(0); // an attempt's end: nothing new
+      fanOut.changed();
+      expect(await ran()).toBe(1);
+      fanOut.polled(true); // listening, just after a fan-out
+      expect(await ran()).toBe(0);
+      fanOut.polled(false); // not listening: every poll looks
+      expect(await ran()).toBe(1);
+      vi.advanceTimersByTime(9_999);
+      fanOut.polled(true);
+      expect(await ran()).toBe(0);
+      vi.advanceTimersByTime(1);
+      fanOut.polled(true);
+      expect(await ran()).toBe(1);
+      failing = true;
+      fanOut.changed();
+      await expect(fanOut.run()).rejects.toThrow('the database is gone');
+      failing = false;
+      expect(await ran()).toBe(1); // the failed fan-out is tried again at the next pass
+      // Many changes: FAN_OUT_BATCH a statement, until one takes fewer.
+      await subscribe('http://127.0.0.1:9/a');
+      for (let n = 0; n < FAN_OUT_BATCH + 1; n++) await record({ n });
+      fanOut.changed();
+      expect(await ran()).toBe(2);
+      expect(await rows('SELECT count(*)::int AS n FROM webhook_events')).toEqual([{ n: FAN_OUT_BATCH + 1 }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -4,12 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database, Queryable } from '#host/db/database.ts';
 import { createLogger } from '#host/logger.ts';
-import {
-  FAN_OUT_BATCH,
-  startWebhookWorker,
-  type WebhookWorker,
-  type WebhookWorkerOptions,
-} from '#host/webhooks/delivery-worker.ts';
+import { FAN_OUT_BATCH } from '#host/webhooks/change-fan-out.ts';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
 import { createAttemptFinisher } from '#host/webhooks/attempt-finisher.ts';
 import {
   claimDueEvents,

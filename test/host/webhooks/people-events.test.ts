@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
-import { FAN_OUT_BATCH } from '#host/webhooks/delivery-worker.ts';
+import { FAN_OUT_BATCH } from '#host/webhooks/change-fan-out.ts';
 import { AVAILABLE_EVENTS } from '#host/webhooks/event-names.ts';
 import { fanOutChanges } from '#host/webhooks/event-store/index.ts';
 import { createSubscription } from '#host/webhooks/subscription-store.ts';
