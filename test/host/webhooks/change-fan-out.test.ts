@@ -6,7 +6,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
-import { createLogger } from '#host/logger.ts';
 import { createChangeFanOut, FAN_OUT_BATCH } from '#host/webhooks/change-fan-out.ts';
 import { startWebhookWorker, type WebhookWorker } from '#host/webhooks/delivery-worker.ts';
 import { fanOutChanges } from '#host/webhooks/event-store/index.ts';
@@ -15,6 +14,7 @@ import { createSubscription } from '#host/webhooks/subscription-store.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { personId } from '../../support/host.ts';
+import { testWorkerOptions } from './test-worker.ts';
 import { startReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
 const box = createSecretBox([TEST_ENCRYPTION_KEY]);
@@ -180,17 +180,9 @@ describe('the delivery worker', () => {
     receivers.push(r);
     await subscribe(r.url);
     const worker: WebhookWorker = startWebhookWorker({
-      db,
-      box,
-      logger: createLogger('silent'),
-      timeoutMs: 2000,
-      retryScale: 0.01,
-      concurrency: 8,
+      ...testWorkerOptions(db, box),
       // Far longer than the test: only the NOTIFY sent at the commit can wake it.
       pollIntervalMs: 600_000,
-      retentionDays: 30,
-      allowNonPublic: true,
-      userAgent: 'addon-kit Webhooks',
     });
     stops.push(worker);
     // The worker fans out once as it starts; let that pass before the change.

@@ -3,7 +3,6 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database, Queryable } from '#host/db/database.ts';
-import { createLogger } from '#host/logger.ts';
 import { FAN_OUT_BATCH } from '#host/webhooks/change-fan-out.ts';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
 import { createAttemptFinisher } from '#host/webhooks/attempt-finisher.ts';
@@ -20,6 +19,7 @@ import { createSubscription, rotateSubscriptionSecret } from '#host/webhooks/sub
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { personId } from '../../support/host.ts';
+import { testWorkerOptions } from './test-worker.ts';
 import { startReceiver, type Answer, type WebhookReceiver } from './webhook-receiver.ts';
 
 const box = createSecretBox([TEST_ENCRYPTION_KEY]);
@@ -61,19 +61,7 @@ async function subscribe(url: string, name: string = NAME) {
 }
 
 function worker(options: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
-  const w = startWebhookWorker({
-    db,
-    box,
-    logger: createLogger('silent'),
-    timeoutMs: 2000,
-    retryScale: 0.01,
-    concurrency: 8,
-    pollIntervalMs: 50,
-    retentionDays: 30,
-    allowNonPublic: true,
-    userAgent: 'addon-kit Webhooks',
-    ...options,
-  });
+  const w = startWebhookWorker({ ...testWorkerOptions(db, box), ...options });
   running.push(w);
   return w;
 }

@@ -8,11 +8,11 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '#host/crypto/secret-box.ts';
 import type { Database } from '#host/db/database.ts';
-import { createLogger } from '#host/logger.ts';
 import { startWebhookWorker, type WebhookWorkerOptions } from '#host/webhooks/delivery-worker.ts';
 import { recordLifecycleEvent } from '#host/webhooks/record-lifecycle-event.ts';
 import { TEST_ENCRYPTION_KEY } from '../../support/constants.ts';
 import { createTestDatabase } from '../../support/database.ts';
+import { testWorkerOptions } from './test-worker.ts';
 import { startReceiver, type Answer, type WebhookReceiver } from './webhook-receiver.ts';
 
 const box = createSecretBox([TEST_ENCRYPTION_KEY]);
@@ -42,19 +42,7 @@ async function receiver(answer?: (n: number) => Answer): Promise<WebhookReceiver
 }
 
 function worker(options: Partial<WebhookWorkerOptions> = {}) {
-  const w = startWebhookWorker({
-    db,
-    box,
-    logger: createLogger('silent'),
-    timeoutMs: 2000,
-    retryScale: 0.01,
-    concurrency: 8,
-    pollIntervalMs: 50,
-    retentionDays: 30,
-    allowNonPublic: true,
-    userAgent: 'addon-kit Webhooks',
-    ...options,
-  });
+  const w = startWebhookWorker({ ...testWorkerOptions(db, box), ...options });
   running.push(w);
   return w;
 }
