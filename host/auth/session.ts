@@ -107,12 +107,21 @@ function sealOf(req: Request): string | undefined {
 /** A request without cookies: iron-session then starts from an empty session, which the cached data fills. */
 const NO_COOKIE = { headers: {} } as Request;
 
+/** The kept unseal of the request's session cookie (set on the request by `readHostSession`), if there is one. */
+function keptSession(
+  req: Request,
+  settings: HostSessionSettings,
+  seal: string | undefined,
+): HostSessionData | undefined {
+  return req.hostSessionData ?? (seal === undefined ? undefined : settings.unsealed.get(seal));
+}
+
 /** The request's host session (created empty when there is no valid cookie); cached on the request. */
 export async function getHostSession(req: Request, res: Response): Promise<HostSession> {
   if (req.hostSession) return req.hostSession;
   const settings = hostSessionSettings(req);
   const seal = sealOf(req);
-  const known = req.hostSessionData ?? (seal === undefined ? undefined : settings.unsealed.get(seal));
+  const known = keptSession(req, settings, seal);
   let session: HostSession;
   if (known) {
     // save() and destroy() stay iron-session's own, bound to this response.
@@ -132,9 +141,7 @@ export async function getHostSession(req: Request, res: Response): Promise<HostS
  */
 export async function readHostSession(req: Request, res: Response): Promise<Readonly<HostSessionData>> {
   if (req.hostSession) return req.hostSession;
-  if (req.hostSessionData) return req.hostSessionData;
-  const seal = sealOf(req);
-  const known = seal === undefined ? undefined : hostSessionSettings(req).unsealed.get(seal);
+  const known = keptSession(req, hostSessionSettings(req), sealOf(req));
   if (!known) return getHostSession(req, res);
   req.hostSessionData = known;
   return known;
